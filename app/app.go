@@ -1,0 +1,117 @@
+// Package app wires Vigil's backends and roles into one process. Each
+// backend and role is a module initialised in dependency order in
+// modules.go, the way Loki and Tempo assemble their targets; the roles run
+// as services until the process is told to stop or one of them fails.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/gofiber/fiber/v2"
+	"github.com/redis/go-redis/v9"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/telemetry"
+	"github.com/vigilhq/vigil/store/sqlstore"
+)
+
+// App is one Vigil process: its backends, its roles and the HTTP server
+// that carries the API and the operational endpoints.
+type App struct {
+	cfg     config.Config
+	log     *slog.Logger
+	metrics *telemetry.Metrics
+
+	store      *sqlstore.DB
+	limits     ratelimit.Store
+	redis      redis.UniversalClient
+	kafka      *kgo.Client
+	clickhouse driver.Conn
+	auth       *identity.Authenticator
+
+	http     *fiber.App
+	listener net.Listener
+
+	checks   []check
+	services []service
+	closers  []func() error
+}
+
+// check is one readiness probe, reported by /readyz under its name.
+type check struct {
+	name string
+	fn   func(ctx context.Context) error
+}
+
+// service is a role's lifetime: run blocks until ctx ends (returning nil)
+// or the role fails (returning why).
+type service struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+// New opens the configured backends and prepares the configured roles. On
+// error, whatever was opened is closed again.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	a := &App{cfg: cfg, log: log, metrics: telemetry.NewMetrics()}
+	for _, m := range a.modules() {
+		if !m.enabled {
+			continue
+		}
+		if err := m.init(ctx); err != nil {
+			a.Close()
+			return nil, fmt.Errorf("%s: %w", m.name, err)
+		}
+	}
+	return a, nil
+}
+
+// Addr is the address the HTTP server listens on.
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// Run runs every role until ctx ends or one of them fails; a role that
+// fails stops the others and its error is returned.
+func (a *App) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, len(a.services))
+	for _, s := range a.services {
+		go func() {
+			err := s.run(ctx)
+			if err == nil && ctx.Err() == nil {
+				err = errors.New("stopped unexpectedly")
+			}
+			if err != nil {
+				err = fmt.Errorf("%s: %w", s.name, err)
+			}
+			errc <- err
+		}()
+	}
+	var first error
+	for range a.services {
+		if err := <-errc; err != nil && first == nil {
+			first = err
+			a.log.Error("role failed; stopping", "err", err)
+		}
+		cancel()
+	}
+	return first
+}
+
+// Close releases the backends, last opened first.
+func (a *App) Close() error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i]())
+	}
+	a.closers = nil
+	return errors.Join(errs...)
+}

@@ -1,0 +1,76 @@
+package app
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+// Rate-limit buckets a route can count against (web.Route.Bucket).
+const (
+	BucketStandard    = "standard"
+	BucketPredictions = "predictions"
+	BucketBatch       = "batch"
+	BucketReports     = "reports"
+)
+
+// guard puts authentication, the rate limit of the route's bucket and the
+// permission check in front of every route. Public routes are limited per
+// client address instead of per organization.
+func (a *App) guard(r web.Route) []fiber.Handler {
+	rule := a.rule(r.Bucket)
+	if r.Public {
+		return []fiber.Handler{a.limit(rule, "ip:", func(c *fiber.Ctx) string { return c.IP() })}
+	}
+	return []fiber.Handler{a.auth.Middleware, a.limit(rule, "org:", identity.OrgID), identity.Require(r.Permission)}
+}
+
+// hour is the window of every bucket: the limits are per hour.
+const hour = time.Hour
+
+func (a *App) rule(bucket string) ratelimit.Rule {
+	l := a.cfg.Limits
+	switch bucket {
+	case BucketPredictions:
+		return ratelimit.Rule{Name: bucket, Limit: l.Predictions, Window: hour}
+	case BucketBatch:
+		return ratelimit.Rule{Name: bucket, Limit: l.Batch, Window: hour}
+	case BucketReports:
+		return ratelimit.Rule{Name: bucket, Limit: l.Reports, Window: hour}
+	}
+	return ratelimit.Rule{Name: BucketStandard, Limit: l.Standard, Window: hour}
+}
+
+// limit counts the request against rule for the subject (an organization or
+// a client address) and answers 429 RATE_LIMIT_EXCEEDED with Retry-After
+// once the hour's quota is spent. Every response carries
+// X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix
+// seconds). Should the limits store fail, the request goes through and the
+// failure is logged and counted: an outage of Redis must not take the API
+// down with it.
+func (a *App) limit(rule ratelimit.Rule, prefix string, subject func(*fiber.Ctx) string) fiber.Handler {
+	limiter := &ratelimit.Limiter{Store: a.limits}
+	return func(c *fiber.Ctx) error {
+		d, err := limiter.Allow(c.UserContext(), rule, prefix+subject(c))
+		if err != nil {
+			a.metrics.LimitError()
+			a.log.Warn("rate limit check failed; letting the request through", "bucket", rule.Name, "err", err)
+			return c.Next()
+		}
+		c.Set("X-RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
+		c.Set("X-RateLimit-Remaining", strconv.FormatInt(d.Remaining, 10))
+		c.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+		if !d.Allowed {
+			a.metrics.RateLimited(rule.Name)
+			return &web.Error{Status: fiber.StatusTooManyRequests, Code: web.CodeRateLimitExceeded,
+				Message: "rate limit exceeded for the " + rule.Name + " bucket",
+				Details: map[string]any{"bucket": rule.Name, "limit": d.Limit}, RetryAfter: d.RetryAfter}
+		}
+		return c.Next()
+	}
+}

@@ -1,0 +1,192 @@
+package app
+
+import (
+	"context"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/query/clickhouse"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/schemas"
+	"github.com/vigilhq/vigil/store/postgres"
+	"github.com/vigilhq/vigil/store/sqlite"
+)
+
+// module is one backend or role. Modules initialise in the order listed.
+type module struct {
+	name    string
+	enabled bool
+	init    func(ctx context.Context) error
+}
+
+func (a *App) modules() []module {
+	c := a.cfg
+	return []module{
+		{"store", true, a.initStore},
+		{"limits", true, a.initLimits},
+		{"event-log", len(c.KafkaBrokers) > 0, a.initKafka},
+		{"analytics", c.ClickHouseURL != "", a.initClickHouse},
+		{"http", true, a.initHTTP},
+		{config.RoleAPI, c.Has(config.RoleAPI), a.initAPI},
+		{config.RoleProcessor, c.Has(config.RoleProcessor), a.initProcessor},
+	}
+}
+
+// initStore opens the transactional store, applies migrations and creates
+// the first admin on an empty store.
+func (a *App) initStore(ctx context.Context) error {
+	var err error
+	name := "store:sqlite"
+	if a.cfg.PostgresURL != "" {
+		name = "store:postgres"
+		a.store, err = postgres.Open(ctx, a.cfg.PostgresURL)
+	} else {
+		a.store, err = sqlite.Open(ctx, a.cfg.DataDir)
+	}
+	if err != nil {
+		return err
+	}
+	a.closers = append(a.closers, a.store.Close)
+	a.checks = append(a.checks, check{name, a.store.Ping})
+	return identity.Bootstrap(ctx, a.store, a.cfg.AdminUsername, a.cfg.AdminPassword, a.log)
+}
+
+// initLimits chooses where rate-limit counters live: in-process, or in
+// Redis so that every replica shares them.
+func (a *App) initLimits(ctx context.Context) error {
+	if a.cfg.RedisURL == "" {
+		a.limits = &ratelimit.Memory{}
+		return nil
+	}
+	client, err := redisstore.Open(a.cfg.RedisURL)
+	if err != nil {
+		return err
+	}
+	a.redis = client
+	a.closers = append(a.closers, client.Close)
+	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	if err := ping(ctx); err != nil {
+		return err
+	}
+	a.checks = append(a.checks, check{"limits:redis", ping})
+	a.limits = redisstore.New(client, "vigil:")
+	return nil
+}
+
+func (a *App) initKafka(context.Context) error {
+	cl, err := kafka.NewClient(a.cfg.KafkaBrokers)
+	if err != nil {
+		return err
+	}
+	a.kafka = cl
+	a.closers = append(a.closers, func() error { cl.Close(); return nil })
+	a.checks = append(a.checks, check{"event-log:kafka", func(ctx context.Context) error { return kafka.Check(ctx, cl) }})
+	return nil
+}
+
+func (a *App) initClickHouse(context.Context) error {
+	conn, err := clickhouse.Open(a.cfg.ClickHouseURL)
+	if err != nil {
+		return err
+	}
+	a.clickhouse = conn
+	a.closers = append(a.closers, conn.Close)
+	a.checks = append(a.checks, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})
+	return nil
+}
+
+// initHTTP builds the HTTP server with the operational endpoints, which
+// every process serves whatever its roles, and binds its address.
+func (a *App) initHTTP(context.Context) error {
+	a.http = web.NewApp(web.Options{BodyLimit: a.cfg.BodyLimit, Timeout: a.cfg.RequestTimeout, Logger: a.log})
+	a.http.Use(a.metrics.Middleware(a.log))
+	a.http.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	a.http.Get("/readyz", a.readyz)
+	a.http.Get("/metrics", a.metrics.Handler())
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	a.listener = ln
+	a.services = append(a.services, service{"http", a.serveHTTP})
+	return nil
+}
+
+// serveHTTP serves until ctx ends, then drains in-flight requests for up
+// to the shutdown grace.
+func (a *App) serveHTTP(ctx context.Context) error {
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Listener(a.listener) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	a.log.Info("draining HTTP requests", "grace", a.cfg.ShutdownGrace)
+	return a.http.ShutdownWithTimeout(a.cfg.ShutdownGrace)
+}
+
+// initAPI mounts the REST API under /api/v1.
+func (a *App) initAPI(ctx context.Context) error {
+	secret, err := identity.SigningSecret(ctx, a.store, a.cfg.JWTSecret)
+	if err != nil {
+		return err
+	}
+	tokens := &identity.Tokens{Secret: secret}
+	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens}
+	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
+		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
+	models := &registry.API{Store: a.store}
+	v1 := a.http.Group("/api/v1")
+	web.Mount(v1, Routes(ids, models), a.guard)
+	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
+	return nil
+}
+
+// Routes is the REST API: every package's route table, plus the OpenAPI
+// document.
+func Routes(ids *identity.API, models *registry.API) []web.Route {
+	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+		return c.Send(schemas.OpenAPI)
+	}}}
+	routes = append(routes, ids.Routes()...)
+	return append(routes, models.Routes()...)
+}
+
+// initProcessor starts the processor role. It consumes the event log once
+// the ingest pipeline exists; until then it reports its backends' health.
+func (a *App) initProcessor(context.Context) error {
+	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
+	a.services = append(a.services, service{config.RoleProcessor, func(ctx context.Context) error {
+		<-ctx.Done()
+		return nil
+	}})
+	return nil
+}
+
+// readyz answers 200 when every check passes and 503 naming the failures.
+func (a *App) readyz(c *fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.UserContext(), 3*time.Second)
+	defer cancel()
+	status, ready := map[string]string{}, true
+	for _, ch := range a.checks {
+		if err := ch.fn(ctx); err != nil {
+			status[ch.name], ready = "error: "+err.Error(), false
+			continue
+		}
+		status[ch.name] = "ok"
+	}
+	if !ready {
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "not ready", "checks": status})
+	}
+	return c.JSON(fiber.Map{"status": "ready", "checks": status})
+}

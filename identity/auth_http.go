@@ -1,0 +1,210 @@
+package identity
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// retryLogin is the Retry-After of a login that failed on a backend outage.
+const retryLogin = 5 * time.Second
+
+type loginRequest struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+type loginResponse struct {
+	AccessToken string    `json:"access_token"`
+	TokenType   string    `json:"token_type"`
+	ExpiresIn   int       `json:"expires_in"`
+	User        loginUser `json:"user"`
+}
+
+type loginUser struct {
+	ID       string `json:"id"`
+	Username string `json:"username"`
+	Role     string `json:"role"`
+}
+
+// login checks a password and issues a 30-minute token. Failures are
+// counted per username: after a few, each further failure imposes a
+// doubling wait, answered 429 with Retry-After, up to a lockout.
+func (a *API) login(c *fiber.Ctx) error {
+	var req loginRequest
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	var v web.Problems
+	v.Required("username", req.Username)
+	v.Required("password", req.Password)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx := c.UserContext()
+	subject := strings.ToLower(req.Username)
+	wait, err := a.Lockout.Check(ctx, subject)
+	if err != nil {
+		return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
+	}
+	if wait > 0 {
+		return tooManyLogins(wait)
+	}
+	u, err := a.Store.UserByUsername(ctx, req.Username)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	hash := u.PasswordHash
+	if hash == "" {
+		hash = dummyHash
+	}
+	ok, _ := CheckPassword(hash, req.Password)
+	if !ok || u.ID == "" || !u.Active {
+		wait, err := a.Lockout.Fail(ctx, subject)
+		if err != nil {
+			return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
+		}
+		e := web.Unauthenticated("invalid username or password")
+		e.RetryAfter = wait
+		return e
+	}
+	if err := a.Lockout.Succeed(ctx, subject); err != nil {
+		return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
+	}
+	tok, err := a.Tokens.Issue(u)
+	if err != nil {
+		return err
+	}
+	return c.JSON(loginResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(TokenLifetime.Seconds()),
+		User: loginUser{ID: u.ID, Username: u.Username, Role: u.Role}})
+}
+
+func tooManyLogins(wait time.Duration) error {
+	e := web.NewError(http.StatusTooManyRequests, web.CodeRateLimitExceeded, "too many failed logins; wait before trying again")
+	e.RetryAfter = wait
+	return e
+}
+
+type registerRequest struct {
+	Username string `json:"username"`
+	Email    string `json:"email"`
+	Password string `json:"password"`
+	FullName string `json:"full_name"`
+	// OrganizationName names the new organization of an open sign-up.
+	OrganizationName string `json:"organization_name"`
+}
+
+// register creates a user. With a bearer token of a caller who may manage
+// users, the new user joins the caller's organization as a viewer. Without
+// one, registration is open only when configured so, and then creates a new
+// organization whose admin the new user becomes.
+func (a *API) register(c *fiber.Ctx) error {
+	var req registerRequest
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	now := a.now()
+	u := User{ID: uuid.Must(uuid.NewV7()).String(), Username: req.Username, Email: req.Email,
+		FullName: req.FullName, Active: true, CreatedAt: now, UpdatedAt: now}
+	if c.Get(fiber.HeaderAuthorization) != "" {
+		p, err := a.Authenticator.Authenticate(c)
+		if err != nil {
+			return err
+		}
+		if !p.Can("users:write") {
+			return web.Forbidden("users:write")
+		}
+		if req.OrganizationName != "" {
+			return web.Invalid("organization_name", "only an open sign-up without a token creates an organization")
+		}
+		u.OrgID, u.Role = p.OrgID, RoleViewer
+		if err := a.newUser(c, &u, req.Password); err != nil {
+			return err
+		}
+		return c.Status(http.StatusCreated).JSON(u)
+	}
+	if a.Registration != config.RegistrationOpen {
+		return web.Unauthenticated("registration is closed: an administrator registers users (POST /auth/register or /users with an admin token)")
+	}
+	org := Organization{ID: uuid.Must(uuid.NewV7()).String(), Name: req.OrganizationName, CreatedAt: now}
+	if org.Name == "" {
+		org.Name = req.Username
+	}
+	u.OrgID, u.Role = org.ID, RoleAdmin
+	var v web.Problems
+	v.MaxLen("organization_name", req.OrganizationName, 200)
+	validateUser(&v, u, req.Password)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := hashInto(&u, req.Password); err != nil {
+		return err
+	}
+	if err := a.Store.CreateOrganization(c.UserContext(), org, rolesFor(org.ID, now), u); err != nil {
+		return usernameConflict(err)
+	}
+	return c.Status(http.StatusCreated).JSON(u)
+}
+
+// me returns the caller.
+func (a *API) me(c *fiber.Ctx) error {
+	p := FromCtx(c)
+	u, err := a.Store.User(c.UserContext(), p.OrgID, p.UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"user": u, "permissions": p.Permissions, "api_key_id": p.KeyID, "scopes": p.Scopes})
+}
+
+var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9._@-]{3,64}$`)
+
+// validateUser checks the fields a new user must have.
+func validateUser(v *web.Problems, u User, password string) {
+	if !usernamePattern.MatchString(u.Username) {
+		v.Add("username", "must be 3-64 letters, digits or . _ @ -")
+	}
+	v.Required("email", u.Email)
+	v.MaxLen("email", u.Email, 254)
+	if u.Email != "" && !strings.Contains(u.Email, "@") {
+		v.Add("email", "must be an email address")
+	}
+	v.MaxLen("full_name", u.FullName, 200)
+	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
+		v.Add("password", "must be 8 to 128 characters")
+	}
+}
+
+// newUser validates, hashes and stores u in its organization.
+func (a *API) newUser(c *fiber.Ctx, u *User, password string) error {
+	var v web.Problems
+	validateUser(&v, *u, password)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := hashInto(u, password); err != nil {
+		return err
+	}
+	return usernameConflict(a.Store.CreateUser(c.UserContext(), *u))
+}
+
+func hashInto(u *User, password string) error {
+	h, err := HashPassword(password)
+	u.PasswordHash = h
+	return err
+}
+
+func usernameConflict(err error) error {
+	if errors.Is(err, store.ErrConflict) {
+		return web.Conflict("username is taken")
+	}
+	return err
+}

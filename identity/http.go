@@ -1,0 +1,62 @@
+package identity
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+// API serves /auth, /users, /roles and /api-keys.
+type API struct {
+	Store         Store
+	Tokens        *Tokens
+	Authenticator *Authenticator
+	// Lockout slows down and then locks out repeated failed logins.
+	Lockout *ratelimit.Lockout
+	// Registration is config.RegistrationAdmin or config.RegistrationOpen.
+	Registration string
+	// Now defaults to time.Now.
+	Now func() time.Time
+}
+
+func (a *API) now() time.Time {
+	if a.Now != nil {
+		return a.Now().UTC().Truncate(time.Microsecond)
+	}
+	return time.Now().UTC().Truncate(time.Microsecond)
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/auth/login", Public: true, Handler: a.login},
+		{Method: fiber.MethodPost, Path: "/auth/register", Public: true, Handler: a.register},
+		{Method: fiber.MethodGet, Path: "/auth/me", Handler: a.me},
+
+		{Method: fiber.MethodPost, Path: "/users", Permission: "users:write", Handler: a.createUser},
+		{Method: fiber.MethodGet, Path: "/users", Permission: "users:read", Handler: a.listUsers},
+		{Method: fiber.MethodGet, Path: "/users/:user_id", Permission: "users:read", Handler: a.getUser},
+		{Method: fiber.MethodPut, Path: "/users/:user_id/role", Permission: "users:write", Handler: a.setUserRole},
+
+		{Method: fiber.MethodPost, Path: "/roles", Permission: "roles:write", Handler: a.createRole},
+		{Method: fiber.MethodGet, Path: "/roles", Permission: "roles:read", Handler: a.listRoles},
+		{Method: fiber.MethodGet, Path: "/roles/:role_id", Permission: "roles:read", Handler: a.getRole},
+		{Method: fiber.MethodDelete, Path: "/roles/:role_id", Permission: "roles:write", Handler: a.deleteRole},
+
+		{Method: fiber.MethodPost, Path: "/api-keys", Permission: "api_keys:write", Handler: a.createKey},
+		{Method: fiber.MethodGet, Path: "/api-keys", Permission: "api_keys:read", Handler: a.listKeys},
+		{Method: fiber.MethodGet, Path: "/api-keys/:key_id", Permission: "api_keys:read", Handler: a.getKey},
+		{Method: fiber.MethodDelete, Path: "/api-keys/:key_id", Permission: "api_keys:write", Handler: a.revokeKey},
+	}
+}
+
+// paginate returns page (1-based) of items with the pagination envelope.
+func paginate[T any](items []T, page, size int) ([]T, web.Page) {
+	p := web.NewPage(int64(len(items)), page, size)
+	lo := min((page-1)*size, len(items))
+	hi := min(lo+size, len(items))
+	return items[lo:hi], p
+}

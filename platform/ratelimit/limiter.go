@@ -1,0 +1,187 @@
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"strconv"
+	"time"
+)
+
+// Rule is one bucket, e.g. {Name: "standard", Limit: 1000, Window: time.Hour}:
+// at most Limit requests per subject in any Window. Name tells rules apart in
+// the Store, so rules sharing a Store need distinct names.
+type Rule struct {
+	Name   string
+	Limit  int64
+	Window time.Duration
+}
+
+// Decision is the outcome of one Allow: enough to set 429 + Retry-After +
+// X-RateLimit-Limit/Remaining/Reset.
+type Decision struct {
+	// Allowed reports whether the request may proceed.
+	Allowed bool
+	// Limit is the rule's Limit.
+	Limit int64
+	// Remaining is how many more requests would be allowed right now.
+	Remaining int64
+	// Reset is when the requests counted so far stop counting entirely if no
+	// more arrive, i.e. when the full Limit is available again.
+	Reset time.Time
+	// RetryAfter, set when the request is rejected, is how long until one
+	// more request would be allowed if no others arrive meanwhile.
+	RetryAfter time.Duration
+}
+
+// Limiter counts requests per (rule, subject) with a sliding-window counter:
+// the count in the current fixed window plus the previous window's count
+// weighted by the part of it still inside the sliding window, so there is no
+// 2x burst at window edges. A request is allowed when that estimate, the
+// request included, stays within Limit. Windows are aligned to the Unix
+// epoch.
+//
+// A request that the counts already rule out is rejected without being
+// counted, so rejected requests do not consume quota. Checking and counting
+// are separate Store calls, though: when concurrent requests take the last
+// units between them, the later ones are counted and then rejected. The limit
+// is never exceeded; quota is over-counted only by such lost races.
+//
+// Store must be set; Now defaults to time.Now. A Limiter is safe for
+// concurrent use, and Limiters sharing a Store share quota.
+type Limiter struct {
+	Store Store
+	Now   func() time.Time
+}
+
+// Allow counts one request by subject under r and reports whether it may
+// proceed. An error wrapping ErrUnavailable means the Store failed; any other
+// error means r is invalid (Limit < 1 or Window <= 0).
+func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, error) {
+	if r.Limit < 1 || r.Window <= 0 {
+		return Decision{}, fmt.Errorf("ratelimit: invalid rule %q: limit %d, window %v", r.Name, r.Limit, r.Window)
+	}
+	if l.Store == nil {
+		return Decision{}, errNoStore
+	}
+	now := time.Now()
+	if l.Now != nil {
+		now = l.Now()
+	}
+	w := int64(r.Window)
+	idx := floorDiv(now.UnixNano(), w)
+	elapsed := time.Duration(now.UnixNano() - idx*w)
+	start := now.Add(-elapsed) // in now's Location
+
+	prevKey, curKey := windowKey(r.Name, subject, idx-1), windowKey(r.Name, subject, idx)
+	prev, err := l.Store.Get(ctx, prevKey)
+	if err != nil {
+		return Decision{}, fmt.Errorf("ratelimit: rule %q: %w", r.Name, err)
+	}
+	cur, err := l.Store.Get(ctx, curKey)
+	if err != nil {
+		return Decision{}, fmt.Errorf("ratelimit: rule %q: %w", r.Name, err)
+	}
+	s := slide{limit: r.Limit, window: r.Window, prev: prev, cur: cur}
+	if s.used(elapsed)+1 <= r.Limit {
+		// The counter must outlive the next window, where it weighs as prev.
+		if s.cur, err = l.Store.Incr(ctx, curKey, 2*r.Window); err != nil {
+			return Decision{}, fmt.Errorf("ratelimit: rule %q: %w", r.Name, err)
+		}
+		if u := s.used(elapsed); u <= r.Limit {
+			return Decision{Allowed: true, Limit: r.Limit, Remaining: r.Limit - u, Reset: s.reset(start)}, nil
+		}
+	}
+	return Decision{
+		Limit:      r.Limit,
+		Remaining:  0, // rejected: the sliding count is at or above the limit
+		Reset:      s.reset(start),
+		RetryAfter: s.retryAfter(elapsed),
+	}, nil
+}
+
+// slide is the state of one (rule, subject) in its current window.
+type slide struct {
+	limit     int64
+	window    time.Duration
+	prev, cur int64 // counts of the previous and the current fixed window
+}
+
+// used returns the sliding count at elapsed into the current window.
+func (s slide) used(elapsed time.Duration) int64 {
+	return s.cur + weigh(s.prev, s.window, elapsed)
+}
+
+// retryAfter returns how long after elapsed one more request fits, assuming
+// no other requests arrive.
+func (s slide) retryAfter(elapsed time.Duration) time.Duration {
+	if s.cur+1 <= s.limit {
+		// It fits later in this window, once prev weighs little enough.
+		return firstFit(elapsed, s.window, func(e time.Duration) bool { return s.used(e)+1 <= s.limit }) - elapsed
+	}
+	// The next window, where cur becomes the weighted previous count.
+	next := slide{limit: s.limit, window: s.window, prev: s.cur}
+	return s.window - elapsed + firstFit(0, s.window, func(e time.Duration) bool { return next.used(e)+1 <= s.limit })
+}
+
+// reset returns when everything counted so far stops counting.
+func (s slide) reset(start time.Time) time.Time {
+	if s.cur > 0 {
+		return start.Add(2 * s.window)
+	}
+	return start.Add(s.window)
+}
+
+// weigh returns ceil(n * (window-elapsed) / window): the part of the
+// previous window's count n still inside the sliding window. Rounding up
+// keeps the integer comparison with the limit exact.
+func weigh(n int64, window, elapsed time.Duration) int64 {
+	if n <= 0 || elapsed >= window {
+		return 0
+	}
+	hi, lo := bits.Mul64(uint64(n), uint64(window-elapsed))
+	q, rem := bits.Div64(hi, lo, uint64(window)) // q < n: hi < window, no panic
+	if rem != 0 {
+		q++
+	}
+	return int64(q)
+}
+
+// firstFit returns the least e in (lo, hi] with ok(e), given ok(hi) and ok
+// monotone (false then true).
+func firstFit(lo, hi time.Duration, ok func(time.Duration) bool) time.Duration {
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if ok(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// windowKey returns the Store key counting subject's requests under rule in
+// the fixed window idx. The name's length keeps names and subjects that
+// contain colons from colliding.
+func windowKey(rule, subject string, idx int64) string {
+	b := make([]byte, 0, 32+len(rule)+len(subject))
+	b = append(b, "rl:"...)
+	b = strconv.AppendInt(b, int64(len(rule)), 10)
+	b = append(b, ':')
+	b = append(b, rule...)
+	b = append(b, ':')
+	b = append(b, subject...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, idx, 10)
+	return string(b)
+}
+
+// floorDiv returns a/b rounded towards minus infinity, for b > 0.
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b < 0 {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,104 @@
+// Package telemetry is Vigil's Prometheus metrics and structured logs.
+package telemetry
+
+import (
+	"io"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+// NewLogger returns a JSON logger writing to w at level.
+func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// Metrics holds the process's Prometheus registry and the HTTP metrics.
+type Metrics struct {
+	Registry    *prometheus.Registry
+	requests    *prometheus.CounterVec
+	latency     *prometheus.HistogramVec
+	rateLimited *prometheus.CounterVec
+	limitErrors prometheus.Counter
+}
+
+// NewMetrics returns a registry with Go and process collectors and Vigil's
+// HTTP metrics.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_http_requests_total", Help: "HTTP requests by method, route and status.",
+		}, []string{"method", "route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "vigil_http_request_duration_seconds", Help: "HTTP request latency by method and route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"method", "route"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_rate_limit_rejections_total", Help: "Requests answered 429 by bucket.",
+		}, []string{"bucket"}),
+		limitErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "vigil_rate_limit_errors_total", Help: "Rate-limit checks that failed on the limits store (the request was let through).",
+		}),
+	}
+	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.requests, m.latency, m.rateLimited, m.limitErrors)
+	return m
+}
+
+// RateLimited counts a 429 of bucket.
+func (m *Metrics) RateLimited(bucket string) { m.rateLimited.WithLabelValues(bucket).Inc() }
+
+// LimitError counts a rate-limit check that failed.
+func (m *Metrics) LimitError() { m.limitErrors.Inc() }
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() fiber.Handler {
+	return adaptor.HTTPHandler(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+}
+
+// Middleware records each request's count and latency by route pattern and
+// writes one JSON access-log line with its request id: debug for
+// successes, info for client errors, error for server errors.
+func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		start := time.Now()
+		err := c.Next()
+		if err != nil {
+			// Render the error now so that the status is known.
+			if herr := c.App().ErrorHandler(c, err); herr != nil {
+				c.Status(fiber.StatusInternalServerError)
+			}
+		}
+		status := c.Response().StatusCode()
+		// An unknown path ends in the middleware mounted at "/", which is
+		// not an API route; label it so that paths cannot blow up the
+		// metric's cardinality.
+		route := "unmatched"
+		if r := c.Route(); r != nil && r.Path != "/" {
+			route = r.Path
+		}
+		d := time.Since(start)
+		m.requests.WithLabelValues(c.Method(), route, strconv.Itoa(status)).Inc()
+		m.latency.WithLabelValues(c.Method(), route).Observe(d.Seconds())
+		level := slog.LevelDebug
+		switch {
+		case status >= 500:
+			level = slog.LevelError
+		case status >= 400:
+			level = slog.LevelInfo
+		}
+		log.Log(c.UserContext(), level, "request", "request_id", web.RequestID(c), "method", c.Method(),
+			"path", c.Path(), "route", route, "status", status, "duration_ms", float64(d.Microseconds())/1000,
+			"bytes", len(c.Response().Body()))
+		return nil
+	}
+}

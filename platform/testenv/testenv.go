@@ -1,0 +1,38 @@
+// Package testenv tells tests where the real engines listen.
+//
+// The engines (PostgreSQL, Redis, ClickHouse, Kafka) are real processes on
+// loopback, started by deploy/testenv/engines.sh, which writes their
+// addresses to the environment variables named below. A test that needs an
+// engine asks for its URL here: without it the test is skipped on a
+// developer's machine and fails under CI=true, so CI never silently skips an
+// engine.
+package testenv
+
+import (
+	"os"
+	"testing"
+)
+
+// Environment variables holding the engines' addresses for tests.
+const (
+	Postgres   = "VIGIL_TEST_POSTGRES_URL"
+	Redis      = "VIGIL_TEST_REDIS_URL"
+	ClickHouse = "VIGIL_TEST_CLICKHOUSE_URL"
+	Kafka      = "VIGIL_TEST_KAFKA_BROKERS"
+)
+
+// URL returns the value of the environment variable name, one of the
+// constants above, and logs which engine the calling test runs on. When the
+// variable is unset the test is skipped, or fails when CI=true.
+func URL(t testing.TB, name string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is unset: CI must run this test on the real engine (deploy/testenv/engines.sh up)", name)
+		}
+		t.Skipf("%s is unset: start the engines with deploy/testenv/engines.sh up", name)
+	}
+	t.Logf("engine: %s=%s", name, v)
+	return v
+}

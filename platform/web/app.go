@@ -1,0 +1,148 @@
+// Package web is Vigil's HTTP plumbing: the Fiber application with the
+// specification's error envelope, request ids, body and time limits, strict
+// JSON decoding, validation and the route table that every API package
+// declares its operations in.
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+)
+
+// Options configures NewApp. Zero fields take the defaults named on them.
+type Options struct {
+	// BodyLimit is the largest request body in bytes; larger ones answer
+	// 413. Default 10 MiB.
+	BodyLimit int
+	// Timeout bounds every handler through its context. Default 30s.
+	Timeout time.Duration
+	// Logger receives server errors. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// NewApp returns a Fiber application whose every error, including unknown
+// routes, wrong methods and oversized bodies, answers in the envelope.
+func NewApp(o Options) *fiber.App {
+	if o.BodyLimit <= 0 {
+		o.BodyLimit = 10 << 20
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	app := fiber.New(fiber.Config{
+		AppName:               "vigil",
+		BodyLimit:             o.BodyLimit,
+		DisableStartupMessage: true,
+		ErrorHandler:          errorHandler(o.Logger),
+		ReadTimeout:           o.Timeout,
+		WriteTimeout:          o.Timeout,
+		IdleTimeout:           2 * time.Minute,
+	})
+	app.Use(requestID, deadline(o.Timeout))
+	return app
+}
+
+// requestIDHeader carries the request id both ways.
+const requestIDHeader = "X-Request-ID"
+
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+
+type ctxKey int
+
+const requestIDKey ctxKey = iota
+
+// requestID keeps a sane caller-supplied X-Request-ID or makes one, and
+// returns it on the response.
+func requestID(c *fiber.Ctx) error {
+	id := c.Get(requestIDHeader)
+	if !validRequestID.MatchString(id) {
+		id = uuid.Must(uuid.NewV7()).String()
+	}
+	c.Locals(requestIDKey, id)
+	c.Set(requestIDHeader, id)
+	return c.Next()
+}
+
+// RequestID returns the request's id.
+func RequestID(c *fiber.Ctx) string {
+	if id, ok := c.Locals(requestIDKey).(string); ok {
+		return id
+	}
+	id := uuid.Must(uuid.NewV7()).String()
+	c.Locals(requestIDKey, id)
+	c.Set(requestIDHeader, id)
+	return id
+}
+
+// deadline bounds the handler's context (c.UserContext) by d.
+func deadline(d time.Duration) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		ctx, cancel := context.WithTimeout(c.UserContext(), d)
+		defer cancel()
+		c.SetUserContext(ctx)
+		return c.Next()
+	}
+}
+
+func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c *fiber.Ctx, err error) error {
+		e := fromFiber(c, err)
+		if e.Status >= 500 {
+			log.Error("request failed", "request_id", RequestID(c), "method", c.Method(),
+				"path", c.Path(), "status", e.Status, "code", e.Code, "err", err)
+		}
+		return WriteError(c, e)
+	}
+}
+
+// fromFiber maps Fiber's own errors (no route, wrong method, body too
+// large, bad request line) into the envelope's codes.
+func fromFiber(c *fiber.Ctx, err error) *Error {
+	var fe *fiber.Error
+	if !errors.As(err, &fe) {
+		return AsError(err)
+	}
+	switch fe.Code {
+	case http.StatusNotFound:
+		return NewError(http.StatusNotFound, CodeNotFound, "no route "+c.Method()+" "+c.Path())
+	case http.StatusMethodNotAllowed:
+		return NewError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method "+c.Method()+" is not allowed on "+c.Path())
+	case http.StatusRequestEntityTooLarge:
+		return NewError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "request body is larger than the limit")
+	case http.StatusRequestTimeout:
+		return NewError(http.StatusRequestTimeout, CodeBadRequest, "request timed out")
+	}
+	if fe.Code >= 500 {
+		return &Error{Status: fe.Code, Code: CodeInternal, Message: "internal error", Err: err}
+	}
+	return NewError(fe.Code, CodeBadRequest, fe.Message)
+}
+
+// WriteError renders e in the envelope.
+func WriteError(c *fiber.Ctx, e *Error) error {
+	details := e.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	if e.RetryAfter > 0 {
+		c.Set(fiber.HeaderRetryAfter, strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+	}
+	return c.Status(e.Status).JSON(Envelope{Error: EnvelopeBody{
+		Code:      e.Code,
+		Message:   e.Message,
+		Details:   details,
+		Timestamp: time.Now().UTC().Format(time.RFC3339),
+		RequestID: RequestID(c),
+	}})
+}

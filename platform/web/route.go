@@ -1,0 +1,53 @@
+package web
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Route is one API operation, declared in the table of the package that
+// serves it. The same tables mount the routes and check the OpenAPI
+// document, so neither can drift from the other.
+type Route struct {
+	// Method is the HTTP method, e.g. fiber.MethodPost.
+	Method string
+	// Path is relative to /api/v1 in Fiber's syntax (/models/:model_id).
+	Path string
+	// Public routes need no authentication (login, register).
+	Public bool
+	// Permission is the resource:action the caller needs, e.g. models:read;
+	// empty means any authenticated caller.
+	Permission string
+	// Bucket is the rate-limit bucket the request counts against; empty is
+	// the standard bucket.
+	Bucket string
+	// Handler serves the operation.
+	Handler fiber.Handler
+}
+
+// OpenAPIPath is Path in OpenAPI's syntax (/models/{model_id}).
+func (r Route) OpenAPIPath() string {
+	parts := strings.Split(r.Path, "/")
+	for i, p := range parts {
+		if strings.HasPrefix(p, ":") {
+			parts[i] = "{" + strings.TrimSuffix(p[1:], "?") + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// Guard returns the handlers that run before a route's own handler:
+// authentication, rate limiting and the permission check.
+type Guard func(Route) []fiber.Handler
+
+// Mount registers routes on router, each behind guard's handlers.
+func Mount(router fiber.Router, routes []Route, guard Guard) {
+	for _, r := range routes {
+		var hs []fiber.Handler
+		if guard != nil {
+			hs = guard(r)
+		}
+		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
+	}
+}

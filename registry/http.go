@@ -1,0 +1,229 @@
+package registry
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// API serves /models.
+type API struct {
+	Store Store
+	// Now defaults to time.Now.
+	Now func() time.Time
+}
+
+func (a *API) now() time.Time {
+	if a.Now != nil {
+		return a.Now().UTC().Truncate(time.Microsecond)
+	}
+	return time.Now().UTC().Truncate(time.Microsecond)
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/models", Permission: "models:write", Handler: a.create},
+		{Method: fiber.MethodGet, Path: "/models", Permission: "models:read", Handler: a.list},
+		{Method: fiber.MethodGet, Path: "/models/:model_id", Permission: "models:read", Handler: a.get},
+		{Method: fiber.MethodPatch, Path: "/models/:model_id", Permission: "models:write", Handler: a.update},
+		{Method: fiber.MethodDelete, Path: "/models/:model_id", Permission: "models:write", Handler: a.delete},
+		{Method: fiber.MethodPatch, Path: "/models/:model_id/status", Permission: "models:write", Handler: a.setStatus},
+		{Method: fiber.MethodPost, Path: "/models/:model_id/archive", Permission: "models:write", Handler: a.archive},
+		{Method: fiber.MethodPost, Path: "/models/:model_id/restore", Permission: "models:write", Handler: a.restore},
+		{Method: fiber.MethodPut, Path: "/models/:model_id/baseline", Permission: "models:write", Handler: a.setBaseline},
+		{Method: fiber.MethodGet, Path: "/models/:model_name/versions", Permission: "models:read", Handler: a.versions},
+		{Method: fiber.MethodGet, Path: "/models/:model_name/latest", Permission: "models:read", Handler: a.latest},
+	}
+}
+
+type createRequest struct {
+	Name             string             `json:"name"`
+	Description      string             `json:"description"`
+	ModelType        string             `json:"model_type"`
+	Framework        string             `json:"framework"`
+	Version          string             `json:"version"`
+	Metadata         map[string]any     `json:"metadata"`
+	BaselineMetrics  map[string]float64 `json:"baseline_metrics"`
+	MonitoringConfig map[string]any     `json:"monitoring_config"`
+	Tags             []string           `json:"tags"`
+}
+
+// created is the create response: the fields the specification lists.
+type created struct {
+	ID                string    `json:"id"`
+	Name              string    `json:"name"`
+	ModelType         string    `json:"model_type"`
+	Framework         string    `json:"framework"`
+	Version           string    `json:"version"`
+	Status            string    `json:"status"`
+	CreatedAt         time.Time `json:"created_at"`
+	MonitoringEnabled bool      `json:"monitoring_enabled"`
+}
+
+func (a *API) create(c *fiber.Ctx) error {
+	var req createRequest
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	var v web.Problems
+	v.Required("name", req.Name)
+	v.MaxLen("name", req.Name, 255)
+	v.Required("model_type", req.ModelType)
+	v.OneOf("model_type", req.ModelType, ModelTypes...)
+	v.MaxLen("description", req.Description, 10000)
+	v.MaxLen("framework", req.Framework, 100)
+	v.MaxLen("version", req.Version, 100)
+	validateTags(&v, req.Tags)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if req.Version == "" {
+		req.Version = "1"
+	}
+	now := a.now()
+	m := Model{ID: uuid.Must(uuid.NewV7()).String(), OrgID: identity.OrgID(c), Name: req.Name,
+		Version: req.Version, Description: req.Description, ModelType: req.ModelType, Framework: req.Framework,
+		Status: StatusActive, OwnerID: identity.FromCtx(c).UserID, Metadata: req.Metadata,
+		BaselineMetrics: req.BaselineMetrics, MonitoringConfig: req.MonitoringConfig,
+		MonitoringEnabled: true, Tags: req.Tags, CreatedAt: now, UpdatedAt: now}
+	normalize(&m)
+	if err := a.Store.CreateModel(c.UserContext(), m); errors.Is(err, store.ErrConflict) {
+		return web.Conflict("a model with this name and version exists")
+	} else if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(created{ID: m.ID, Name: m.Name, ModelType: m.ModelType,
+		Framework: m.Framework, Version: m.Version, Status: m.Status, CreatedAt: m.CreatedAt,
+		MonitoringEnabled: m.MonitoringEnabled})
+}
+
+func validateTags(v *web.Problems, tags []string) {
+	if len(tags) > 50 {
+		v.Add("tags", "at most 50 tags")
+	}
+	for _, t := range tags {
+		if strings.TrimSpace(t) == "" || len(t) > 100 || strings.Contains(t, ",") {
+			v.Add("tags", "each tag must be 1-100 characters without commas")
+		}
+	}
+}
+
+// normalize gives nil collections their empty value, so responses carry
+// {} and [] rather than null.
+func normalize(m *Model) {
+	if m.Metadata == nil {
+		m.Metadata = map[string]any{}
+	}
+	if m.BaselineMetrics == nil {
+		m.BaselineMetrics = map[string]float64{}
+	}
+	if m.MonitoringConfig == nil {
+		m.MonitoringConfig = map[string]any{}
+	}
+	if m.ProtectedGroups == nil {
+		m.ProtectedGroups = map[string]any{}
+	}
+	for _, s := range []*[]string{&m.Features, &m.FairnessAttributes, &m.Tags} {
+		if *s == nil {
+			*s = []string{}
+		}
+	}
+}
+
+func (a *API) list(c *fiber.Ctx) error {
+	var f Filter
+	var v web.Problems
+	if s := c.Query("status_filter"); s != "" {
+		f.Status = strings.ToLower(s)
+		if s != strings.ToUpper(s) {
+			v.Add("status_filter", "must be upper case: ACTIVE, INACTIVE, DEPRECATED or ARCHIVED")
+		}
+		v.OneOf("status_filter", f.Status, Statuses...)
+	}
+	f.ModelType = c.Query("model_type")
+	v.OneOf("model_type", f.ModelType, ModelTypes...)
+	f.OwnerID = c.Query("owner_id")
+	for _, t := range strings.Split(c.Query("tags"), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			f.Tags = append(f.Tags, t)
+		}
+	}
+	f.Search = c.Query("search")
+	if err := v.Err(); err != nil {
+		return err
+	}
+	var err error
+	if f.Offset, err = web.IntQuery(c, "skip", 0, 0, 1<<30); err != nil {
+		return err
+	}
+	if f.Limit, err = web.IntQuery(c, "limit", 100, 1, 1000); err != nil {
+		return err
+	}
+	models, err := a.Store.Models(c.UserContext(), identity.OrgID(c), f)
+	if err != nil {
+		return err
+	}
+	if models == nil {
+		models = []Model{}
+	}
+	return c.JSON(models)
+}
+
+// load returns the caller's model named by the model_id path parameter.
+func (a *API) load(c *fiber.Ctx) (Model, error) {
+	m, err := a.Store.Model(c.UserContext(), identity.OrgID(c), c.Params("model_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return m, web.NotFound("model")
+	}
+	return m, err
+}
+
+func (a *API) get(c *fiber.Ctx) error {
+	m, err := a.load(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(m)
+}
+
+func (a *API) delete(c *fiber.Ctx) error {
+	err := a.Store.DeleteModel(c.UserContext(), identity.OrgID(c), c.Params("model_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("model")
+	}
+	if err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+func (a *API) versions(c *fiber.Ctx) error {
+	ms, err := a.Store.ModelVersions(c.UserContext(), identity.OrgID(c), c.Params("model_name"))
+	if err != nil {
+		return err
+	}
+	if len(ms) == 0 {
+		return web.NotFound("model")
+	}
+	return c.JSON(ms)
+}
+
+func (a *API) latest(c *fiber.Ctx) error {
+	ms, err := a.Store.ModelVersions(c.UserContext(), identity.OrgID(c), c.Params("model_name"))
+	if err != nil {
+		return err
+	}
+	if len(ms) == 0 {
+		return web.NotFound("model")
+	}
+	return c.JSON(ms[0])
+}

@@ -1,0 +1,18 @@
+// Package schemas holds Vigil's schemas as files embedded in the binary: the
+// transactional store's migrations (sql/) and the OpenAPI document
+// (openapi.json).
+package schemas
+
+import "embed"
+
+// SQL holds the transactional store's migrations, applied in file-name
+// order. A file NNNN_name.sql applies to every engine; NNNN_name.ENGINE.sql
+// (sqlite, postgres) to that engine only.
+//
+//go:embed sql/*.sql
+var SQL embed.FS
+
+// OpenAPI is the OpenAPI 3.1 document served at /api/v1/openapi.json.
+//
+//go:embed openapi.json
+var OpenAPI []byte

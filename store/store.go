@@ -1,0 +1,19 @@
+// Package store names the errors every transactional store returns, so that
+// callers can tell a missing record from a conflict from an outage without
+// knowing the engine. The SQL implementation is in store/sqlstore; the
+// engines that open it are store/sqlite (the embedded default) and
+// store/postgres.
+package store
+
+import "errors"
+
+var (
+	// ErrNotFound: no such record in the caller's organization. A record of
+	// another organization is reported exactly like a missing one.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict: a unique key is taken. Retrying will not help.
+	ErrConflict = errors.New("conflict")
+	// ErrUnavailable: the engine cannot be reached or is restarting. Nothing
+	// was changed; retrying later may succeed.
+	ErrUnavailable = errors.New("store unavailable")
+)
