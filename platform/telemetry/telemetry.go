@@ -54,6 +54,14 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// DeclareBuckets exports a zero rejection count for each bucket, so that
+// dashboards and alerts see every bucket before its first 429.
+func (m *Metrics) DeclareBuckets(buckets ...string) {
+	for _, b := range buckets {
+		m.rateLimited.WithLabelValues(b)
+	}
+}
+
 // RateLimited counts a 429 of bucket.
 func (m *Metrics) RateLimited(bucket string) { m.rateLimited.WithLabelValues(bucket).Inc() }
 
