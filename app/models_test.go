@@ -186,6 +186,10 @@ func TestModelVersions(t *testing.T) {
 		if v := s.do("GET", "/models/churn/latest", admin, nil).want(t, 200).str("version"); v != "2.0-rc" {
 			t.Fatalf("got latest %q, want 2.0-rc", v)
 		}
+		s.model(admin, "fraud v2/eu é", "1")
+		if v := s.do("GET", "/models/"+url.PathEscape("fraud v2/eu é")+"/latest", admin, nil).want(t, 200).str("name"); v != "fraud v2/eu é" {
+			t.Fatalf("got %q, want the model whose name needs escaping", v)
+		}
 		s.do("GET", "/models/nothing/versions", admin, nil).wantError(t, 404, "MODEL_NOT_FOUND")
 		s.do("GET", "/models/nothing/latest", admin, nil).wantError(t, 404, "MODEL_NOT_FOUND")
 	})

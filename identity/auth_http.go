@@ -59,7 +59,7 @@ func (a *API) login(c *fiber.Ctx) error {
 	if wait > 0 {
 		return tooManyLogins(wait)
 	}
-	u, err := a.Store.UserByUsername(ctx, req.Username)
+	u, err := a.Store.UserByUsername(ctx, subject)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -142,7 +142,7 @@ func (a *API) register(c *fiber.Ctx) error {
 	u.OrgID, u.Role = org.ID, RoleAdmin
 	var v web.Problems
 	v.MaxLen("organization_name", req.OrganizationName, 200)
-	validateUser(&v, u, req.Password)
+	validateUser(&v, &u, req.Password)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -167,8 +167,10 @@ func (a *API) me(c *fiber.Ctx) error {
 
 var usernamePattern = regexp.MustCompile(`^[A-Za-z0-9._@-]{3,64}$`)
 
-// validateUser checks the fields a new user must have.
-func validateUser(v *web.Problems, u User, password string) {
+// validateUser checks the fields a new user must have. Usernames are
+// case-insensitive: they are kept in lower case.
+func validateUser(v *web.Problems, u *User, password string) {
+	u.Username = strings.ToLower(u.Username)
 	if !usernamePattern.MatchString(u.Username) {
 		v.Add("username", "must be 3-64 letters, digits or . _ @ -")
 	}
@@ -186,7 +188,7 @@ func validateUser(v *web.Problems, u User, password string) {
 // newUser validates, hashes and stores u in its organization.
 func (a *API) newUser(c *fiber.Ctx, u *User, password string) error {
 	var v web.Problems
-	validateUser(&v, *u, password)
+	validateUser(&v, u, password)
 	if err := v.Err(); err != nil {
 		return err
 	}

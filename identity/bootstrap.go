@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -37,6 +38,7 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
 		return fmt.Errorf("VIGIL_ADMIN_PASSWORD must be %d to %d characters", MinPasswordLen, MaxPasswordLen)
 	}
+	username = strings.ToLower(username)
 	if !usernamePattern.MatchString(username) {
 		return fmt.Errorf("VIGIL_ADMIN_USERNAME %q must be 3-64 letters, digits or . _ @ -", username)
 	}

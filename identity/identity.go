@@ -77,6 +77,8 @@ type Store interface {
 	UserByUsername(ctx context.Context, username string) (User, error)
 	User(ctx context.Context, orgID, id string) (User, error)
 	Users(ctx context.Context, orgID string, offset, limit int) ([]User, int64, error)
+	// SetUserRole gives the user role; store.ErrConflict when that would
+	// leave the organization without an active admin.
 	SetUserRole(ctx context.Context, orgID, id, role string, at time.Time) (User, error)
 
 	CreateRole(ctx context.Context, r Role) error

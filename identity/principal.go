@@ -1,6 +1,8 @@
 package identity
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -24,6 +26,22 @@ func (p *Principal) Can(permission string) bool {
 		return false
 	}
 	return p.KeyID == "" || scopeAllows(p.Scopes, permission)
+}
+
+// Covers reports whether the principal holds every concrete permission that
+// permission stands for (models:* is models:read and models:write), scopes
+// of an API key included. Granting a role or permission requires covering
+// it, so nobody hands out more than they hold.
+func (p *Principal) Covers(permission string) bool {
+	res, act, _ := strings.Cut(permission, ":")
+	for _, r := range Resources {
+		for _, a := range Actions {
+			if (res == "*" || res == r) && (act == "*" || act == a) && !p.Can(r+":"+a) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 type principalKey struct{}

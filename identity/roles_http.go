@@ -46,7 +46,7 @@ func (a *API) createRole(c *fiber.Ctx) error {
 				strings.Join(Resources, ", ")+" and action read or write")
 		case reservedForAdmin(perm):
 			v.Add("permissions", perm+" is reserved for the admin role")
-		case !anyGrants(p.Permissions, perm):
+		case !p.Covers(perm):
 			return web.Forbidden(perm)
 		}
 	}

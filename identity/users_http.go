@@ -52,7 +52,7 @@ func (a *API) assignable(c *fiber.Ctx, role string) error {
 	}
 	p := FromCtx(c)
 	for _, perm := range r.Permissions {
-		if !anyGrants(p.Permissions, perm) {
+		if !p.Covers(perm) {
 			return web.Forbidden(perm)
 		}
 	}
@@ -106,6 +106,9 @@ func (a *API) setUserRole(c *fiber.Ctx) error {
 	u, err := a.Store.SetUserRole(c.UserContext(), OrgID(c), c.Params("user_id"), req.Role, a.now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("user")
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return web.Conflict("the organization's last admin keeps the admin role; make another user admin first")
 	}
 	if err != nil {
 		return err

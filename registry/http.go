@@ -3,8 +3,10 @@ package registry
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -83,6 +85,7 @@ func (a *API) create(c *fiber.Ctx) error {
 	v.MaxLen("framework", req.Framework, 100)
 	v.MaxLen("version", req.Version, 100)
 	validateTags(&v, req.Tags)
+	validateMetrics(&v, "baseline_metrics", req.BaselineMetrics)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -111,8 +114,8 @@ func validateTags(v *web.Problems, tags []string) {
 		v.Add("tags", "at most 50 tags")
 	}
 	for _, t := range tags {
-		if strings.TrimSpace(t) == "" || len(t) > 100 || strings.Contains(t, ",") {
-			v.Add("tags", "each tag must be 1-100 characters without commas")
+		if t == "" || t != strings.TrimSpace(t) || utf8.RuneCountInString(t) > 100 || strings.Contains(t, ",") {
+			v.Add("tags", "each tag must be 1-100 characters without commas or surrounding spaces")
 		}
 	}
 }
@@ -137,6 +140,7 @@ func normalize(m *Model) {
 			*s = []string{}
 		}
 	}
+	m.Tags = slices.Compact(slices.Sorted(slices.Values(m.Tags)))
 }
 
 func (a *API) list(c *fiber.Ctx) error {
@@ -206,24 +210,32 @@ func (a *API) delete(c *fiber.Ctx) error {
 	return c.SendStatus(http.StatusNoContent)
 }
 
+// modelVersions returns the versions of the model named by the model_name
+// path parameter, newest first, or a 404.
+func (a *API) modelVersions(c *fiber.Ctx) ([]Model, error) {
+	name, err := web.PathParam(c, "model_name")
+	if err != nil {
+		return nil, err
+	}
+	ms, err := a.Store.ModelVersions(c.UserContext(), identity.OrgID(c), name)
+	if err == nil && len(ms) == 0 {
+		err = web.NotFound("model")
+	}
+	return ms, err
+}
+
 func (a *API) versions(c *fiber.Ctx) error {
-	ms, err := a.Store.ModelVersions(c.UserContext(), identity.OrgID(c), c.Params("model_name"))
+	ms, err := a.modelVersions(c)
 	if err != nil {
 		return err
-	}
-	if len(ms) == 0 {
-		return web.NotFound("model")
 	}
 	return c.JSON(ms)
 }
 
 func (a *API) latest(c *fiber.Ctx) error {
-	ms, err := a.Store.ModelVersions(c.UserContext(), identity.OrgID(c), c.Params("model_name"))
+	ms, err := a.modelVersions(c)
 	if err != nil {
 		return err
-	}
-	if len(ms) == 0 {
-		return web.NotFound("model")
 	}
 	return c.JSON(ms[0])
 }

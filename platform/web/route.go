@@ -1,6 +1,7 @@
 package web
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -35,6 +36,17 @@ func (r Route) OpenAPIPath() string {
 		}
 	}
 	return strings.Join(parts, "/")
+}
+
+// PathParam returns the path parameter name percent-decoded, so that a
+// value may carry any character, "/" included (sent as %2F). Routing sees
+// the raw path, where %2F stays inside its segment.
+func PathParam(c *fiber.Ctx, name string) (string, error) {
+	v, err := url.PathUnescape(c.Params(name))
+	if err != nil {
+		return "", BadRequest("path parameter " + name + " is not valid percent-encoding")
+	}
+	return v, nil
 }
 
 // Guard returns the handlers that run before a route's own handler:

@@ -24,9 +24,12 @@ const FileName = "vigil.db"
 // Dialect is SQLite's: ? placeholders, writers serialised by BEGIN
 // IMMEDIATE transactions, one process per file.
 var Dialect = sqlstore.Dialect{
-	Name:          "sqlite",
-	IsConflict:    func(err error) bool { return code(err)&0xff == sqlite3.SQLITE_CONSTRAINT && isUnique(code(err)) },
-	IsUnavailable: func(err error) bool { c := code(err) & 0xff; return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED },
+	Name:       "sqlite",
+	IsConflict: func(err error) bool { return code(err)&0xff == sqlite3.SQLITE_CONSTRAINT && isUnique(code(err)) },
+	IsUnavailable: func(err error) bool {
+		c := code(err) & 0xff
+		return c == sqlite3.SQLITE_BUSY || c == sqlite3.SQLITE_LOCKED
+	},
 }
 
 func code(err error) int {

@@ -60,7 +60,9 @@ func (s *DB) Secret(ctx context.Context, name, value string) (string, error) {
 const userColumns = `id, org_id, username, email, full_name, password_hash, role, active, created_at, updated_at`
 
 // CreateUser implements identity.Store.
-func (s *DB) CreateUser(ctx context.Context, u identity.User) error { return s.createUser(ctx, s.db, u) }
+func (s *DB) CreateUser(ctx context.Context, u identity.User) error {
+	return s.createUser(ctx, s.db, u)
+}
 
 func (s *DB) createUser(ctx context.Context, qr querier, u identity.User) error {
 	_, err := s.exec(ctx, qr, `INSERT INTO users (`+userColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -101,14 +103,33 @@ func (s *DB) Users(ctx context.Context, orgID string, offset, limit int) ([]iden
 	return users, total, err
 }
 
-// SetUserRole implements identity.Store.
+// SetUserRole implements identity.Store. The admins of the organization are
+// locked while it checks that one stays.
 func (s *DB) SetUserRole(ctx context.Context, orgID, id, role string, at time.Time) (identity.User, error) {
-	n, err := s.exec(ctx, s.db, `UPDATE users SET role = ?, updated_at = ? WHERE org_id = ? AND id = ?`, role, micros(at), orgID, id)
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM users WHERE org_id = ? AND role = ? AND active = ?`+s.d.ForUpdate),
+			orgID, identity.RoleAdmin, true)
+		if err != nil {
+			return s.wrap(err)
+		}
+		admins, err := collect(rows, func(r interface{ Scan(...any) error }) (string, error) {
+			var v string
+			return v, r.Scan(&v)
+		})
+		if err != nil {
+			return s.wrap(err)
+		}
+		if role != identity.RoleAdmin && len(admins) == 1 && admins[0] == id {
+			return fmt.Errorf("%w: the organization's last admin keeps the admin role", store.ErrConflict)
+		}
+		n, err := s.exec(ctx, tx, `UPDATE users SET role = ?, updated_at = ? WHERE org_id = ? AND id = ?`, role, micros(at), orgID, id)
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		return err
+	})
 	if err != nil {
 		return identity.User{}, err
-	}
-	if n == 0 {
-		return identity.User{}, store.ErrNotFound
 	}
 	return s.User(ctx, orgID, id)
 }
@@ -116,7 +137,9 @@ func (s *DB) SetUserRole(ctx context.Context, orgID, id, role string, at time.Ti
 const roleColumns = `id, org_id, name, description, permissions, built_in, created_at`
 
 // CreateRole implements identity.Store.
-func (s *DB) CreateRole(ctx context.Context, r identity.Role) error { return s.createRole(ctx, s.db, r) }
+func (s *DB) CreateRole(ctx context.Context, r identity.Role) error {
+	return s.createRole(ctx, s.db, r)
+}
 
 func (s *DB) createRole(ctx context.Context, qr querier, r identity.Role) error {
 	perms, err := toJSON(r.Permissions)
