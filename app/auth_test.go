@@ -159,6 +159,7 @@ func TestKeyScopes(t *testing.T) {
 		s.do("GET", "/users", users, nil).want(t, 200)
 		s.do("POST", "/api-keys", write, map[string]any{"name": "x"}).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		// A key acts with its creator's current role.
+		s.user(admin, "second-admin", "admin")
 		adminID := s.do("GET", "/auth/me", admin, nil).str("user.id")
 		s.do("PUT", "/users/"+adminID+"/role", admin, map[string]any{"role": "viewer"}).want(t, 200)
 		s.do("POST", "/models", write, map[string]any{"name": "m2", "model_type": "regression"}).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")

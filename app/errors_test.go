@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 func TestErrorEnvelope(t *testing.T) {
@@ -114,6 +115,21 @@ func TestRestart(t *testing.T) {
 				t.Fatalf("got %v users after a restart, want the one admin", total)
 			}
 		})
+	}
+}
+
+// TestReadinessOnEngines points a server at every real engine: /readyz
+// reports each of them up.
+func TestReadinessOnEngines(t *testing.T) {
+	cfg := engineConfig(t)
+	cfg.KafkaBrokers = []string{testenv.URL(t, testenv.Kafka)}
+	cfg.ClickHouseURL = testenv.URL(t, testenv.ClickHouse)
+	s := start(t, cfg)
+	r := s.do("GET", "/readyz", "", nil).want(t, 200)
+	for _, name := range []string{"store:postgres", "limits:redis", "event-log:kafka", "analytics:clickhouse", "role:api", "role:processor"} {
+		if got := r.at("checks." + name); got != "ok" {
+			t.Errorf("got %s = %v, want ok", name, got)
+		}
 	}
 }
 

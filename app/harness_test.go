@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
 )
@@ -42,13 +44,14 @@ func testConfig(t *testing.T) config.Config {
 }
 
 // engineConfig is testConfig on PostgreSQL and Redis: a fresh schema, and
-// Redis shared with nothing else of the test (its own key prefix is the
-// schema-specific organization ids).
+// a Redis key prefix of the test's own, so that no count or lockout leaks
+// from one test into another.
 func engineConfig(t *testing.T) config.Config {
 	t.Helper()
 	cfg := testConfig(t)
 	cfg.PostgresURL = testenv.PostgresSchema(t)
 	cfg.RedisURL = testenv.URL(t, testenv.Redis)
+	cfg.RedisPrefix = "vigil-test:" + uuid.NewString() + ":"
 	return cfg
 }
 

@@ -77,7 +77,7 @@ func (a *App) initLimits(ctx context.Context) error {
 		return err
 	}
 	a.checks = append(a.checks, check{"limits:redis", ping})
-	a.limits = redisstore.New(client, "vigil:")
+	a.limits = redisstore.New(client, a.cfg.RedisPrefix)
 	return nil
 }
 

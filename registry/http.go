@@ -135,12 +135,12 @@ func normalize(m *Model) {
 	if m.ProtectedGroups == nil {
 		m.ProtectedGroups = map[string]any{}
 	}
+	m.Tags = slices.Compact(slices.Sorted(slices.Values(m.Tags)))
 	for _, s := range []*[]string{&m.Features, &m.FairnessAttributes, &m.Tags} {
 		if *s == nil {
 			*s = []string{}
 		}
 	}
-	m.Tags = slices.Compact(slices.Sorted(slices.Values(m.Tags)))
 }
 
 func (a *API) list(c *fiber.Ctx) error {

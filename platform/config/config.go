@@ -45,11 +45,14 @@ type Limits struct {
 
 // Config is the effective configuration of one process.
 type Config struct {
-	Addr          string
-	DataDir       string
-	Roles         []string
-	PostgresURL   string
-	RedisURL      string
+	Addr        string
+	DataDir     string
+	Roles       []string
+	PostgresURL string
+	RedisURL    string
+	// RedisPrefix starts every key Vigil writes to Redis, so that several
+	// deployments can share one server.
+	RedisPrefix   string
 	KafkaBrokers  []string
 	ClickHouseURL string
 
@@ -109,6 +112,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&roles, "roles", env("VIGIL_ROLES", strings.Join(AllRoles, ",")), "roles to run: api,processor (VIGIL_ROLES)")
 	fs.StringVar(&c.PostgresURL, "postgres-url", env("VIGIL_POSTGRES_URL", ""), "PostgreSQL URL; empty: SQLite in the data folder (VIGIL_POSTGRES_URL)")
 	fs.StringVar(&c.RedisURL, "redis-url", env("VIGIL_REDIS_URL", ""), "Redis URL for shared limits and caches; empty: in-process (VIGIL_REDIS_URL)")
+	fs.StringVar(&c.RedisPrefix, "redis-prefix", env("VIGIL_REDIS_PREFIX", "vigil:"), "prefix of every Redis key (VIGIL_REDIS_PREFIX)")
 	fs.StringVar(&brokers, "kafka-brokers", env("VIGIL_KAFKA_BROKERS", ""), "comma-separated Kafka brokers; empty: embedded log (VIGIL_KAFKA_BROKERS)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", env("VIGIL_CLICKHOUSE_URL", ""), "ClickHouse URL; empty: SQLite (VIGIL_CLICKHOUSE_URL)")
 	fs.StringVar(&c.AdminUsername, "admin-username", env("VIGIL_ADMIN_USERNAME", "admin"), "first admin's username (VIGIL_ADMIN_USERNAME)")

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -39,9 +40,22 @@ func PostgresSchema(t testing.TB) string {
 		}
 		db.Close()
 	})
-	sep := "?"
-	if strings.Contains(base, "?") {
-		sep = "&"
+	return withSearchPath(t, base, schema)
+}
+
+// withSearchPath adds search_path=schema to a postgres:// URL or a
+// key=value connection string; pgx sends it as a run-time parameter.
+func withSearchPath(t testing.TB, raw, schema string) string {
+	t.Helper()
+	if !strings.HasPrefix(raw, "postgres://") && !strings.HasPrefix(raw, "postgresql://") {
+		return raw + " search_path=" + schema
 	}
-	return base + sep + "search_path=" + schema
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("parse %s: %v", raw, err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -78,6 +78,8 @@ CREATE TABLE models (
     archived_at           BIGINT,
     created_at            BIGINT NOT NULL,
     updated_at            BIGINT NOT NULL,
+    -- name and description lower-cased by Vigil for search
+    search_text           TEXT NOT NULL,
     UNIQUE (org_id, name, version)
 );
 CREATE INDEX models_org_created ON models (org_id, created_at);

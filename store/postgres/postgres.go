@@ -59,10 +59,13 @@ func sqlState(err error) string {
 func unavailable(err error) bool {
 	var ne net.Error
 	var ce *pgconn.ConnectError
-	state := sqlState(err)
+	if state := sqlState(err); state != "" {
+		// The server answered: only these states pass with time. A wrong
+		// password (28P01) or a missing database (3D000) does not.
+		return strings.HasPrefix(state, "08") || state == "57P01" || state == "57P02" || state == "57P03" || state == "53300"
+	}
 	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err) ||
-		strings.HasPrefix(state, "08") || state == "57P01" || state == "57P02" || state == "57P03" || state == "53300"
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
 }
 
 // Open connects to url, checks the server answers and applies the

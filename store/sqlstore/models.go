@@ -88,7 +88,8 @@ func (s *DB) CreateModel(ctx context.Context, m registry.Model) error {
 		return err
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := s.exec(ctx, tx, `INSERT INTO models (`+modelColumns+`) VALUES (`+placeholders(len(args))+`)`, args...); err != nil {
+		if _, err := s.exec(ctx, tx, `INSERT INTO models (`+modelColumns+`, search_text) VALUES (`+placeholders(len(args)+1)+`)`,
+			append(args, searchText(m))...); err != nil {
 			return err
 		}
 		return s.setTags(ctx, tx, m)
@@ -138,8 +139,7 @@ func (s *DB) Models(ctx context.Context, orgID string, f registry.Filter) ([]reg
 		add("id IN (SELECT model_id FROM model_tags WHERE org_id = ? AND tag = ?)", orgID, t)
 	}
 	if f.Search != "" {
-		like := "%" + escapeLike(strings.ToLower(f.Search)) + "%"
-		add(`(LOWER(name) LIKE ? ESCAPE '\' OR LOWER(description) LIKE ? ESCAPE '\')`, like, like)
+		add(`search_text LIKE ? ESCAPE '\'`, "%"+escapeLike(strings.ToLower(f.Search))+"%")
 	}
 	args = append(args, f.Limit, f.Offset)
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+modelColumns+` FROM models WHERE `+strings.Join(where, " AND ")+
@@ -148,6 +148,14 @@ func (s *DB) Models(ctx context.Context, orgID string, f registry.Filter) ([]reg
 		return nil, s.wrap(err)
 	}
 	return collect(rows, s.scanModel)
+}
+
+// searchText is what a model search matches: name and description, lower
+// case in Go so that every alphabet folds the same on every engine (SQL
+// LOWER folds only A-Z on SQLite and under PostgreSQL's C locale). The
+// line break keeps a match from spanning name and description.
+func searchText(m registry.Model) string {
+	return strings.ToLower(m.Name + "\n" + m.Description)
 }
 
 // escapeLike makes s match itself literally in a LIKE pattern.
@@ -186,11 +194,16 @@ func (s *DB) UpdateModel(ctx context.Context, orgID, id string, change func(*reg
 		for _, c := range cols[2:] {
 			sets = append(sets, strings.TrimSpace(c)+" = ?")
 		}
-		args = append(args[2:], orgID, id)
-		if _, err := s.exec(ctx, tx, `UPDATE models SET `+strings.Join(sets, ", ")+` WHERE org_id = ? AND id = ?`, args...); err != nil {
+		args = args[2:]
+		if _, err := s.exec(ctx, tx, `UPDATE models SET `+strings.Join(sets, ", ")+`, search_text = ? WHERE org_id = ? AND id = ?`,
+			append(args, searchText(m), orgID, id)...); err != nil {
 			return err
 		}
-		return s.setTags(ctx, tx, m)
+		if err := s.setTags(ctx, tx, m); err != nil {
+			return err
+		}
+		m, err = s.scanModel(tx.QueryRowContext(ctx, s.q(`SELECT `+modelColumns+` FROM models WHERE org_id = ? AND id = ?`), orgID, id))
+		return err
 	})
 	return m, err
 }

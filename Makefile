@@ -1,0 +1,53 @@
+# Vigil. `make test` starts the real engines (deploy/testenv/engines.sh) and runs every test
+# against them; `make test-short` runs the tests without engines.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+GO ?= go
+PKGS ?= ./...
+ENGINES := deploy/testenv/engines.sh
+GO_TEST_FLAGS ?= -count=1 -race=false -timeout 30m -v
+# What `make test` shows of go test's output while it runs (everything goes to .test.log);
+# the summary after it lists the engines each package ran on.
+TEST_FILTER := ^(ok|FAIL|--- FAIL|panic:)
+
+.PHONY: build run engines engines-down engines-status test test-short fmt vet clean
+
+build:
+	$(GO) build -o bin/vigil ./cmd/vigil
+
+run:
+	$(GO) run ./cmd/vigil serve
+
+engines:
+	$(ENGINES) up
+
+engines-down:
+	$(ENGINES) down
+
+engines-status:
+	$(ENGINES) status
+
+# Exit status: go test's. The last line is "N passed, N failed, N skipped".
+test:
+	$(ENGINES) up
+	@eval "$$($(ENGINES) env)"; \
+	set +e; \
+	$(GO) test $(GO_TEST_FLAGS) $(PKGS) 2>&1 | tee .test.log | grep --line-buffered -E '$(TEST_FILTER)'; \
+	status=$${PIPESTATUS[0]}; \
+	set -e; \
+	deploy/testenv/test-summary.sh .test.log "$$status"; \
+	exit "$$status"
+
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+fmt:
+	$(GO) fmt $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+clean:
+	rm -rf bin .test.log

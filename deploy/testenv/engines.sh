@@ -1,0 +1,877 @@
+#!/usr/bin/env bash
+# engines.sh: the real engines the test suite runs against, as local processes on loopback.
+#
+# There is no container engine on the development and CI machines, so PostgreSQL, Redis and
+# ClickHouse come from Debian's packages and Apache Kafka (KRaft mode) from Maven Central jars
+# run with the machine's Java 17. Each listens on 127.0.0.1 on a non-default port, and keeps
+# all of its state (data, logs, pid files, jars) under
+#     ${VIGIL_ENGINES_DIR:-$HOME/.cache/vigil-engines}
+# so a second run on the same machine reuses data and downloads.
+#
+# Usage: deploy/testenv/engines.sh [COMMAND]
+#   up                 install what is missing, start every engine not running, wait until each
+#                      answers a real query, print its version, write $STATE/env  (default)
+#   down               stop every engine
+#   start NAME         start one engine (reusing its data) and wait until it answers
+#   stop NAME          stop one engine for real (the process is gone and its port closed)
+#   restart NAME       stop, then start
+#   kill NAME          crash one engine: SIGKILL (PostgreSQL: pg_ctl stop -m immediate)
+#   status             one line per engine: up or down (exit status 3 when one is down)
+#   env                print the `export VIGIL_TEST_...=` lines for the tests
+#   versions           print each running engine's version
+#   kafka-topics ARGS  run Kafka's TopicCommand against the test broker
+#   logs NAME          print the path of an engine's log file
+# NAME is one of: postgres redis clickhouse kafka
+#
+# Environment: VIGIL_ENGINES_DIR (state folder), VIGIL_ENGINES_TIMEOUT (seconds to wait for an
+# engine to answer, default 180).
+set -euo pipefail
+
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+HOME="${HOME:-$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
+STATE="${VIGIL_ENGINES_DIR:-$HOME/.cache/vigil-engines}"
+TIMEOUT="${VIGIL_ENGINES_TIMEOUT:-180}"
+HOST=127.0.0.1
+
+PG_PORT=55432
+REDIS_PORT=56379
+CH_TCP_PORT=59000
+CH_HTTP_PORT=58123
+KAFKA_PORT=59092
+KAFKA_CONTROLLER_PORT=59093
+
+PG_USER=vigil
+PG_PASSWORD=vigil
+PG_DB=vigil
+
+KAFKA_POM="$SCRIPT_DIR/kafka/pom.xml"
+
+ENGINES=(postgres redis clickhouse kafka)
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+
+log() { printf 'engines: %s\n' "$*" >&2; }
+die() { printf 'engines: ERROR: %s\n' "$*" >&2; exit 1; }
+
+is_root() { [ "$(id -u)" = 0 ]; }
+
+# port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
+port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
+
+# pid_alive PID MARKER: PID is a live process whose command line contains MARKER.
+pid_alive() {
+  local pid="$1" marker="$2" cmd
+  [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+  cmd="$({ tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null)" || return 1
+  [ -n "$cmd" ] && [[ "$cmd" == *"$marker"* ]]
+}
+
+# pids_matching STRING: pids of processes whose command line contains STRING.
+pids_matching() {
+  local f pid cmd
+  for f in /proc/[0-9]*/cmdline; do
+    pid="${f#/proc/}"; pid="${pid%/cmdline}"
+    [ "$pid" = "$$" ] && continue
+    cmd="$({ tr '\0' ' ' <"$f"; } 2>/dev/null)" || continue
+    [[ "$cmd" == *"$1"* ]] && echo "$pid"
+  done
+  return 0
+}
+
+read_pid() { [ -s "$1" ] && head -n1 "$1" | tr -dc '0-9' || true; }
+
+# wait_gone PID PORT SECONDS: wait until PID (if not empty) has exited and PORT is closed.
+wait_gone() {
+  local pid="$1" port="$2" secs="$3" i
+  for ((i = 0; i < secs * 5; i++)); do
+    if { [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; } && ! port_open "$port"; then return 0; fi
+    sleep 0.2
+  done
+  return 1
+}
+
+# term_then_kill PID PORT NAME: SIGTERM, wait up to 60 s, then SIGKILL.
+term_then_kill() {
+  local pid="$1" port="$2" name="$3"
+  kill -TERM "$pid" 2>/dev/null || true
+  if ! wait_gone "$pid" "$port" 60; then
+    log "$name (pid $pid) did not stop within 60s of SIGTERM: sending SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    wait_gone "$pid" "$port" 30 || die "$name (pid $pid) still running or port $port still open after SIGKILL"
+  fi
+}
+
+# CLOSE_FDS: a bash prefix that closes every inherited descriptor above 2 (the lock, a
+# caller's pipes) so an engine never keeps its caller's pipes open, then runs "$@".
+CLOSE_FDS='for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; '
+
+# nofds CMD...: run CMD (in the foreground) with only stdin, stdout and stderr inherited.
+nofds() { bash -c "$CLOSE_FDS"'exec "$@"' nofds "$@"; }
+
+# spawn PIDFILE LOGFILE CMD...: run CMD detached (own session, stdin from /dev/null, no other
+# inherited descriptors), appending its output to LOGFILE, and record its pid in PIDFILE.
+spawn() {
+  local pidfile="$1" logfile="$2"; shift 2
+  rm -f "$pidfile"
+  setsid bash -c "$CLOSE_FDS"'echo $$ >"$0"; exec "$@"' "$pidfile" "$@" </dev/null >>"$logfile" 2>&1 &
+  local i
+  for ((i = 0; i < 50; i++)); do [ -s "$pidfile" ] && return 0; sleep 0.1; done
+  die "could not start: $*"
+}
+
+fail_engine() {
+  local name="$1" why="$2" logfile="$3"
+  {
+    printf 'engines: ERROR: %s did not come up: %s\n' "$name" "$why"
+    if [ -f "$logfile" ]; then
+      printf 'engines: last 40 lines of %s:\n' "$logfile"
+      tail -n 40 "$logfile" | sed 's/^/    /'
+    else
+      printf 'engines: no log file at %s\n' "$logfile"
+    fi
+  } >&2
+  exit 1
+}
+
+check_port_free() {
+  local name="$1" port="$2"
+  if port_open "$port"; then
+    die "$name: port $HOST:$port is already taken by another process (not the engine started from $STATE); stop it or free the port"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# installation
+
+APT_UPDATED=0
+
+apt_retry() {
+  local out i rc
+  for ((i = 1; i <= 60; i++)); do
+    rc=0
+    out="$(DEBIAN_FRONTEND=noninteractive "$@" 2>&1)" || rc=$?
+    if [ "$rc" = 0 ]; then return 0; fi
+    if grep -qiE 'could not get lock|unable to acquire|lock-frontend|is another process using it|dpkg was interrupted' <<<"$out"; then
+      if grep -qi 'dpkg was interrupted' <<<"$out"; then
+        log "dpkg was interrupted: running dpkg --configure -a"
+        DEBIAN_FRONTEND=noninteractive dpkg --configure -a >&2 || true
+      else
+        log "apt is locked by another process: retrying in 5s ($i/60)"
+        sleep 5
+      fi
+      continue
+    fi
+    printf '%s\n' "$out" | tail -n 30 >&2
+    return "$rc"
+  done
+  printf '%s\n' "$out" | tail -n 30 >&2
+  return 1
+}
+
+apt_install() {
+  local sudo=()
+  if ! is_root; then
+    command -v sudo >/dev/null || die "missing packages ($*) and not root: install them with apt-get install $*"
+    sudo=(sudo -n)
+  fi
+  if [ "$APT_UPDATED" = 0 ]; then
+    log "apt-get update"
+    apt_retry "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 update || die "apt-get update failed"
+    APT_UPDATED=1
+  fi
+  log "apt-get install -y $*"
+  apt_retry "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "$@" ||
+    die "apt-get install $* failed"
+}
+
+pg_bindir() {
+  local want="" d
+  if [ -s "$STATE/postgres/data/PG_VERSION" ]; then
+    want="$(cat "$STATE/postgres/data/PG_VERSION")"
+    [ -x "/usr/lib/postgresql/$want/bin/pg_ctl" ] && { echo "/usr/lib/postgresql/$want/bin"; return 0; }
+  fi
+  d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
+  [ -n "$d" ] && [ -x "$d/initdb" ] && [ -x "$d/pg_ctl" ] && echo "$d"
+}
+
+# clickhouse_server_cmd prints the command that runs the server: clickhouse-server, or the
+# single `clickhouse` binary with its `server` mode.
+clickhouse_server_cmd() {
+  local p
+  for p in "$(command -v clickhouse-server 2>/dev/null || true)" /usr/sbin/clickhouse-server /usr/bin/clickhouse-server; do
+    [ -n "$p" ] && [ -x "$p" ] && { echo "$p"; return 0; }
+  done
+  p="$(command -v clickhouse 2>/dev/null || true)"
+  [ -n "$p" ] && { echo "$p server"; return 0; }
+  return 1
+}
+
+ensure_installed() {
+  local pkgs=()
+  pg_bindir >/dev/null || pkgs+=(postgresql)
+  { command -v redis-server && command -v redis-cli; } >/dev/null 2>&1 || pkgs+=(redis-server redis-tools)
+  clickhouse_server_cmd >/dev/null || pkgs+=(clickhouse-server clickhouse-client)
+  command -v java >/dev/null || pkgs+=(openjdk-17-jre-headless)
+  command -v mvn >/dev/null || pkgs+=(maven)
+  command -v curl >/dev/null || pkgs+=(curl)
+  if [ "${#pkgs[@]}" -gt 0 ]; then
+    apt_install "${pkgs[@]}"
+  fi
+  pg_bindir >/dev/null || die "PostgreSQL binaries not found under /usr/lib/postgresql/*/bin after install"
+  clickhouse_server_cmd >/dev/null || die "clickhouse-server binary not found after install"
+  stop_package_clickhouse
+}
+
+# Debian's clickhouse-server package ships a service using /etc/clickhouse-server and ports
+# 9000/8123. The tests use their own server; make sure the package's one is neither running
+# nor enabled to start at boot.
+stop_package_clickhouse() {
+  local pids pid
+  pids="$(pids_matching /etc/clickhouse-server/config.xml)"
+  if [ -n "$pids" ]; then
+    log "stopping the clickhouse-server package service (pids: $(echo $pids))"
+    if command -v service >/dev/null && is_root; then service clickhouse-server stop >/dev/null 2>&1 || true; fi
+    for pid in $pids; do
+      if kill -0 "$pid" 2>/dev/null; then kill -TERM "$pid" 2>/dev/null || true; fi
+    done
+    for pid in $pids; do wait_gone "$pid" 9000 30 || kill -KILL "$pid" 2>/dev/null || true; done
+  fi
+  if is_root && [ ! -e "$STATE/.clickhouse-service-disabled" ] && [ -e /etc/init.d/clickhouse-server ]; then
+    if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
+      systemctl disable --now clickhouse-server >/dev/null 2>&1 || true
+    fi
+    if command -v update-rc.d >/dev/null; then update-rc.d clickhouse-server disable >/dev/null 2>&1 || true; fi
+    mkdir -p "$STATE" && touch "$STATE/.clickhouse-service-disabled"
+  fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL
+
+PG_DIR="$STATE/postgres"
+PGDATA="$PG_DIR/data"
+PG_LOG="$PG_DIR/postgres.log"
+
+pg_sockdir() {
+  local d="$PG_DIR/run"
+  # A Unix socket path is limited to 107 bytes.
+  if [ "${#d}" -gt 80 ]; then d="/tmp/vigil-engines-pg-$(id -u)-$PG_PORT"; fi
+  echo "$d"
+}
+
+# as_pg CMD...: run CMD as the PostgreSQL system user when root (initdb and the server refuse root).
+as_pg() {
+  if is_root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+pg_running() {
+  local pid
+  pid="$(read_pid "$PGDATA/postmaster.pid")"
+  pid_alive "$pid" "$PGDATA"
+}
+
+# Every folder above the data folder must be traversable by the postgres user.
+pg_grant_traverse() {
+  is_root || return 0
+  local d="$PG_DIR"
+  while d="$(dirname "$d")"; [ "$d" != / ]; do
+    if ! runuser -u postgres -- test -x "$d"; then
+      log "granting search (x) permission on $d so the postgres user can reach $PGDATA"
+      chmod o+x "$d"
+    fi
+  done
+}
+
+pg_init() {
+  local bin sock
+  bin="$(pg_bindir)"
+  sock="$(pg_sockdir)"
+  mkdir -p "$PG_DIR" "$sock"
+  if is_root; then chown postgres:postgres "$PG_DIR" "$sock"; fi
+  chmod 700 "$PG_DIR"
+  pg_grant_traverse
+  if [ ! -s "$PGDATA/PG_VERSION" ]; then
+    log "postgres: initdb $PGDATA"
+    rm -rf "$PGDATA"
+    as_pg "$bin/initdb" -D "$PGDATA" -U postgres -E UTF8 --locale=C \
+      --auth-local=peer --auth-host=scram-sha-256 >"$PG_DIR/initdb.log" 2>&1 ||
+      fail_engine postgres "initdb failed" "$PG_DIR/initdb.log"
+  fi
+  # Our settings, rewritten on every start (ports or paths may have changed).
+  as_pg bash -c 'cat >"$0"' "$PGDATA/vigil.conf" <<EOF
+# Written by deploy/testenv/engines.sh on each start.
+listen_addresses = '$HOST'
+port = $PG_PORT
+unix_socket_directories = '$sock'
+max_connections = 200
+password_encryption = 'scram-sha-256'
+EOF
+  if ! grep -q "^include_if_exists = 'vigil.conf'" "$PGDATA/postgresql.conf"; then
+    as_pg bash -c 'echo "include_if_exists = '"'"'vigil.conf'"'"'" >>"$0"' "$PGDATA/postgresql.conf"
+  fi
+}
+
+pg_start() {
+  if pg_running; then return 0; fi
+  check_port_free postgres "$PG_PORT"
+  pg_init
+  local bin sock
+  bin="$(pg_bindir)"
+  sock="$(pg_sockdir)"
+  mkdir -p "$sock"
+  if is_root; then chown postgres:postgres "$sock"; fi
+  if is_root; then touch "$PG_LOG" && chown postgres:postgres "$PG_LOG"; fi
+  log "postgres: starting on $HOST:$PG_PORT"
+  local as=()
+  if is_root; then as=(runuser -u postgres --); fi
+  nofds "${as[@]}" "$bin/pg_ctl" -D "$PGDATA" -l "$PG_LOG" -w -t "$TIMEOUT" start </dev/null >/dev/null ||
+    fail_engine postgres "pg_ctl start failed" "$PG_LOG"
+}
+
+pg_admin_psql() {
+  as_pg "$(pg_bindir)/psql" -X -q -v ON_ERROR_STOP=1 -h "$(pg_sockdir)" -p "$PG_PORT" -U postgres -d postgres "$@"
+}
+
+pg_url() { echo "postgres://$PG_USER:$PG_PASSWORD@$HOST:$PG_PORT/$PG_DB?sslmode=disable"; }
+
+pg_query() { PGCONNECT_TIMEOUT=5 "$(pg_bindir)/psql" -X -A -t -q "$(pg_url)" -c "$1" 2>&1; }
+
+pg_wait() {
+  local deadline=$((SECONDS + TIMEOUT)) out=""
+  # The vigil role and database: created once, idempotently.
+  until out="$(pg_admin_psql -Atc 'select 1' 2>&1)"; do
+    pg_running || fail_engine postgres "the server exited: $out" "$PG_LOG"
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine postgres "no answer within ${TIMEOUT}s: $out" "$PG_LOG"
+    sleep 0.5
+  done
+  pg_admin_psql <<SQL >/dev/null || fail_engine postgres "could not create role/database $PG_USER" "$PG_LOG"
+DO \$\$ BEGIN
+  IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') THEN
+    CREATE ROLE $PG_USER LOGIN CREATEDB PASSWORD '$PG_PASSWORD';
+  ELSE
+    ALTER ROLE $PG_USER LOGIN CREATEDB PASSWORD '$PG_PASSWORD';
+  END IF;
+END \$\$;
+SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DB')
+\gexec
+SQL
+  until out="$(pg_query 'select 1')" && [ "$out" = 1 ]; do
+    pg_running || fail_engine postgres "the server exited: $out" "$PG_LOG"
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine postgres "select 1 as $PG_USER failed within ${TIMEOUT}s: $out" "$PG_LOG"
+    sleep 0.5
+  done
+}
+
+pg_stop() {
+  pg_running || return 0
+  log "postgres: stopping"
+  as_pg "$(pg_bindir)/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >/dev/null ||
+    die "postgres: pg_ctl stop failed (see $PG_LOG)"
+}
+
+pg_kill() {
+  pg_running || return 0
+  log "postgres: crashing (pg_ctl stop -m immediate)"
+  as_pg "$(pg_bindir)/pg_ctl" -D "$PGDATA" -m immediate -w -t 60 stop >/dev/null ||
+    die "postgres: pg_ctl stop -m immediate failed (see $PG_LOG)"
+}
+
+pg_version() { pg_query 'show server_version' | head -n1 | sed 's/^/PostgreSQL /'; }
+
+# ---------------------------------------------------------------------------------------------
+# Redis
+
+REDIS_DIR="$STATE/redis"
+REDIS_PIDFILE="$REDIS_DIR/redis.pid"
+REDIS_LOG="$REDIS_DIR/redis.log"
+
+redis_running() { pid_alive "$(read_pid "$REDIS_PIDFILE")" "redis-server"; }
+
+redis_start() {
+  if redis_running; then return 0; fi
+  check_port_free redis "$REDIS_PORT"
+  mkdir -p "$REDIS_DIR/data"
+  cat >"$REDIS_DIR/redis.conf" <<EOF
+# Written by deploy/testenv/engines.sh on each start.
+bind $HOST
+port $REDIS_PORT
+protected-mode yes
+daemonize yes
+pidfile $REDIS_PIDFILE
+logfile $REDIS_LOG
+dir $REDIS_DIR/data
+save ""
+appendonly no
+EOF
+  rm -f "$REDIS_PIDFILE"
+  log "redis: starting on $HOST:$REDIS_PORT"
+  nofds redis-server "$REDIS_DIR/redis.conf" </dev/null >>"$REDIS_LOG" 2>&1 ||
+    fail_engine redis "redis-server failed to start" "$REDIS_LOG"
+}
+
+redis_cli() { redis-cli -h "$HOST" -p "$REDIS_PORT" "$@"; }
+
+redis_wait() {
+  local deadline=$((SECONDS + TIMEOUT)) out=""
+  until out="$(redis_cli ping 2>&1)" && [ "$out" = PONG ]; do
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine redis "PING got no PONG within ${TIMEOUT}s: $out" "$REDIS_LOG"
+    # redis-server writes its pid file right after it daemonizes.
+    if [ -s "$REDIS_PIDFILE" ] && ! redis_running; then fail_engine redis "the server exited: $out" "$REDIS_LOG"; fi
+    sleep 0.2
+  done
+}
+
+redis_stop() {
+  local pid
+  pid="$(read_pid "$REDIS_PIDFILE")"
+  redis_running || return 0
+  log "redis: stopping"
+  redis_cli shutdown nosave >/dev/null 2>&1 || true
+  wait_gone "$pid" "$REDIS_PORT" 30 || term_then_kill "$pid" "$REDIS_PORT" redis
+}
+
+redis_kill() {
+  redis_running || return 0
+  local pid
+  pid="$(read_pid "$REDIS_PIDFILE")"
+  log "redis: crashing (SIGKILL)"
+  kill -KILL "$pid"
+  wait_gone "$pid" "$REDIS_PORT" 30 || die "redis still running after SIGKILL"
+}
+
+redis_version() { redis_cli info server | tr -d '\r' | sed -n 's/^redis_version:/Redis /p'; }
+
+# ---------------------------------------------------------------------------------------------
+# ClickHouse
+
+CH_DIR="$STATE/clickhouse"
+CH_PIDFILE="$CH_DIR/clickhouse.pid"
+CH_LOG="$CH_DIR/log/clickhouse-server.log"
+CH_ERRLOG="$CH_DIR/log/clickhouse-server.err.log"
+CH_STDOUT="$CH_DIR/log/stdout.log"
+
+ch_running() { pid_alive "$(read_pid "$CH_PIDFILE")" "$CH_DIR/config.xml"; }
+
+ch_write_config() {
+  mkdir -p "$CH_DIR/data" "$CH_DIR/tmp" "$CH_DIR/user_files" "$CH_DIR/format_schemas" "$CH_DIR/log"
+  cat >"$CH_DIR/config.xml" <<EOF
+<?xml version="1.0"?>
+<!-- Written by deploy/testenv/engines.sh on each start. Works on ClickHouse 18.16 (Debian) and later. -->
+<yandex>
+    <logger>
+        <level>information</level>
+        <log>$CH_LOG</log>
+        <errorlog>$CH_ERRLOG</errorlog>
+        <size>100M</size>
+        <count>3</count>
+    </logger>
+    <listen_host>$HOST</listen_host>
+    <tcp_port>$CH_TCP_PORT</tcp_port>
+    <http_port>$CH_HTTP_PORT</http_port>
+    <max_connections>1024</max_connections>
+    <keep_alive_timeout>3</keep_alive_timeout>
+    <max_concurrent_queries>100</max_concurrent_queries>
+    <uncompressed_cache_size>268435456</uncompressed_cache_size>
+    <mark_cache_size>268435456</mark_cache_size>
+    <path>$CH_DIR/data/</path>
+    <tmp_path>$CH_DIR/tmp/</tmp_path>
+    <user_files_path>$CH_DIR/user_files/</user_files_path>
+    <format_schema_path>$CH_DIR/format_schemas/</format_schema_path>
+    <users_config>$CH_DIR/users.xml</users_config>
+    <default_profile>default</default_profile>
+    <default_database>default</default_database>
+    <timezone>UTC</timezone>
+    <mlock_executable>false</mlock_executable>
+    <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
+    <max_session_timeout>3600</max_session_timeout>
+    <default_session_timeout>60</default_session_timeout>
+</yandex>
+EOF
+  cat >"$CH_DIR/users.xml" <<'EOF'
+<?xml version="1.0"?>
+<!-- Written by deploy/testenv/engines.sh: user `default`, no password, from loopback only. -->
+<yandex>
+    <profiles>
+        <default>
+            <max_memory_usage>4000000000</max_memory_usage>
+            <use_uncompressed_cache>0</use_uncompressed_cache>
+            <load_balancing>random</load_balancing>
+        </default>
+        <readonly>
+            <readonly>1</readonly>
+        </readonly>
+    </profiles>
+    <users>
+        <default>
+            <password></password>
+            <networks>
+                <ip>127.0.0.1</ip>
+                <ip>::1</ip>
+            </networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </default>
+    </users>
+    <quotas>
+        <default>
+            <interval>
+                <duration>3600</duration>
+                <queries>0</queries>
+                <errors>0</errors>
+                <result_rows>0</result_rows>
+                <read_rows>0</read_rows>
+                <execution_time>0</execution_time>
+            </interval>
+        </default>
+    </quotas>
+</yandex>
+EOF
+}
+
+ch_start() {
+  if ch_running; then return 0; fi
+  stop_package_clickhouse
+  check_port_free clickhouse "$CH_TCP_PORT"
+  check_port_free clickhouse "$CH_HTTP_PORT"
+  ch_write_config
+  local cmd
+  read -r -a cmd <<<"$(clickhouse_server_cmd)"
+  log "clickhouse: starting on $HOST:$CH_TCP_PORT (native), $HOST:$CH_HTTP_PORT (http)"
+  # Run in the foreground of its own session (not --daemon) so the pid file holds the server.
+  (cd "$CH_DIR" && spawn "$CH_PIDFILE" "$CH_STDOUT" "${cmd[@]}" --config-file="$CH_DIR/config.xml")
+}
+
+ch_http() { curl -sS --max-time 10 "http://$HOST:$CH_HTTP_PORT/" --data-binary "$1" 2>&1; }
+
+ch_wait() {
+  local deadline=$((SECONDS + TIMEOUT)) out=""
+  until out="$(ch_http 'SELECT 1')" && [ "$out" = 1 ]; do
+    if ! ch_running; then
+      local lf="$CH_ERRLOG"; [ -s "$lf" ] || lf="$CH_STDOUT"
+      fail_engine clickhouse "the server exited: $out" "$lf"
+    fi
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine clickhouse "SELECT 1 over HTTP failed within ${TIMEOUT}s: $out" "$CH_LOG"
+    sleep 0.5
+  done
+  out="$(ch_http 'SELECT version()')"
+  [[ "$out" =~ ^[0-9]+\. ]] || fail_engine clickhouse "SELECT version() answered: $out" "$CH_LOG"
+}
+
+ch_stop() {
+  ch_running || return 0
+  log "clickhouse: stopping"
+  term_then_kill "$(read_pid "$CH_PIDFILE")" "$CH_TCP_PORT" clickhouse
+  wait_gone "" "$CH_HTTP_PORT" 30 || die "clickhouse: port $CH_HTTP_PORT still open after stop"
+}
+
+ch_kill() {
+  ch_running || return 0
+  local pid
+  pid="$(read_pid "$CH_PIDFILE")"
+  log "clickhouse: crashing (SIGKILL)"
+  kill -KILL "$pid"
+  wait_gone "$pid" "$CH_TCP_PORT" 30 || die "clickhouse still running after SIGKILL"
+}
+
+ch_version() { ch_http 'SELECT version()' | sed 's/^/ClickHouse /'; }
+
+# ---------------------------------------------------------------------------------------------
+# Kafka (KRaft, one combined broker+controller node)
+
+KAFKA_DIR="$STATE/kafka"
+KAFKA_LIBS="$KAFKA_DIR/libs"
+KAFKA_DATA="$KAFKA_DIR/data"
+KAFKA_PIDFILE="$KAFKA_DIR/kafka.pid"
+KAFKA_LOG="$KAFKA_DIR/kafka.log"
+KAFKA_PROPS="$KAFKA_DIR/server.properties"
+
+kafka_running() { pid_alive "$(read_pid "$KAFKA_PIDFILE")" "$KAFKA_PROPS"; }
+
+# kafka_libs: the jars listed by deploy/testenv/kafka/pom.xml, copied once. Maven's own cache
+# (~/.m2) keeps them across state folders; the copy is redone only when the pom changes.
+kafka_libs() {
+  local sum
+  sum="$(sha256sum "$KAFKA_POM" | cut -d' ' -f1)"
+  if [ -f "$KAFKA_LIBS/.pom.sha256" ] && [ "$(cat "$KAFKA_LIBS/.pom.sha256")" = "$sum" ] &&
+    compgen -G "$KAFKA_LIBS/kafka_2.13-*.jar" >/dev/null; then
+    return 0
+  fi
+  mkdir -p "$KAFKA_DIR"
+  log "kafka: fetching jars with Maven (mvn dependency:copy-dependencies, log: $KAFKA_DIR/mvn.log)"
+  rm -rf "$KAFKA_LIBS.tmp"
+  if ! MAVEN_OPTS="${MAVEN_OPTS:-} -Dstyle.color=never" mvn -B -q -f "$KAFKA_POM" \
+    dependency:copy-dependencies -DoutputDirectory="$KAFKA_LIBS.tmp" >"$KAFKA_DIR/mvn.log" 2>&1 9>&-; then
+    fail_engine kafka "mvn dependency:copy-dependencies failed" "$KAFKA_DIR/mvn.log"
+  fi
+  echo "$sum" >"$KAFKA_LIBS.tmp/.pom.sha256"
+  rm -rf "$KAFKA_LIBS"
+  mv "$KAFKA_LIBS.tmp" "$KAFKA_LIBS"
+}
+
+kafka_version() {
+  local j
+  j="$(compgen -G "$KAFKA_LIBS/kafka_2.13-*.jar" | head -n1)"
+  j="${j##*/kafka_2.13-}"
+  echo "Apache Kafka ${j%.jar} (KRaft)"
+}
+
+kafka_write_config() {
+  mkdir -p "$KAFKA_DATA"
+  cat >"$KAFKA_PROPS" <<EOF
+# Written by deploy/testenv/engines.sh on each start: one node, broker and controller (KRaft).
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@$HOST:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://$HOST:$KAFKA_PORT,CONTROLLER://$HOST:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://$HOST:$KAFKA_PORT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$KAFKA_DATA
+num.partitions=1
+num.network.threads=2
+num.io.threads=4
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+min.insync.replicas=1
+default.replication.factor=1
+auto.create.topics.enable=true
+delete.topic.enable=true
+group.initial.rebalance.delay.ms=0
+# A restarted node re-registers only once its previous session expired: keep that short.
+broker.heartbeat.interval.ms=1000
+broker.session.timeout.ms=4000
+log.retention.hours=168
+EOF
+  cat >"$KAFKA_DIR/log4j2.properties" <<'EOF'
+# The broker logs to stdout, which engines.sh appends to kafka.log.
+status = warn
+appender.out.type = Console
+appender.out.name = STDOUT
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = STDOUT
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+logger.controller.name = kafka.controller
+logger.controller.level = INFO
+logger.state.name = state.change.logger
+logger.state.level = WARN
+EOF
+  cat >"$KAFKA_DIR/tools-log4j2.properties" <<'EOF'
+status = error
+appender.err.type = Console
+appender.err.name = STDERR
+appender.err.target = SYSTEM_ERR
+appender.err.layout.type = PatternLayout
+appender.err.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = WARN
+rootLogger.appenderRef.err.ref = STDERR
+EOF
+}
+
+kafka_java() {
+  java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    -Dlog4j2.configurationFile="$KAFKA_DIR/tools-log4j2.properties" -cp "$KAFKA_LIBS/*" "$@"
+}
+
+kafka_format() {
+  [ -s "$KAFKA_DATA/meta.properties" ] && return 0
+  local id
+  if [ ! -s "$KAFKA_DIR/cluster.id" ]; then
+    id="$(kafka_java kafka.tools.StorageTool random-uuid 2>"$KAFKA_DIR/format.log" | tail -n1)" ||
+      fail_engine kafka "kafka-storage random-uuid failed" "$KAFKA_DIR/format.log"
+    echo "$id" >"$KAFKA_DIR/cluster.id"
+  fi
+  id="$(cat "$KAFKA_DIR/cluster.id")"
+  log "kafka: formatting storage $KAFKA_DATA (cluster id $id)"
+  kafka_java kafka.tools.StorageTool format -t "$id" -c "$KAFKA_PROPS" >>"$KAFKA_DIR/format.log" 2>&1 ||
+    fail_engine kafka "kafka-storage format failed" "$KAFKA_DIR/format.log"
+}
+
+kafka_start() {
+  if kafka_running; then return 0; fi
+  check_port_free kafka "$KAFKA_PORT"
+  check_port_free kafka "$KAFKA_CONTROLLER_PORT"
+  kafka_libs
+  kafka_write_config
+  kafka_format
+  log "kafka: starting on $HOST:$KAFKA_PORT (controller $HOST:$KAFKA_CONTROLLER_PORT)"
+  echo "----- $(date -u +%FT%TZ) engines.sh start -----" >>"$KAFKA_LOG"
+  spawn "$KAFKA_PIDFILE" "$KAFKA_LOG" java -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+    -Djava.awt.headless=true -Dlog4j2.configurationFile="$KAFKA_DIR/log4j2.properties" \
+    -Dkafka.logs.dir="$KAFKA_DIR" -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_PROPS"
+}
+
+kafka_topics() {
+  kafka_java org.apache.kafka.tools.TopicCommand --bootstrap-server "$HOST:$KAFKA_PORT" "$@"
+}
+
+kafka_wait() {
+  local deadline=$((SECONDS + TIMEOUT)) out=""
+  until port_open "$KAFKA_PORT"; do
+    kafka_running || fail_engine kafka "the broker exited" "$KAFKA_LOG"
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine kafka "port $KAFKA_PORT not open within ${TIMEOUT}s" "$KAFKA_LOG"
+    sleep 0.5
+  done
+  # A real metadata request: list the topics.
+  until out="$(timeout 60 "$SCRIPT_DIR/engines.sh" kafka-topics --list 2>&1 9>&-)"; do
+    kafka_running || fail_engine kafka "the broker exited; last tool output: $out" "$KAFKA_LOG"
+    [ "$SECONDS" -lt "$deadline" ] || fail_engine kafka "TopicCommand --list failed within ${TIMEOUT}s: $out" "$KAFKA_LOG"
+    sleep 1
+  done
+}
+
+kafka_stop() {
+  kafka_running || return 0
+  log "kafka: stopping"
+  term_then_kill "$(read_pid "$KAFKA_PIDFILE")" "$KAFKA_PORT" kafka
+  wait_gone "" "$KAFKA_CONTROLLER_PORT" 30 || die "kafka: port $KAFKA_CONTROLLER_PORT still open after stop"
+}
+
+kafka_kill() {
+  kafka_running || return 0
+  local pid
+  pid="$(read_pid "$KAFKA_PIDFILE")"
+  log "kafka: crashing (SIGKILL)"
+  kill -KILL "$pid"
+  wait_gone "$pid" "$KAFKA_PORT" 30 || die "kafka still running after SIGKILL"
+}
+
+# ---------------------------------------------------------------------------------------------
+# dispatch per engine
+
+engine_fn() {
+  case "$1" in
+    postgres) echo pg ;;
+    redis) echo redis ;;
+    clickhouse) echo ch ;;
+    kafka) echo kafka ;;
+    *) die "unknown engine '$1' (want one of: ${ENGINES[*]})" ;;
+  esac
+}
+
+engine_addr() {
+  case "$1" in
+    postgres) echo "$HOST:$PG_PORT" ;;
+    redis) echo "$HOST:$REDIS_PORT" ;;
+    clickhouse) echo "$HOST:$CH_TCP_PORT (http $HOST:$CH_HTTP_PORT)" ;;
+    kafka) echo "$HOST:$KAFKA_PORT" ;;
+  esac
+}
+
+engine_log() {
+  case "$1" in
+    postgres) echo "$PG_LOG" ;;
+    redis) echo "$REDIS_LOG" ;;
+    clickhouse) echo "$CH_LOG" ;;
+    kafka) echo "$KAFKA_LOG" ;;
+  esac
+}
+
+print_env() {
+  cat <<EOF
+export VIGIL_TEST_POSTGRES_URL='$(pg_url)'
+export VIGIL_TEST_REDIS_URL='redis://$HOST:$REDIS_PORT/0'
+export VIGIL_TEST_CLICKHOUSE_URL='clickhouse://$HOST:$CH_TCP_PORT/default'
+export VIGIL_TEST_CLICKHOUSE_HTTP='http://$HOST:$CH_HTTP_PORT'
+export VIGIL_TEST_KAFKA_BROKERS='$HOST:$KAFKA_PORT'
+EOF
+}
+
+print_version() {
+  local f
+  f="$(engine_fn "$1")"
+  if "${f}_running"; then
+    printf '%-10s up    %-40s %s\n' "$1" "$(engine_addr "$1")" "$("${f}_version" 2>/dev/null || echo '?')"
+  else
+    printf '%-10s down\n' "$1"
+  fi
+}
+
+lock() {
+  mkdir -p "$STATE"
+  exec 9>"$STATE/.lock"
+  if ! flock -w 900 9; then die "another engines.sh holds $STATE/.lock"; fi
+}
+
+cmd_start_one() {
+  local f
+  f="$(engine_fn "$1")"
+  "${f}_start"
+  "${f}_wait"
+}
+
+cmd_up() {
+  local t0=$SECONDS e
+  ensure_installed
+  kafka_libs
+  # Start every engine first, then wait for each: the slow ones come up in parallel.
+  for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_start"; done
+  for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
+  print_env >"$STATE/env"
+  log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
+  for e in "${ENGINES[@]}"; do print_version "$e" >&2; done
+}
+
+main() {
+  local cmd="${1:-up}"
+  [ $# -gt 0 ] && shift
+  case "$cmd" in
+    up)
+      lock
+      cmd_up
+      ;;
+    down)
+      lock
+      local e
+      for e in kafka clickhouse redis postgres; do "$(engine_fn "$e")_stop"; done
+      ;;
+    start | stop | restart | kill)
+      [ $# = 1 ] || die "usage: $0 $cmd NAME (NAME: ${ENGINES[*]})"
+      local f
+      f="$(engine_fn "$1")"
+      lock
+      case "$cmd" in
+        start) ensure_installed; cmd_start_one "$1" ;;
+        stop) "${f}_stop" ;;
+        restart) "${f}_stop"; cmd_start_one "$1" ;;
+        kill) "${f}_kill" ;;
+      esac
+      ;;
+    status)
+      local e down=0 f
+      for e in "${ENGINES[@]}"; do
+        f="$(engine_fn "$e")"
+        if "${f}_running"; then
+          printf '%-10s up    %s\n' "$e" "$(engine_addr "$e")"
+        else
+          printf '%-10s down\n' "$e"
+          down=1
+        fi
+      done
+      [ "$down" = 0 ] || exit 3
+      ;;
+    env) print_env ;;
+    versions)
+      local e
+      for e in "${ENGINES[@]}"; do print_version "$e"; done
+      ;;
+    kafka-topics) kafka_topics "$@" ;;
+    logs)
+      [ $# = 1 ] || die "usage: $0 logs NAME"
+      engine_fn "$1" >/dev/null
+      engine_log "$1"
+      ;;
+    -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
+    *) die "unknown command '$cmd' (try: up down start stop restart kill status env versions kafka-topics logs)" ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,104 @@
+package sqlite_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/store/storetest"
+)
+
+// open opens the store in dir and closes it when t ends.
+func open(t *testing.T, dir string) *sqlstore.DB {
+	t.Helper()
+	s, err := sqlite.Open(t.Context(), dir)
+	if err != nil {
+		t.Fatalf("sqlite.Open(%s): got error %v, want nil", dir, err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestContract(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) storetest.Store { return open(t, t.TempDir()) })
+}
+
+func TestOpen(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data", "nested")
+	s := open(t, dir)
+	if got := s.Engine(); got != "sqlite" {
+		t.Errorf("Engine: got %q, want sqlite", got)
+	}
+	if err := s.Ping(t.Context()); err != nil {
+		t.Errorf("Ping: got error %v, want nil", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sqlite.FileName)); err != nil {
+		t.Errorf("database file: got error %v, want it to exist", err)
+	}
+	storetest.CheckMigrations(t, s.SQL(), "sqlite")
+}
+
+// TestReopen: closing and opening the same folder keeps the data and does
+// not apply the migrations again.
+func TestReopen(t *testing.T) {
+	dir := t.TempDir()
+	ctx := t.Context()
+	now := time.Date(2024, 1, 2, 3, 4, 5, 678901000, time.UTC)
+	org := identity.Organization{ID: "org-1", Name: "default", CreatedAt: now}
+	admin := identity.User{ID: "user-1", OrgID: org.ID, Username: "root", Email: "root@localhost", Role: identity.RoleAdmin,
+		Active: true, PasswordHash: "hash", CreatedAt: now, UpdatedAt: now}
+	model := registry.Model{ID: "model-1", OrgID: org.ID, Name: "fraud", Version: "1", ModelType: "classification",
+		Status: registry.StatusActive, Tags: []string{"prod"}, Metadata: map[string]any{"k": "v"}, CreatedAt: now, UpdatedAt: now}
+
+	s1, err := sqlite.Open(ctx, dir)
+	if err != nil {
+		t.Fatalf("first Open: got error %v, want nil", err)
+	}
+	if created, err := s1.Bootstrap(ctx, org, nil, admin); err != nil || !created {
+		t.Fatalf("Bootstrap: got %v, %v, want true, nil", created, err)
+	}
+	if _, err := s1.Secret(ctx, "jwt_secret", "first"); err != nil {
+		t.Fatalf("Secret: got error %v, want nil", err)
+	}
+	if err := s1.CreateModel(ctx, model); err != nil {
+		t.Fatalf("CreateModel: got error %v, want nil", err)
+	}
+	before := storetest.CheckMigrations(t, s1.SQL(), "sqlite")
+	if err := s1.Close(); err != nil {
+		t.Fatalf("Close: got error %v, want nil", err)
+	}
+
+	s2 := open(t, dir)
+	after := storetest.CheckMigrations(t, s2.SQL(), "sqlite")
+	if !reflect.DeepEqual(after, before) {
+		t.Errorf("schema_migrations after reopening: got %+v, want %+v (not applied again)", after, before)
+	}
+	if created, err := s2.Bootstrap(ctx, identity.Organization{ID: "org-2", CreatedAt: now}, nil,
+		identity.User{ID: "user-2", OrgID: "org-2", Username: "root2"}); err != nil || created {
+		t.Errorf("Bootstrap after reopening: got %v, %v, want false, nil", created, err)
+	}
+	if v, err := s2.Secret(ctx, "jwt_secret", "second"); err != nil || v != "first" {
+		t.Errorf("Secret after reopening: got %q, %v, want first, nil", v, err)
+	}
+	if u, err := s2.UserByUsername(ctx, "root"); err != nil || !reflect.DeepEqual(u, admin) {
+		t.Errorf("UserByUsername after reopening: got %+v, %v, want %+v, nil", u, err, admin)
+	}
+	got, err := s2.Model(ctx, org.ID, model.ID)
+	if err != nil || !reflect.DeepEqual(got, model) {
+		t.Errorf("Model after reopening: got %+v, %v, want %+v, nil", got, err, model)
+	}
+	ms, err := s2.Models(ctx, org.ID, registry.Filter{Tags: []string{"prod"}, Limit: 10})
+	if err != nil || len(ms) != 1 || ms[0].ID != model.ID {
+		t.Errorf("Models(tags prod) after reopening: got %d models, %v, want [model-1], nil", len(ms), err)
+	}
+}

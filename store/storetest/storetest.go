@@ -1,0 +1,193 @@
+// Package storetest is the contract suite of Vigil's transactional store:
+// the behaviour of identity.Store and registry.Store that every engine
+// (store/sqlite, store/postgres) must show. An engine's test calls Run with
+// a function that opens a fresh, empty store.
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/registry"
+)
+
+// Store is what the suite tests: both stores on one engine.
+type Store interface {
+	identity.Store
+	registry.Store
+}
+
+// test is one case of the suite; it gets a fresh, empty store.
+type test struct {
+	name string
+	fn   func(t *testing.T, s Store)
+}
+
+// Run runs the contract suite. open must return a fresh, empty, migrated
+// store and close it when t ends (t.Cleanup); every subtest calls it once.
+func Run(t *testing.T, open func(t *testing.T) Store) {
+	var tests []test
+	tests = append(tests, identityTests...)
+	tests = append(tests, modelTests...)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			if s == nil {
+				t.Fatal("open returned a nil store")
+			}
+			tc.fn(t, s)
+		})
+	}
+}
+
+// base is the clock of the fixtures: not UTC and with nanoseconds, so that
+// every test also checks times come back in UTC at microsecond precision.
+var base = time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.FixedZone("UTC+5", 5*3600))
+
+// at returns base plus n seconds.
+func at(n int) time.Time { return base.Add(time.Duration(n) * time.Second) }
+
+// stored is t as the store gives it back: UTC, whole microseconds.
+func stored(t time.Time) time.Time { return t.Truncate(time.Microsecond).UTC() }
+
+func storedPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := stored(*t)
+	return &v
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func newID() string { return uuid.NewString() }
+
+// must fails the test on an unexpected error.
+func must(t *testing.T, err error, what string) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: got error %v, want nil", what, err)
+	}
+}
+
+// wantErr fails the test unless err wraps target.
+func wantErr(t *testing.T, err, target error, what string) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("%s: got error %v, want %v", what, err, target)
+	}
+}
+
+// checkUTC fails the test unless every time is in UTC.
+func checkUTC(t *testing.T, what string, times ...*time.Time) {
+	t.Helper()
+	for i, tm := range times {
+		if tm != nil && tm.Location() != time.UTC {
+			t.Errorf("%s: time %d is in %v, want UTC", what, i, tm.Location())
+		}
+	}
+}
+
+// equal fails the test unless got and want are deeply equal.
+func equal[T any](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+// org is an organization created by newOrg, with its built-in roles and
+// first user (an admin).
+type org struct {
+	identity.Organization
+	Roles []identity.Role
+	Admin identity.User
+}
+
+// newOrg creates an organization with the built-in roles and an admin.
+func newOrg(t *testing.T, s Store) org {
+	t.Helper()
+	id := newID()
+	o := org{Organization: identity.Organization{ID: id, Name: "org-" + id[:8], CreatedAt: at(0)}}
+	o.Roles = builtInRoles(o.ID)
+	o.Admin = newUser(o.ID, "admin-"+o.ID[:8], identity.RoleAdmin, at(0))
+	must(t, s.CreateOrganization(ctx(t), o.Organization, o.Roles, o.Admin), "CreateOrganization")
+	return o
+}
+
+func builtInRoles(orgID string) []identity.Role {
+	roles := identity.BuiltInRoles()
+	for i := range roles {
+		roles[i].ID = newID()
+		roles[i].OrgID = orgID
+		roles[i].CreatedAt = at(0)
+	}
+	return roles
+}
+
+func newUser(orgID, username, role string, created time.Time) identity.User {
+	return identity.User{ID: newID(), OrgID: orgID, Username: username, Email: username + "@example.com",
+		FullName: "Full " + username, PasswordHash: "$argon2id$v=19$hash-of-" + username, Role: role, Active: true,
+		CreatedAt: created, UpdatedAt: created.Add(time.Millisecond)}
+}
+
+// storedUser is u as the store gives it back.
+func storedUser(u identity.User) identity.User {
+	u.CreatedAt, u.UpdatedAt = stored(u.CreatedAt), stored(u.UpdatedAt)
+	return u
+}
+
+func storedRole(r identity.Role) identity.Role {
+	r.CreatedAt = stored(r.CreatedAt)
+	return r
+}
+
+func storedKey(k identity.APIKey) identity.APIKey {
+	k.CreatedAt = stored(k.CreatedAt)
+	k.LastUsedAt, k.ExpiresAt, k.RevokedAt = storedPtr(k.LastUsedAt), storedPtr(k.ExpiresAt), storedPtr(k.RevokedAt)
+	return k
+}
+
+func storedModel(m registry.Model) registry.Model {
+	m.CreatedAt, m.UpdatedAt = stored(m.CreatedAt), stored(m.UpdatedAt)
+	m.LastPredictionAt, m.ArchivedAt = storedPtr(m.LastPredictionAt), storedPtr(m.ArchivedAt)
+	return m
+}
+
+func ctx(t *testing.T) context.Context { return t.Context() }
+
+// sqlDB returns the store's database/sql pool when it has one, for the few
+// checks the interfaces cannot see (orphan rows).
+func sqlDB(s Store) *sql.DB {
+	if d, ok := s.(interface{ SQL() *sql.DB }); ok {
+		return d.SQL()
+	}
+	return nil
+}
+
+// parallel runs fn(i) for i in [0, n) in n goroutines, started together,
+// and returns their errors.
+func parallel(n int, fn func(i int) error) []error {
+	errs := make([]error, n)
+	start := make(chan struct{})
+	done := make(chan struct{})
+	for i := range n {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			<-start
+			errs[i] = fn(i)
+		}()
+	}
+	close(start)
+	for range n {
+		<-done
+	}
+	return errs
+}
