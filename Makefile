@@ -12,7 +12,7 @@ GO_TEST_FLAGS ?= -count=1 -race=false -timeout 30m -v
 # the summary after it lists the engines each package ran on.
 TEST_FILTER := ^(ok|FAIL|--- FAIL|panic:)
 
-.PHONY: build run engines engines-down engines-status test test-short fmt vet clean
+.PHONY: build run engines engines-down engines-status test test-fault test-short fmt vet clean
 
 build:
 	$(GO) build -o bin/vigil ./cmd/vigil
@@ -29,16 +29,24 @@ engines-down:
 engines-status:
 	$(ENGINES) status
 
-# Exit status: go test's. The last line is "N passed, N failed, N skipped".
+# Two passes: every suite, then the fault tests (build tag fault), which stop and kill the
+# shared engines and so run one package at a time. Exit status: non-zero when either pass
+# fails. The last line is "N passed, N failed, N skipped" over both.
 test:
 	$(ENGINES) up
 	@eval "$$($(ENGINES) env)"; \
 	set +e; \
-	$(GO) test $(GO_TEST_FLAGS) $(PKGS) 2>&1 | tee .test.log | grep --line-buffered -E '$(TEST_FILTER)'; \
+	{ $(GO) test $(GO_TEST_FLAGS) $(PKGS); s1=$$?; \
+	  $(GO) test $(GO_TEST_FLAGS) -tags fault -p 1 -run '^TestFault' $(PKGS); s2=$$?; \
+	  [ $$s1 -eq 0 ] && [ $$s2 -eq 0 ]; } 2>&1 | tee .test.log | grep --line-buffered -E '$(TEST_FILTER)' | grep -v 'no tests to run'; \
 	status=$${PIPESTATUS[0]}; \
 	set -e; \
 	deploy/testenv/test-summary.sh .test.log "$$status"; \
 	exit "$$status"
+
+test-fault:
+	$(ENGINES) up
+	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -tags fault -p 1 -run '^TestFault' $(PKGS)
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)

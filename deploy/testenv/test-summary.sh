@@ -54,6 +54,7 @@ awk '
     if (!(name in seen)) { seen[name] = 1; used = used (used == "" ? "" : ", ") name }
     next
   }
+  /^ok[ \t].*\[no tests to run\]/ { used = ""; delete seen; next }
   /^(ok|FAIL)[ \t]+[^ \t]+[ \t]/ {
     printf "%-4s %-55s %s\n", $1, $2, (used == "" ? "embedded default only" : used)
     used = ""; delete seen

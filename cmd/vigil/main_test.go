@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildVigil compiles the binary once for the tests of this file.
+func buildVigil(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "vigil")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// process is a running `vigil serve`, its log lines collected as they come.
+type process struct {
+	cmd   *exec.Cmd
+	lines chan map[string]any
+	log   bytes.Buffer
+}
+
+func startVigil(t *testing.T, bin, dataDir string, env ...string) *process {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &process{cmd: cmd, lines: make(chan map[string]any, 100)}
+	go func() {
+		sc := bufio.NewScanner(io.TeeReader(stderr, &p.log))
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				p.lines <- m
+			}
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	return p
+}
+
+// waitFor returns the first log line whose msg is msg.
+func (p *process) waitFor(t *testing.T, msg string) map[string]any {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case m, ok := <-p.lines:
+			if !ok {
+				t.Fatalf("process ended before logging %q; log:\n%s", msg, p.log.String())
+			}
+			if m["msg"] == msg {
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("no %q in the log after a minute:\n%s", msg, p.log.String())
+		}
+	}
+}
+
+func TestServeAndTerminate(t *testing.T) {
+	bin := buildVigil(t)
+	dir := t.TempDir()
+
+	p := startVigil(t, bin, dir)
+	first := p.waitFor(t, "created the first admin with a generated password; it is shown only this once")
+	if pw, _ := first["password"].(string); len(pw) < 16 {
+		t.Fatalf("got generated password %q, want at least 16 characters", pw)
+	}
+	addr := p.waitFor(t, "listening")["addr"].(string)
+	res, err := http.Get("http://" + addr + "/readyz")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("got %v %v from /readyz, want 200", res, err)
+	}
+	res.Body.Close()
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Fatalf("got exit %v after SIGTERM, want 0; log:\n%s", err, p.log.String())
+	}
+	if !strings.Contains(p.log.String(), "stopped cleanly") {
+		t.Fatalf("got no 'stopped cleanly' in the log:\n%s", p.log.String())
+	}
+
+	// A restart on the same data creates no second admin.
+	p = startVigil(t, bin, dir)
+	p.waitFor(t, "listening")
+	if strings.Contains(p.log.String(), "created the first admin") {
+		t.Fatalf("got a second admin on restart; log:\n%s", p.log.String())
+	}
+}
+
+func TestRolesFlag(t *testing.T) {
+	bin := buildVigil(t)
+	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough pw")
+	addr := p.waitFor(t, "listening")["addr"].(string)
+	res, err := http.Get("http://" + addr + "/api/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 404 {
+		t.Fatalf("got %d from the API on a processor-only process, want 404", res.StatusCode)
+	}
+	res, err = http.Get("http://" + addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ready struct{ Checks map[string]string }
+	_ = json.NewDecoder(res.Body).Decode(&ready)
+	res.Body.Close()
+	if ready.Checks["role:processor"] != "ok" || ready.Checks["role:api"] != "" {
+		t.Fatalf("got checks %v, want role:processor only", ready.Checks)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"version"}, 0, "vigil "},
+		{nil, 2, "Usage"},
+		{[]string{"bogus"}, 2, "unknown command"},
+		{[]string{"serve", "--roles", "everything"}, 2, "unknown role"},
+		{[]string{"serve", "--registration", "maybe"}, 2, "registration"},
+	} {
+		var out bytes.Buffer
+		if code := run(c.args, &out, &out); code != c.code || !strings.Contains(out.String(), c.out) {
+			t.Errorf("vigil %v: got %d %q, want %d and %q", c.args, code, out.String(), c.code, c.out)
+		}
+	}
+	t.Setenv("VIGIL_RATE_LIMIT_BATCH", "many")
+	var out bytes.Buffer
+	if code := run([]string{"serve"}, &out, &out); code != 2 || !strings.Contains(out.String(), "VIGIL_RATE_LIMIT_BATCH") {
+		t.Errorf("got %d %q for a malformed VIGIL_RATE_LIMIT_BATCH, want 2 naming it", code, out.String())
+	}
+}
