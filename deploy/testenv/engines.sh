@@ -103,6 +103,13 @@ term_then_kill() {
   fi
 }
 
+# crash NAME PID PORT: SIGKILL an engine, as a machine failure would, and wait until it is gone.
+crash() {
+  log "$1: crashing (SIGKILL)"
+  kill -KILL "$2"
+  wait_gone "$2" "$3" 30 || die "$1 still running after SIGKILL"
+}
+
 # CLOSE_FDS: a bash prefix that closes every inherited descriptor above 2 (the lock, a
 # caller's pipes) so an engine never keeps its caller's pipes open, then runs "$@".
 CLOSE_FDS='for f in /proc/$$/fd/*; do n=${f##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-" 2>/dev/null; done; '
@@ -432,14 +439,7 @@ redis_stop() {
   wait_gone "$pid" "$REDIS_PORT" 30 || term_then_kill "$pid" "$REDIS_PORT" redis
 }
 
-redis_kill() {
-  redis_running || return 0
-  local pid
-  pid="$(read_pid "$REDIS_PIDFILE")"
-  log "redis: crashing (SIGKILL)"
-  kill -KILL "$pid"
-  wait_gone "$pid" "$REDIS_PORT" 30 || die "redis still running after SIGKILL"
-}
+redis_kill() { redis_running || return 0; crash redis "$(read_pid "$REDIS_PIDFILE")" "$REDIS_PORT"; }
 
 redis_version() { redis_cli info server | tr -d '\r' | sed -n 's/^redis_version:/Redis /p'; }
 
@@ -566,14 +566,7 @@ ch_stop() {
   wait_gone "" "$CH_HTTP_PORT" 30 || die "clickhouse: port $CH_HTTP_PORT still open after stop"
 }
 
-ch_kill() {
-  ch_running || return 0
-  local pid
-  pid="$(read_pid "$CH_PIDFILE")"
-  log "clickhouse: crashing (SIGKILL)"
-  kill -KILL "$pid"
-  wait_gone "$pid" "$CH_TCP_PORT" 30 || die "clickhouse still running after SIGKILL"
-}
+ch_kill() { ch_running || return 0; crash clickhouse "$(read_pid "$CH_PIDFILE")" "$CH_TCP_PORT"; }
 
 ch_version() { ch_http 'SELECT version()' | sed 's/^/ClickHouse /'; }
 
@@ -735,14 +728,7 @@ kafka_stop() {
   wait_gone "" "$KAFKA_CONTROLLER_PORT" 30 || die "kafka: port $KAFKA_CONTROLLER_PORT still open after stop"
 }
 
-kafka_kill() {
-  kafka_running || return 0
-  local pid
-  pid="$(read_pid "$KAFKA_PIDFILE")"
-  log "kafka: crashing (SIGKILL)"
-  kill -KILL "$pid"
-  wait_gone "$pid" "$KAFKA_PORT" 30 || die "kafka still running after SIGKILL"
-}
+kafka_kill() { kafka_running || return 0; crash kafka "$(read_pid "$KAFKA_PIDFILE")" "$KAFKA_PORT"; }
 
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
