@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
@@ -142,6 +143,14 @@ func (a *App) initAPI(ctx context.Context) error {
 	}
 	tokens := &identity.Tokens{Secret: secret}
 	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens}
+	if a.cfg.AuthCacheTTL > 0 {
+		cache := &identity.PrincipalCache{TTL: a.cfg.AuthCacheTTL}
+		if a.redis != nil {
+			cache.Invalidations = &fanout.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
+		}
+		a.auth.Cache = cache
+		a.services = append(a.services, service{"principal-cache", a.listenInvalidations(cache)})
+	}
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store}
@@ -150,6 +159,26 @@ func (a *App) initAPI(ctx context.Context) error {
 	web.Mount(v1, Routes(ids, models), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
+}
+
+// listenInvalidations applies other replicas' cache invalidations. Should
+// the subscription drop, it subscribes again after a pause; meanwhile the
+// cache's lifetime bounds how stale this replica can be.
+func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		for {
+			err := <-cache.Listen(ctx)
+			if ctx.Err() != nil {
+				return nil
+			}
+			a.log.Warn("cache invalidation subscription ended; subscribing again", "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(time.Second):
+			}
+		}
+	}
 }
 
 // Routes is the REST API: every package's route table, plus the OpenAPI

@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -50,6 +51,16 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/api-keys", Permission: "api_keys:read", Handler: a.listKeys},
 		{Method: fiber.MethodGet, Path: "/api-keys/:key_id", Permission: "api_keys:read", Handler: a.getKey},
 		{Method: fiber.MethodDelete, Path: "/api-keys/:key_id", Permission: "api_keys:write", Handler: a.revokeKey},
+	}
+}
+
+// invalidate makes every replica forget the principals of the caller's
+// organization after a change to who may do what in it. A failed publish
+// is logged: the other replicas then catch up within the cache lifetime.
+func (a *API) invalidate(c *fiber.Ctx) {
+	if err := a.Authenticator.Cache.Invalidate(c.UserContext(), OrgID(c)); err != nil {
+		slog.Warn("principal cache invalidation not published; other replicas catch up within the cache lifetime",
+			"request_id", web.RequestID(c), "err", err)
 	}
 }
 

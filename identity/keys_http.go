@@ -96,8 +96,9 @@ func (a *API) getKey(c *fiber.Ctx) error {
 	return web.NotFound("API key")
 }
 
-// revokeKey revokes a key; the very next request with it answers 401 on
-// every replica, since authentication reads the key on every request.
+// revokeKey revokes a key: the very next request with it answers 401 on
+// this replica, and on the others once the invalidation reaches them
+// (within the principal cache's one-second lifetime at worst).
 func (a *API) revokeKey(c *fiber.Ctx) error {
 	err := a.Store.RevokeAPIKey(c.UserContext(), OrgID(c), c.Params("key_id"), a.now())
 	if errors.Is(err, store.ErrNotFound) {
@@ -106,5 +107,6 @@ func (a *API) revokeKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	a.invalidate(c)
 	return c.SendStatus(http.StatusNoContent)
 }

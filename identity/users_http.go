@@ -113,6 +113,7 @@ func (a *API) setUserRole(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	a.invalidate(c)
 	return c.JSON(u)
 }
 

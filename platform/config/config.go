@@ -65,6 +65,9 @@ type Config struct {
 
 	Limits         Limits
 	BodyLimit      int
+	// AuthCacheTTL is how long a replica keeps an authenticated principal;
+	// 0 reads the store on every request.
+	AuthCacheTTL   time.Duration
 	RequestTimeout time.Duration
 	ShutdownGrace  time.Duration
 	LogLevel       slog.Level
@@ -124,6 +127,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.Int64Var(&c.Limits.Batch, "rate-limit-batch", envInt("VIGIL_RATE_LIMIT_BATCH", 100), "batch requests per hour per organization")
 	fs.Int64Var(&c.Limits.Reports, "rate-limit-reports", envInt("VIGIL_RATE_LIMIT_REPORTS", 10), "report generations per hour per organization")
 	fs.IntVar(&bodyMB, "body-limit-mb", int(envInt("VIGIL_BODY_LIMIT_MB", 10)), "largest request body in MiB")
+	fs.DurationVar(&c.AuthCacheTTL, "auth-cache-ttl", envDuration("VIGIL_AUTH_CACHE_TTL", time.Second), "how long a principal stays cached; 0 disables the cache")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", envDuration("VIGIL_REQUEST_TIMEOUT", 30*time.Second), "per-request timeout")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", envDuration("VIGIL_SHUTDOWN_GRACE", 30*time.Second), "time to drain on SIGTERM")
 	fs.StringVar(&logLevel, "log-level", env("VIGIL_LOG_LEVEL", "info"), "debug, info, warn or error")
@@ -157,6 +161,9 @@ func (c Config) validate() error {
 	if c.Limits.Standard <= 0 || c.Limits.Predictions <= 0 || c.Limits.Batch <= 0 || c.Limits.Reports <= 0 {
 		return fmt.Errorf("rate limits must be positive")
 	}
+	if c.AuthCacheTTL < 0 {
+		return fmt.Errorf("auth cache TTL must not be negative")
+	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
@@ -182,6 +189,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("registration", c.Registration),
 		slog.Any("rate_limits_per_hour", c.Limits),
 		slog.Int("body_limit_bytes", c.BodyLimit),
+		slog.Duration("auth_cache_ttl", c.AuthCacheTTL),
 		slog.Duration("request_timeout", c.RequestTimeout),
 	)
 }
