@@ -9,8 +9,8 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest/kafka"
-	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/web"

@@ -3,6 +3,7 @@ package registry
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -52,7 +53,7 @@ func (r updateRequest) validate() error {
 // so the numbers are finite already.
 func validateMetrics(v *web.Problems, field string, m map[string]float64) {
 	for name := range m {
-		if strings.TrimSpace(name) == "" || len(name) > 100 {
+		if strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > 100 {
 			v.Add(field, "metric names must be 1-100 characters")
 		}
 	}

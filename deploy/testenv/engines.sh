@@ -8,9 +8,13 @@
 #     ${VIGIL_ENGINES_DIR:-$HOME/.cache/vigil-engines}
 # so a second run on the same machine reuses data and downloads.
 #
+# `up` also installs Schemathesis (the OpenAPI-driven API tester, from PyPI) into a Python
+# virtual environment under the same folder, once per pinned version; `env` names its `st`.
+#
 # Usage: deploy/testenv/engines.sh [COMMAND]
 #   up                 install what is missing, start every engine not running, wait until each
-#                      answers a real query, print its version, write $STATE/env  (default)
+#                      answers a real query, print its version, install Schemathesis if
+#                      missing, write $STATE/env  (default)
 #   down               stop every engine
 #   start NAME         start one engine (reusing its data) and wait until it answers
 #   stop NAME          stop one engine for real (the process is gone and its port closed)
@@ -731,6 +735,95 @@ kafka_stop() {
 kafka_kill() { kafka_running || return 0; crash kafka "$(read_pid "$KAFKA_PIDFILE")" "$KAFKA_PORT"; }
 
 # ---------------------------------------------------------------------------------------------
+# Schemathesis: OpenAPI-driven API testing (app/schemathesis_test.go), from PyPI.
+#
+# Installed into a virtual environment under $STATE with the machine's Python (3.11 or newer),
+# every package pinned so that a cold CI machine tests with exactly what the developers did.
+# The venv is reused while $ST_VENV/.installed holds the checksum of the pins below; changing a
+# pin reinstalls. pip's own cache (~/.cache/pip) keeps the wheels across state folders.
+
+SCHEMATHESIS_VERSION=4.32.5
+ST_VENV="$STATE/schemathesis"
+ST_BIN="$ST_VENV/bin/st"
+
+# st_requirements: schemathesis and its dependencies, as `pip freeze` lists them in a fresh venv
+# with schemathesis==$SCHEMATHESIS_VERSION installed. Keep them in step when bumping it.
+st_requirements() {
+  cat <<EOF
+schemathesis==$SCHEMATHESIS_VERSION
+anyio==4.16.0
+certifi==2026.10.18
+charset-normalizer==3.5.2
+click==8.5.1
+graphql-core==3.3.2
+harfile==0.6.0
+hypothesis==6.170.15
+hypothesis-graphql==0.13.5
+idna==3.20
+iniconfig==2.3.1
+jsonschema_rs==0.60.3
+markdown-it-py==4.3.0
+MarkupSafe==3.0.4
+mdurl==0.1.2
+packaging==26.3
+pluggy==1.7.0
+Pygments==2.21.0
+pyrate-limiter==4.5.1
+pytest==9.2.0
+PyYAML==6.0.3
+requests==2.34.2
+rich==15.0.0
+sortedcontainers==2.4.0
+typing_extensions==4.16.0
+urllib3==2.8.0
+Werkzeug==3.1.9
+EOF
+}
+
+st_sum() { st_requirements | sha256sum | cut -d' ' -f1; }
+
+# st_installed: the venv holds the pinned set and its interpreter still runs (a venv breaks
+# when the Python it was made from goes away).
+st_installed() {
+  [ -x "$ST_BIN" ] && [ -f "$ST_VENV/.installed" ] && [ "$(cat "$ST_VENV/.installed")" = "$(st_sum)" ] &&
+    "$ST_VENV/bin/python" -c '' 2>/dev/null
+}
+
+st_python() {
+  local py
+  for py in python3.11 python3 python3.12 python3.13; do
+    command -v "$py" >/dev/null 2>&1 || continue
+    if "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      command -v "$py"
+      return 0
+    fi
+  done
+  return 1
+}
+
+ensure_schemathesis() {
+  if st_installed; then return 0; fi
+  local py t0=$SECONDS log="$STATE/schemathesis-install.log"
+  py="$(st_python)" || die "schemathesis needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "schemathesis: installing $SCHEMATHESIS_VERSION into $ST_VENV with $py (log: $log)"
+  mkdir -p "$STATE"
+  rm -rf "$ST_VENV"
+  if ! "$py" -m venv "$ST_VENV" >"$log" 2>&1; then
+    # Debian's python3 lacks ensurepip until python3-venv is installed.
+    rm -rf "$ST_VENV"
+    apt_install python3-venv
+    "$py" -m venv "$ST_VENV" >"$log" 2>&1 || fail_engine schemathesis "$py -m venv failed" "$log"
+  fi
+  if ! st_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$ST_VENV/bin/python" -m pip install \
+    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
+    fail_engine schemathesis "pip install schemathesis==$SCHEMATHESIS_VERSION failed" "$log"
+  fi
+  "$ST_BIN" --version >>"$log" 2>&1 || fail_engine schemathesis "$ST_BIN --version failed after install" "$log"
+  st_sum >"$ST_VENV/.installed"
+  log "schemathesis: installed in $((SECONDS - t0))s"
+}
+
+# ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
 engine_fn() {
@@ -769,6 +862,11 @@ export VIGIL_TEST_CLICKHOUSE_URL='clickhouse://$HOST:$CH_TCP_PORT/default'
 export VIGIL_TEST_CLICKHOUSE_HTTP='http://$HOST:$CH_HTTP_PORT'
 export VIGIL_TEST_KAFKA_BROKERS='$HOST:$KAFKA_PORT'
 EOF
+  if st_installed; then
+    echo "export VIGIL_TEST_SCHEMATHESIS='$ST_BIN'"
+  else
+    echo "# schemathesis $SCHEMATHESIS_VERSION is not installed in $ST_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -800,10 +898,13 @@ cmd_up() {
   kafka_libs
   # Start every engine first, then wait for each: the slow ones come up in parallel.
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_start"; done
+  # Schemathesis installs (on a cold machine) while the engines boot.
+  ensure_schemathesis
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
   for e in "${ENGINES[@]}"; do print_version "$e" >&2; done
+  log "schemathesis $SCHEMATHESIS_VERSION: $ST_BIN"
 }
 
 main() {

@@ -63,8 +63,8 @@ type Config struct {
 	JWTSecret    string
 	Registration string
 
-	Limits         Limits
-	BodyLimit      int
+	Limits    Limits
+	BodyLimit int
 	// AuthCacheTTL is how long a replica keeps an authenticated principal;
 	// 0 reads the store on every request.
 	AuthCacheTTL   time.Duration

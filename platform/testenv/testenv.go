@@ -19,6 +19,9 @@ const (
 	Redis      = "VIGIL_TEST_REDIS_URL"
 	ClickHouse = "VIGIL_TEST_CLICKHOUSE_URL"
 	Kafka      = "VIGIL_TEST_KAFKA_BROKERS"
+	// Schemathesis is the path of Schemathesis's `st` executable, installed
+	// by engines.sh up for the OpenAPI-driven API test.
+	Schemathesis = "VIGIL_TEST_SCHEMATHESIS"
 )
 
 // URL returns the value of the environment variable name, one of the

@@ -49,7 +49,7 @@ func NewApp(o Options) *fiber.App {
 		WriteTimeout:          o.Timeout,
 		IdleTimeout:           2 * time.Minute,
 	})
-	app.Use(requestID, deadline(o.Timeout))
+	app.Use(requestID, deadline(o.Timeout), rejectNUL)
 	return app
 }
 

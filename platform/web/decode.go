@@ -32,7 +32,7 @@ func DecodeBytes(body []byte, v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return BadRequest("malformed JSON: unexpected data after the JSON value")
 	}
-	return nil
+	return checkNUL(body, v)
 }
 
 func decodeError(err error) error {
