@@ -85,6 +85,22 @@ func TestUsers(t *testing.T) {
 		s.do("PUT", "/users/"+adminID+"/role", admin, map[string]any{"role": "viewer"}).wantError(t, 409, "RESOURCE_CONFLICT")
 		s.do("PUT", "/users/"+bob+"/role", admin, map[string]any{"role": "admin"}).want(t, 200)
 		s.do("PUT", "/users/"+adminID+"/role", admin, map[string]any{"role": "viewer"}).want(t, 200)
+
+		// Deactivation: bob's token and keys stop at once; the username stays taken.
+		bobToken = s.login("bob", "long enough pw")
+		bobKey, _ := s.key(bobToken, "read")
+		s.do("GET", "/models", bobKey, nil).want(t, 200)
+		s.do("DELETE", "/users/"+bob, bobToken, nil).wantError(t, 409, "RESOURCE_CONFLICT") // himself, the last admin
+		carol := s.do("POST", "/users", bobToken, map[string]any{"username": "carol", "email": "c@example.com", "password": "long enough pw", "role": "admin"}).want(t, 201).str("id")
+		carolToken := s.login("carol", "long enough pw")
+		s.do("DELETE", "/users/"+bob, carolToken, nil).want(t, 204)
+		s.do("GET", "/models", bobKey, nil).wantError(t, 401, "AUTHENTICATION_FAILED")
+		s.do("GET", "/models", bobToken, nil).wantError(t, 401, "AUTHENTICATION_FAILED")
+		s.do("POST", "/auth/login", "", map[string]any{"username": "bob", "password": "long enough pw"}).wantError(t, 401, "AUTHENTICATION_FAILED")
+		if r := s.do("GET", "/users/"+bob, carolToken, nil).want(t, 200); r.at("is_active") != false {
+			t.Fatalf("got %s, want bob kept as inactive", r.raw)
+		}
+		s.do("DELETE", "/users/"+carol, carolToken, nil).wantError(t, 409, "RESOURCE_CONFLICT")
 	})
 }
 

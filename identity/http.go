@@ -41,6 +41,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/users", Permission: "users:read", Handler: a.listUsers},
 		{Method: fiber.MethodGet, Path: "/users/:user_id", Permission: "users:read", Handler: a.getUser},
 		{Method: fiber.MethodPut, Path: "/users/:user_id/role", Permission: "users:write", Handler: a.setUserRole},
+		{Method: fiber.MethodDelete, Path: "/users/:user_id", Permission: "users:write", Handler: a.deactivateUser},
 
 		{Method: fiber.MethodPost, Path: "/roles", Permission: "roles:write", Handler: a.createRole},
 		{Method: fiber.MethodGet, Path: "/roles", Permission: "roles:read", Handler: a.listRoles},

@@ -80,6 +80,9 @@ type Store interface {
 	// SetUserRole gives the user role; store.ErrConflict when that would
 	// leave the organization without an active admin.
 	SetUserRole(ctx context.Context, orgID, id, role string, at time.Time) (User, error)
+	// DeactivateUser marks the user inactive; store.ErrConflict when the
+	// user is the organization's last active admin.
+	DeactivateUser(ctx context.Context, orgID, id string, at time.Time) error
 
 	CreateRole(ctx context.Context, r Role) error
 	Role(ctx context.Context, orgID, id string) (Role, error)

@@ -108,13 +108,40 @@ func (a *API) setUserRole(c *fiber.Ctx) error {
 		return web.NotFound("user")
 	}
 	if errors.Is(err, store.ErrConflict) {
-		return web.Conflict("the organization's last admin keeps the admin role; make another user admin first")
+		return web.Conflict("the organization's last admin stays an active admin; make another user admin first")
 	}
 	if err != nil {
 		return err
 	}
 	a.invalidate(c)
 	return c.JSON(u)
+}
+
+// deactivateUser removes a user from the organization: the user's tokens
+// and keys stop working on the next request, the record stays for the
+// history it is part of, and the username stays taken. The last active
+// admin, and the caller, cannot be deactivated (409).
+func (a *API) deactivateUser(c *fiber.Ctx) error {
+	id := c.Params("user_id")
+	if _, err := a.Store.User(c.UserContext(), OrgID(c), id); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("user")
+	} else if err != nil {
+		return err
+	}
+	if id == FromCtx(c).UserID {
+		return web.Conflict("you cannot deactivate yourself")
+	}
+	err := a.Store.DeactivateUser(c.UserContext(), OrgID(c), id, a.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return web.NotFound("user")
+	case errors.Is(err, store.ErrConflict):
+		return web.Conflict("the organization's last admin stays an active admin; make another user admin first")
+	case err != nil:
+		return err
+	}
+	a.invalidate(c)
+	return c.SendStatus(http.StatusNoContent)
 }
 
 // orEmpty makes a nil list render as [].

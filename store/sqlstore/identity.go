@@ -103,10 +103,27 @@ func (s *DB) Users(ctx context.Context, orgID string, offset, limit int) ([]iden
 	return users, total, err
 }
 
-// SetUserRole implements identity.Store. The admins of the organization are
-// locked while it checks that one stays.
+// SetUserRole implements identity.Store.
 func (s *DB) SetUserRole(ctx context.Context, orgID, id, role string, at time.Time) (identity.User, error) {
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.changeUser(ctx, orgID, id, role == identity.RoleAdmin,
+		`UPDATE users SET role = ?, updated_at = ? WHERE org_id = ? AND id = ?`, role, micros(at), orgID, id)
+	if err != nil {
+		return identity.User{}, err
+	}
+	return s.User(ctx, orgID, id)
+}
+
+// DeactivateUser implements identity.Store.
+func (s *DB) DeactivateUser(ctx context.Context, orgID, id string, at time.Time) error {
+	return s.changeUser(ctx, orgID, id, false,
+		`UPDATE users SET active = ?, updated_at = ? WHERE org_id = ? AND id = ?`, false, micros(at), orgID, id)
+}
+
+// changeUser runs update on one user unless the user is the organization's
+// last active admin and stays admin is false. The admins are locked while
+// it checks, so two concurrent demotions cannot both pass.
+func (s *DB) changeUser(ctx context.Context, orgID, id string, staysAdmin bool, update string, args ...any) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM users WHERE org_id = ? AND role = ? AND active = ?`+s.d.ForUpdate),
 			orgID, identity.RoleAdmin, true)
 		if err != nil {
@@ -119,19 +136,15 @@ func (s *DB) SetUserRole(ctx context.Context, orgID, id, role string, at time.Ti
 		if err != nil {
 			return s.wrap(err)
 		}
-		if role != identity.RoleAdmin && len(admins) == 1 && admins[0] == id {
-			return fmt.Errorf("%w: the organization's last admin keeps the admin role", store.ErrConflict)
+		if !staysAdmin && len(admins) == 1 && admins[0] == id {
+			return fmt.Errorf("%w: the organization's last admin stays an active admin", store.ErrConflict)
 		}
-		n, err := s.exec(ctx, tx, `UPDATE users SET role = ?, updated_at = ? WHERE org_id = ? AND id = ?`, role, micros(at), orgID, id)
+		n, err := s.exec(ctx, tx, update, args...)
 		if err == nil && n == 0 {
 			err = store.ErrNotFound
 		}
 		return err
 	})
-	if err != nil {
-		return identity.User{}, err
-	}
-	return s.User(ctx, orgID, id)
 }
 
 const roleColumns = `id, org_id, name, description, permissions, built_in, created_at`

@@ -21,6 +21,7 @@ var identityTests = []test{
 	{"Users/Duplicate", testUserDuplicate},
 	{"Users/Pagination", testUserPagination},
 	{"Users/SetUserRole", testSetUserRole},
+	{"Users/LastAdmin", testLastAdmin},
 	{"Roles/CreateAndRead", testRoleCreateAndRead},
 	{"Roles/Duplicate", testRoleDuplicate},
 	{"Roles/BuiltInsFirst", testRolesOrder},
@@ -310,6 +311,52 @@ func testSetUserRole(t *testing.T, s Store) {
 
 	_, err = s.SetUserRole(ctx(t), a.ID, newID(), identity.RoleAdmin, at(200))
 	wantErr(t, err, store.ErrNotFound, "SetUserRole on an unknown user")
+}
+
+// testLastAdmin: neither a role change nor a deactivation leaves an
+// organization without an active admin, even when two race.
+func testLastAdmin(t *testing.T, s Store) {
+	a := newOrg(t, s)
+	second := newUser(a.ID, "second-admin", identity.RoleAdmin, at(1))
+	must(t, s.CreateUser(ctx(t), second), "CreateUser")
+
+	_, err := s.SetUserRole(ctx(t), a.ID, a.Admin.ID, identity.RoleAdmin, at(2))
+	must(t, err, "SetUserRole admin to admin")
+	must(t, s.DeactivateUser(ctx(t), a.ID, second.ID, at(3)), "DeactivateUser of one of two admins")
+	got, err := s.User(ctx(t), a.ID, second.ID)
+	must(t, err, "User")
+	if got.Active || !got.UpdatedAt.Equal(at(3).Truncate(time.Microsecond)) {
+		t.Errorf("User after DeactivateUser: got active %v updated %v, want inactive at %v", got.Active, got.UpdatedAt, at(3))
+	}
+	_, err = s.SetUserRole(ctx(t), a.ID, a.Admin.ID, identity.RoleViewer, at(4))
+	wantErr(t, err, store.ErrConflict, "SetUserRole demoting the last active admin")
+	wantErr(t, s.DeactivateUser(ctx(t), a.ID, a.Admin.ID, at(4)), store.ErrConflict, "DeactivateUser of the last active admin")
+	wantErr(t, s.DeactivateUser(ctx(t), newOrg(t, s).ID, a.Admin.ID, at(4)), store.ErrNotFound, "DeactivateUser from another organization")
+	if got, _ := s.User(ctx(t), a.ID, a.Admin.ID); !got.Active || got.Role != identity.RoleAdmin {
+		t.Errorf("last admin after refused changes: got active %v role %s, want an active admin", got.Active, got.Role)
+	}
+
+	// Two admins demoting each other at once: one wins, one is refused.
+	b := newOrg(t, s)
+	other := newUser(b.ID, "other-admin", identity.RoleAdmin, at(1))
+	must(t, s.CreateUser(ctx(t), other), "CreateUser")
+	errs := make(chan error, 2)
+	for _, id := range []string{b.Admin.ID, other.ID} {
+		go func() {
+			_, err := s.SetUserRole(ctx(t), b.ID, id, identity.RoleViewer, at(5))
+			errs <- err
+		}()
+	}
+	var refused int
+	for range 2 {
+		if err := <-errs; err != nil {
+			wantErr(t, err, store.ErrConflict, "concurrent demotion")
+			refused++
+		}
+	}
+	if refused != 1 {
+		t.Errorf("concurrent demotions of two admins: got %d refused, want 1", refused)
+	}
 }
 
 func newRole(orgID, name string, created int) identity.Role {
