@@ -11,14 +11,6 @@ import (
 	"github.com/vigilhq/vigil/platform/web"
 )
 
-// Rate-limit buckets a route can count against (web.Route.Bucket).
-const (
-	BucketStandard    = "standard"
-	BucketPredictions = "predictions"
-	BucketBatch       = "batch"
-	BucketReports     = "reports"
-)
-
 // guard puts authentication, the rate limit of the route's bucket and the
 // permission check in front of every route. Public routes are limited per
 // client address instead of per organization.
@@ -36,14 +28,14 @@ const hour = time.Hour
 func (a *App) rule(bucket string) ratelimit.Rule {
 	l := a.cfg.Limits
 	switch bucket {
-	case BucketPredictions:
+	case web.BucketPredictions:
 		return ratelimit.Rule{Name: bucket, Limit: l.Predictions, Window: hour}
-	case BucketBatch:
+	case web.BucketBatch:
 		return ratelimit.Rule{Name: bucket, Limit: l.Batch, Window: hour}
-	case BucketReports:
+	case web.BucketReports:
 		return ratelimit.Rule{Name: bucket, Limit: l.Reports, Window: hour}
 	}
-	return ratelimit.Rule{Name: BucketStandard, Limit: l.Standard, Window: hour}
+	return ratelimit.Rule{Name: web.BucketStandard, Limit: l.Standard, Window: hour}
 }
 
 // limit counts the request against rule for the subject (an organization or

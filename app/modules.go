@@ -154,7 +154,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store}
-	a.metrics.DeclareBuckets(BucketStandard, BucketPredictions, BucketBatch, BucketReports)
+	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	web.Mount(v1, Routes(ids, models), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})

@@ -112,7 +112,7 @@ func (a *API) register(c *fiber.Ctx) error {
 	if err := web.Decode(c, &req); err != nil {
 		return err
 	}
-	now := a.now()
+	now := a.Clock.Now()
 	u := User{ID: uuid.Must(uuid.NewV7()).String(), Username: req.Username, Email: req.Email,
 		FullName: req.FullName, Active: true, CreatedAt: now, UpdatedAt: now}
 	if c.Get(fiber.HeaderAuthorization) != "" {

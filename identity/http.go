@@ -2,10 +2,10 @@ package identity
 
 import (
 	"log/slog"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -19,15 +19,8 @@ type API struct {
 	Lockout *ratelimit.Lockout
 	// Registration is config.RegistrationAdmin or config.RegistrationOpen.
 	Registration string
-	// Now defaults to time.Now.
-	Now func() time.Time
-}
-
-func (a *API) now() time.Time {
-	if a.Now != nil {
-		return a.Now().UTC().Truncate(time.Microsecond)
-	}
-	return time.Now().UTC().Truncate(time.Microsecond)
+	// Clock defaults to the system clock.
+	Clock clock.Clock
 }
 
 // Routes lists the operations of this package.

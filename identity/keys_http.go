@@ -53,7 +53,7 @@ func (a *API) createKey(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	now := a.now()
+	now := a.Clock.Now()
 	p := FromCtx(c)
 	k := APIKey{ID: uuid.Must(uuid.NewV7()).String(), OrgID: p.OrgID, UserID: p.UserID, Name: req.Name,
 		Hint: KeyHint(raw), Hash: HashKey(raw), Scopes: req.Scopes, CreatedAt: now}
@@ -100,7 +100,7 @@ func (a *API) getKey(c *fiber.Ctx) error {
 // this replica, and on the others once the invalidation reaches them
 // (within the principal cache's one-second lifetime at worst).
 func (a *API) revokeKey(c *fiber.Ctx) error {
-	err := a.Store.RevokeAPIKey(c.UserContext(), OrgID(c), c.Params("key_id"), a.now())
+	err := a.Store.RevokeAPIKey(c.UserContext(), OrgID(c), c.Params("key_id"), a.Clock.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("API key")
 	}

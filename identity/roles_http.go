@@ -54,7 +54,7 @@ func (a *API) createRole(c *fiber.Ctx) error {
 		return err
 	}
 	r := Role{ID: uuid.Must(uuid.NewV7()).String(), OrgID: p.OrgID, Name: req.Name, Description: req.Description,
-		Permissions: slices.Compact(slices.Sorted(slices.Values(req.Permissions))), CreatedAt: a.now()}
+		Permissions: slices.Compact(slices.Sorted(slices.Values(req.Permissions))), CreatedAt: a.Clock.Now()}
 	if err := a.Store.CreateRole(c.UserContext(), r); errors.Is(err, store.ErrConflict) {
 		return web.Conflict("a role with this name exists")
 	} else if err != nil {

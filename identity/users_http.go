@@ -30,7 +30,7 @@ func (a *API) createUser(c *fiber.Ctx) error {
 	if err := a.assignable(c, req.Role); err != nil {
 		return err
 	}
-	now := a.now()
+	now := a.Clock.Now()
 	u := User{ID: uuid.Must(uuid.NewV7()).String(), OrgID: OrgID(c), Username: req.Username,
 		Email: req.Email, FullName: req.FullName, Role: req.Role, Active: true, CreatedAt: now, UpdatedAt: now}
 	if err := a.newUser(c, &u, req.Password); err != nil {
@@ -103,7 +103,7 @@ func (a *API) setUserRole(c *fiber.Ctx) error {
 	if err := a.assignable(c, req.Role); err != nil {
 		return err
 	}
-	u, err := a.Store.SetUserRole(c.UserContext(), OrgID(c), c.Params("user_id"), req.Role, a.now())
+	u, err := a.Store.SetUserRole(c.UserContext(), OrgID(c), c.Params("user_id"), req.Role, a.Clock.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("user")
 	}
@@ -131,7 +131,7 @@ func (a *API) deactivateUser(c *fiber.Ctx) error {
 	if id == FromCtx(c).UserID {
 		return web.Conflict("you cannot deactivate yourself")
 	}
-	err := a.Store.DeactivateUser(c.UserContext(), OrgID(c), id, a.now())
+	err := a.Store.DeactivateUser(c.UserContext(), OrgID(c), id, a.Clock.Now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return web.NotFound("user")

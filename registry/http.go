@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
 )
@@ -19,15 +20,8 @@ import (
 // API serves /models.
 type API struct {
 	Store Store
-	// Now defaults to time.Now.
-	Now func() time.Time
-}
-
-func (a *API) now() time.Time {
-	if a.Now != nil {
-		return a.Now().UTC().Truncate(time.Microsecond)
-	}
-	return time.Now().UTC().Truncate(time.Microsecond)
+	// Clock defaults to the system clock.
+	Clock clock.Clock
 }
 
 // Routes lists the operations of this package.
@@ -92,7 +86,7 @@ func (a *API) create(c *fiber.Ctx) error {
 	if req.Version == "" {
 		req.Version = "1"
 	}
-	now := a.now()
+	now := a.Clock.Now()
 	m := Model{ID: uuid.Must(uuid.NewV7()).String(), OrgID: identity.OrgID(c), Name: req.Name,
 		Version: req.Version, Description: req.Description, ModelType: req.ModelType, Framework: req.Framework,
 		Status: StatusActive, OwnerID: identity.FromCtx(c).UserID, Metadata: req.Metadata,

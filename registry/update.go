@@ -95,7 +95,7 @@ func (a *API) change(c *fiber.Ctx, fn func(m *Model, now time.Time) error) error
 	if _, err := a.load(c); err != nil {
 		return err
 	}
-	now := a.now()
+	now := a.Clock.Now()
 	m, err := a.Store.UpdateModel(c.UserContext(), identity.OrgID(c), c.Params("model_id"), func(m *Model) error {
 		if err := fn(m, now); err != nil {
 			return err

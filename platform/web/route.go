@@ -7,6 +7,15 @@ import (
 	"github.com/gofiber/fiber/v2"
 )
 
+// Rate-limit buckets a route can count against (Route.Bucket), each with
+// its own hourly quota per organization.
+const (
+	BucketStandard    = "standard"
+	BucketPredictions = "predictions"
+	BucketBatch       = "batch"
+	BucketReports     = "reports"
+)
+
 // Route is one API operation, declared in the table of the package that
 // serves it. The same tables mount the routes and check the OpenAPI
 // document, so neither can drift from the other.

@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+type completionRequest struct {
+	ModelID    string         `json:"model_id"`
+	Provider   string         `json:"provider"`
+	ModelName  string         `json:"model_name"`
+	Prompt     string         `json:"prompt"`
+	Completion string         `json:"completion"`
+	Tokens     *Tokens        `json:"tokens"`
+	LatencyMS  *float64       `json:"latency_ms"`
+	Cost       *float64       `json:"cost"`
+	Metadata   map[string]any `json:"metadata"`
+}
+
+func (r *completionRequest) model() string      { return r.ModelID }
+func (r *completionRequest) setModel(id string) { r.ModelID = id }
+
+func (r *completionRequest) validate() error {
+	var v web.Problems
+	v.Required("model_id", r.ModelID)
+	v.Required("provider", r.Provider)
+	v.MaxLen("provider", r.Provider, 100)
+	v.Required("model_name", r.ModelName)
+	v.MaxLen("model_name", r.ModelName, 200)
+	if t := r.Tokens; t != nil {
+		if t.PromptTokens < 0 || t.CompletionTokens < 0 || t.TotalTokens < 0 {
+			v.Add("tokens", "counts must not be negative")
+		}
+		if t.TotalTokens != 0 && t.TotalTokens != t.PromptTokens+t.CompletionTokens {
+			v.Add("tokens.total_tokens", "must equal prompt_tokens + completion_tokens, or be left out")
+		}
+	}
+	if r.LatencyMS != nil && *r.LatencyMS < 0 {
+		v.Add("latency_ms", "must not be negative")
+	}
+	if r.Cost != nil && *r.Cost < 0 {
+		v.Add("cost", "must not be negative")
+	}
+	return v.Err()
+}
+
+func (r *completionRequest) event(a *API, c *fiber.Ctx) Completion {
+	var t Tokens
+	if r.Tokens != nil {
+		t = *r.Tokens
+	}
+	if t.TotalTokens == 0 {
+		t.TotalTokens = t.PromptTokens + t.CompletionTokens
+	}
+	var cost float64
+	if r.Cost != nil {
+		cost = *r.Cost
+	}
+	return Completion{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
+		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
+		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
+}
+
+func (a *API) logCompletion(c *fiber.Ctx) error {
+	return logOne[completionRequest, Completion](a, c, KindCompletion)
+}

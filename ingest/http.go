@@ -1,0 +1,134 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
+)
+
+// Batch limits of the specification.
+const (
+	MaxPredictionsPerBatch = 1000
+	MaxMetricsPerBatch     = 100
+)
+
+// retryLog is the Retry-After of a 503 when the log is unreachable.
+const retryLog = 5 * time.Second
+
+// Models finds the model an event is logged for.
+type Models interface {
+	Model(ctx context.Context, orgID, id string) (registry.Model, error)
+}
+
+// API serves the ingest endpoints: it validates events, gives each an id
+// and its organization, and appends them to the log. A 2xx means every
+// accepted event is durable in the log; when the log cannot take them the
+// answer is 503 with Retry-After and nothing is acknowledged.
+type API struct {
+	Log    Log
+	Models Models
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+
+	models modelCache
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/predictions/log", Permission: "predictions:write", Bucket: web.BucketPredictions, Handler: a.logPrediction},
+		{Method: fiber.MethodPost, Path: "/predictions/log/batch", Permission: "predictions:write", Bucket: web.BucketBatch, Handler: a.logPredictions},
+		{Method: fiber.MethodPost, Path: "/metrics", Permission: "metrics:write", Handler: a.logMetric},
+		{Method: fiber.MethodPost, Path: "/metrics/batch", Permission: "metrics:write", Bucket: web.BucketBatch, Handler: a.logMetrics},
+		{Method: fiber.MethodPost, Path: "/llm/completions", Permission: "llm:write", Bucket: web.BucketPredictions, Handler: a.logCompletion},
+	}
+}
+
+// model returns the caller's model that events are logged for: 404
+// MODEL_NOT_FOUND for a missing one or another organization's, 409 for an
+// archived one, whose monitoring has stopped.
+func (a *API) model(c *fiber.Ctx, id string) (registry.Model, error) {
+	orgID := identity.OrgID(c)
+	m, ok := a.models.get(orgID, id, a.Clock.Now())
+	if !ok {
+		var err error
+		m, err = a.Models.Model(c.UserContext(), orgID, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return m, web.NotFound("model")
+		}
+		if err != nil {
+			return m, err
+		}
+		a.models.put(orgID, m, a.Clock.Now())
+	}
+	if m.Status == registry.StatusArchived {
+		return m, web.Conflict("the model is archived: monitoring has stopped; restore it to log again")
+	}
+	return m, nil
+}
+
+// appendRecords writes recs durably or answers 503.
+func (a *API) appendRecords(c *fiber.Ctx, recs []Record) error {
+	err := a.Log.Append(c.UserContext(), recs)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return web.Unavailable("the event log is unavailable; nothing was recorded, retry shortly", retryLog, err)
+	}
+	return err
+}
+
+// itemError names what is wrong with one item of a batch.
+type itemError struct {
+	Index   int    `json:"index"`
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// batchResult answers a batch call.
+type batchResult struct {
+	Logged int         `json:"logged"`
+	Total  int         `json:"total"`
+	Failed int         `json:"failed"`
+	Errors []itemError `json:"errors"`
+}
+
+// answerBatch answers 201 when at least one item was logged and 422 when
+// none was, both with the per-item errors.
+func answerBatch(c *fiber.Ctx, r batchResult) error {
+	if r.Errors == nil {
+		r.Errors = []itemError{}
+	}
+	if r.Logged == 0 && r.Total > 0 {
+		return &web.Error{Status: http.StatusUnprocessableEntity, Code: web.CodeValidation,
+			Message: "no item of the batch is valid", Details: map[string]any{"errors": r.Errors}}
+	}
+	return c.Status(http.StatusCreated).JSON(r)
+}
+
+// itemErrors turns a validation error of item i into batch item errors.
+func itemErrors(i int, err error) ([]itemError, error) {
+	var e *web.Error
+	if !errors.As(err, &e) || (e.Status != http.StatusUnprocessableEntity && e.Status != http.StatusBadRequest) {
+		return nil, err
+	}
+	if len(e.Details) == 0 {
+		return []itemError{{Index: i, Field: "", Message: e.Message}}, nil
+	}
+	var out []itemError
+	for f, p := range e.Details {
+		msg, _ := p.(string)
+		out = append(out, itemError{Index: i, Field: f, Message: msg})
+	}
+	return out, nil
+}

@@ -1,0 +1,18 @@
+// Package clock is Vigil's notion of now: UTC, truncated to the microsecond
+// that every store keeps, so a time written and read back compares equal.
+package clock
+
+import "time"
+
+// Clock tells the time; the zero value is the system clock. Tests set it
+// to a fixed or moving time.
+type Clock func() time.Time
+
+// Now returns the current time in UTC, truncated to the microsecond.
+func (c Clock) Now() time.Time {
+	t := time.Now()
+	if c != nil {
+		t = c()
+	}
+	return t.UTC().Truncate(time.Microsecond)
+}

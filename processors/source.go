@@ -1,0 +1,33 @@
+// Package processors reads the event log, lands events in the analytical
+// store and keeps rolling statistics: the processor role.
+package processors
+
+import "context"
+
+// Message is one record read from the event log.
+type Message struct {
+	Kind  string
+	Key   string
+	Value []byte
+	// Partition and Offset place the message in the log; Offset grows
+	// within a partition.
+	Partition int32
+	Offset    int64
+}
+
+// Source is the consuming side of the event log: a Kafka consumer group
+// (processors/kafka) or the embedded log (ingest/embeddedlog). The
+// processor polls a batch, writes it to the analytical store, and only then
+// commits, so a crash between the two replays the batch rather than losing
+// it (at-least-once; the store drops replays by event id).
+type Source interface {
+	// Poll blocks until messages are available or ctx ends and returns
+	// them in log order per partition.
+	Poll(ctx context.Context) ([]Message, error)
+	// Commit records that every message returned by Poll so far is
+	// processed; after a restart, reading resumes after them. Kafka: also
+	// called when partitions are revoked.
+	Commit(ctx context.Context) error
+	// Close stops reading; uncommitted messages are read again later.
+	Close() error
+}
