@@ -1,6 +1,6 @@
 // Package schemas holds Vigil's schemas as files embedded in the binary: the
-// transactional store's migrations (sql/) and the OpenAPI document
-// (openapi.json).
+// transactional store's migrations (sql/), the embedded analytical store's
+// (analytics/sqlite/) and the OpenAPI document (openapi.json).
 package schemas
 
 import "embed"
@@ -11,6 +11,12 @@ import "embed"
 //
 //go:embed sql/*.sql
 var SQL embed.FS
+
+// Analytics holds the embedded analytical store's migrations
+// (analytics/sqlite), applied like SQL's.
+//
+//go:embed analytics/sqlite/*.sql
+var Analytics embed.FS
 
 // OpenAPI is the OpenAPI 3.1 document served at /api/v1/openapi.json.
 //

@@ -1,0 +1,44 @@
+package query
+
+import (
+	"context"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// Range is a half-open time interval [From, To).
+type Range struct {
+	From, To time.Time
+}
+
+// PredictionFilter selects stored predictions of one organization.
+type PredictionFilter struct {
+	OrgID string
+	// ModelID, when set, keeps one model's predictions.
+	ModelID string
+	Range   Range
+	Limit   int
+	Offset  int
+}
+
+// PredictionStats summarises a model's predictions over a range, from the
+// per-minute rollups rather than the rows.
+type PredictionStats struct {
+	TotalPredictions int64
+	// Latencies are over the predictions that reported one; nil without.
+	AvgLatencyMS, MinLatencyMS, MaxLatencyMS *float64
+}
+
+// Store is the analytical store as the query API reads it: SQLite on the
+// embedded default (query/sqlite), ClickHouse at scale (query/clickhouse).
+// Every method is scoped to one organization.
+type Store interface {
+	// Predictions returns stored predictions, newest first.
+	Predictions(ctx context.Context, f PredictionFilter) ([]ingest.Prediction, error)
+	// Prediction returns one model's prediction by its id;
+	// store.ErrNotFound when there is none.
+	Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error)
+	// PredictionStats summarises a model's predictions in r.
+	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
+}

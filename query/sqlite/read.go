@@ -1,0 +1,101 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ query.Store = (*Store)(nil)
+
+const predictionColumns = `org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata`
+
+func scanPrediction(row interface{ Scan(...any) error }) (ingest.Prediction, error) {
+	var p ingest.Prediction
+	var ts int64
+	var latency sql.NullFloat64
+	var in, out, meta string
+	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &latency, &in, &out, &meta); err != nil {
+		return p, err
+	}
+	p.Timestamp = time.UnixMicro(ts).UTC()
+	if latency.Valid {
+		p.LatencyMS = &latency.Float64
+	}
+	for _, f := range []struct {
+		s   string
+		dst *map[string]any
+	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
+		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
+			return p, fmt.Errorf("decode stored prediction: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Predictions implements query.Store.
+func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
+	where, args := []string{"org_id = ?"}, []any{f.OrgID}
+	if f.ModelID != "" {
+		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
+	}
+	if !f.Range.From.IsZero() {
+		where, args = append(where, "ts >= ?"), append(args, f.Range.From.UnixMicro())
+	}
+	if !f.Range.To.IsZero() {
+		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT `+predictionColumns+` FROM predictions WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("query predictions: %w", err)
+	}
+	defer rows.Close()
+	out := []ingest.Prediction{}
+	for rows.Next() {
+		p, err := scanPrediction(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Prediction implements query.Store.
+func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
+	p, err := scanPrediction(s.db.QueryRowContext(ctx, `SELECT `+predictionColumns+
+		` FROM predictions WHERE org_id = ? AND model_id = ? AND event_id = ?`, orgID, modelID, predictionID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, store.ErrNotFound
+	}
+	return p, err
+}
+
+// PredictionStats implements query.Store from the minute rollups. The
+// range is widened to whole minutes, the rollups' resolution.
+func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
+	var st query.PredictionStats
+	var latencyN sql.NullInt64
+	var latencySum, lo, hi sql.NullFloat64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(predictions), 0), SUM(latency_count), SUM(latency_sum),
+		MIN(latency_min), MAX(latency_max) FROM prediction_minutes
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
+		orgID, modelID, minute(r.From), r.To.UnixMicro()).Scan(&st.TotalPredictions, &latencyN, &latencySum, &lo, &hi)
+	if err != nil {
+		return st, fmt.Errorf("prediction stats: %w", err)
+	}
+	if latencyN.Int64 > 0 {
+		avg := latencySum.Float64 / float64(latencyN.Int64)
+		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, &lo.Float64, &hi.Float64
+	}
+	return st, nil
+}

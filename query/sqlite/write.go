@@ -1,0 +1,144 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
+)
+
+var _ processors.Sink = (*Store)(nil)
+
+// minute is the start of t's minute in Unix microseconds.
+func minute(t time.Time) int64 { return t.Truncate(time.Minute).UnixMicro() }
+
+// Write implements processors.Sink: one transaction inserts the events not
+// stored yet and adds exactly those to the rollups.
+func (s *Store) Write(ctx context.Context, b processors.Batch) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("analytics write: %w", err)
+	}
+	defer tx.Rollback()
+	w := writer{tx: tx, ctx: ctx}
+	if err := w.predictions(b.Predictions); err != nil {
+		return err
+	}
+	if err := w.metrics(b.Metrics); err != nil {
+		return err
+	}
+	if err := w.completions(b.Completions); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("analytics commit: %w", err)
+	}
+	return nil
+}
+
+// writer inserts one batch inside one transaction.
+type writer struct {
+	ctx context.Context
+	tx  *sql.Tx
+}
+
+// insert runs stmt with args and reports whether it stored a new row.
+func (w writer) insert(stmt *sql.Stmt, args ...any) (bool, error) {
+	res, err := stmt.ExecContext(w.ctx, args...)
+	if err != nil {
+		return false, fmt.Errorf("analytics insert: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func nullFloat(p *float64) sql.NullFloat64 {
+	if p == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *p, Valid: true}
+}
+
+type predictionMinute struct {
+	orgID, modelID         string
+	minute                 int64
+	n, latencyN            int64
+	latencySum             float64
+	latencyMin, latencyMax sql.NullFloat64
+}
+
+func (w writer) predictions(ps []ingest.Prediction) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	stmt, err := w.tx.PrepareContext(w.ctx, `INSERT INTO predictions
+		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+	if err != nil {
+		return fmt.Errorf("analytics prepare: %w", err)
+	}
+	defer stmt.Close()
+	minutes := map[[3]any]*predictionMinute{}
+	for _, p := range ps {
+		in, err := jsonText(p.InputData)
+		if err != nil {
+			return err
+		}
+		out, err := jsonText(p.OutputData)
+		if err != nil {
+			return err
+		}
+		meta, err := jsonText(p.Metadata)
+		if err != nil {
+			return err
+		}
+		added, err := w.insert(stmt, p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), nullFloat(p.LatencyMS), in, out, meta)
+		if err != nil {
+			return err
+		}
+		if !added {
+			continue
+		}
+		k := [3]any{p.OrgID, p.ModelID, minute(p.Timestamp)}
+		m := minutes[k]
+		if m == nil {
+			m = &predictionMinute{orgID: p.OrgID, modelID: p.ModelID, minute: minute(p.Timestamp)}
+			minutes[k] = m
+		}
+		m.n++
+		if l := p.LatencyMS; l != nil {
+			m.latencyN++
+			m.latencySum += *l
+			if !m.latencyMin.Valid || *l < m.latencyMin.Float64 {
+				m.latencyMin = sql.NullFloat64{Float64: *l, Valid: true}
+			}
+			if !m.latencyMax.Valid || *l > m.latencyMax.Float64 {
+				m.latencyMax = sql.NullFloat64{Float64: *l, Valid: true}
+			}
+		}
+	}
+	for _, m := range minutes {
+		if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO prediction_minutes
+			(org_id, model_id, minute, predictions, latency_count, latency_sum, latency_min, latency_max)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (org_id, model_id, minute) DO UPDATE SET
+				predictions = predictions + excluded.predictions,
+				latency_count = latency_count + excluded.latency_count,
+				latency_sum = latency_sum + excluded.latency_sum,
+				latency_min = min(coalesce(latency_min, excluded.latency_min), coalesce(excluded.latency_min, latency_min)),
+				latency_max = max(coalesce(latency_max, excluded.latency_max), coalesce(excluded.latency_max, latency_max))`,
+			m.orgID, m.modelID, m.minute, m.n, m.latencyN, m.latencySum, m.latencyMin, m.latencyMax); err != nil {
+			return fmt.Errorf("analytics rollup: %w", err)
+		}
+	}
+	return nil
+}
