@@ -1,0 +1,166 @@
+package processors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// script is a Source that hands out prepared batches and records commits.
+type script struct {
+	mu        sync.Mutex
+	batches   [][]Message
+	polled    int
+	committed int // batches committed
+}
+
+func (s *script) Poll(ctx context.Context) ([]Message, error) {
+	s.mu.Lock()
+	if s.polled < len(s.batches) {
+		b := s.batches[s.polled]
+		s.polled++
+		s.mu.Unlock()
+		return b, nil
+	}
+	s.mu.Unlock()
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func (s *script) Commit(context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.committed = s.polled
+	return nil
+}
+
+func (s *script) Close() error { return nil }
+
+func (s *script) commits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.committed
+}
+
+// flaky is a Sink that fails while down and counts what it stored.
+type flaky struct {
+	mu     sync.Mutex
+	down   bool
+	stored int
+	writes int
+}
+
+func (f *flaky) Write(_ context.Context, b Batch) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes++
+	if f.down {
+		return errors.New("store down")
+	}
+	f.stored += b.Len()
+	return nil
+}
+
+func (f *flaky) set(down bool) { f.mu.Lock(); f.down = down; f.mu.Unlock() }
+
+func (f *flaky) counts() (stored, writes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stored, f.writes
+}
+
+func msgs(n int) []Message {
+	var out []Message
+	for i := range n {
+		v, _ := json.Marshal(ingest.Prediction{ModelID: "m", PredictionID: string(rune('a' + i))})
+		out = append(out, Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
+	}
+	return out
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 10s", what)
+		}
+	}
+}
+
+func TestProcessorCommitsAfterWrite(t *testing.T) {
+	src := &script{batches: [][]Message{msgs(3), msgs(2)}}
+	sink := &flaky{down: true}
+	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+
+	eventually(t, "retries while the store is down", func() bool { _, w := sink.counts(); return w >= 3 })
+	if c := src.commits(); c != 0 {
+		t.Fatalf("got %d batches committed while the store is down, want 0", c)
+	}
+	sink.set(false)
+	eventually(t, "both batches stored and committed", func() bool { s, _ := sink.counts(); return s == 5 && src.commits() == 2 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil", err)
+	}
+}
+
+func TestProcessorFinishesBatchOnShutdown(t *testing.T) {
+	src := &script{batches: [][]Message{msgs(4)}}
+	sink := &flaky{down: true}
+	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 5 * time.Second}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	eventually(t, "first failed write", func() bool { _, w := sink.counts(); return w >= 1 })
+	cancel() // shutdown while the batch is in flight
+	time.Sleep(50 * time.Millisecond)
+	sink.set(false)
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil", err)
+	}
+	if s, _ := sink.counts(); s != 4 || src.commits() != 1 {
+		t.Fatalf("got %d stored, %d commits, want the batch in flight finished: 4, 1", s, src.commits())
+	}
+}
+
+func TestProcessorGivesUpAfterGrace(t *testing.T) {
+	src := &script{batches: [][]Message{msgs(2)}}
+	sink := &flaky{down: true}
+	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 100 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	eventually(t, "first failed write", func() bool { _, w := sink.counts(); return w >= 1 })
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatalf("Run: got nil, want an error for the batch left unwritten")
+	}
+	if c := src.commits(); c != 0 {
+		t.Fatalf("got %d commits, want 0: the unwritten batch must be read again", c)
+	}
+}
+
+func TestProcessorSkipsUndecodable(t *testing.T) {
+	bad := []Message{{Kind: ingest.KindPrediction, Value: []byte("{not json")}, {Kind: "other", Value: []byte("{}")}}
+	src := &script{batches: [][]Message{append(bad, msgs(2)...)}}
+	sink := &flaky{}
+	p := &Processor{Source: src, Sink: sink, Log: quiet()}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	eventually(t, "the good events stored", func() bool { s, _ := sink.counts(); return s == 2 && src.commits() == 1 })
+	cancel()
+	<-done
+}
