@@ -12,10 +12,11 @@ import "embed"
 //go:embed sql/*.sql
 var SQL embed.FS
 
-// Analytics holds the embedded analytical store's migrations
-// (analytics/sqlite), applied like SQL's.
+// Analytics holds the analytical stores' schemas: the embedded store's
+// migrations (analytics/sqlite, applied like SQL's) and ClickHouse's
+// idempotent DDL (analytics/clickhouse).
 //
-//go:embed analytics/sqlite/*.sql
+//go:embed analytics/sqlite/*.sql analytics/clickhouse/*.sql
 var Analytics embed.FS
 
 // OpenAPI is the OpenAPI 3.1 document served at /api/v1/openapi.json.

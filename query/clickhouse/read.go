@@ -1,0 +1,117 @@
+package clickhouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ query.Store = (*Store)(nil)
+
+const predictionColumns = `org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanPrediction(row scanner) (ingest.Prediction, error) {
+	var p ingest.Prediction
+	var ts int64
+	var in, out, meta string
+	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &p.LatencyMS, &in, &out, &meta); err != nil {
+		return p, err
+	}
+	p.Timestamp = time.UnixMicro(ts).UTC()
+	for _, f := range []struct {
+		s   string
+		dst *map[string]any
+	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
+		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
+			return p, fmt.Errorf("decode stored prediction: %w", err)
+		}
+	}
+	return p, nil
+}
+
+// Predictions implements query.Store. FINAL merges replays away before
+// the rows are counted out.
+func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
+	where, args := []string{"org_id = ?"}, []any{f.OrgID}
+	if f.ModelID != "" {
+		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
+	}
+	if !f.Range.From.IsZero() {
+		where, args = append(where, "ts >= ?"), append(args, f.Range.From.UnixMicro())
+	}
+	if !f.Range.To.IsZero() {
+		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
+	}
+	rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions FINAL WHERE `+strings.Join(where, " AND ")+
+		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("query predictions: %w", err)
+	}
+	defer rows.Close()
+	out := []ingest.Prediction{}
+	for rows.Next() {
+		p, err := scanPrediction(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Prediction implements query.Store.
+func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
+	ps, err := func() ([]ingest.Prediction, error) {
+		rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions
+			WHERE org_id = ? AND model_id = ? AND event_id = ? ORDER BY ts LIMIT 1`, orgID, modelID, predictionID)
+		if err != nil {
+			return nil, fmt.Errorf("query prediction: %w", err)
+		}
+		defer rows.Close()
+		var out []ingest.Prediction
+		for rows.Next() {
+			p, err := scanPrediction(rows)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		return out, rows.Err()
+	}()
+	if err != nil {
+		return ingest.Prediction{}, err
+	}
+	if len(ps) == 0 {
+		return ingest.Prediction{}, store.ErrNotFound
+	}
+	return ps[0], nil
+}
+
+// PredictionStats implements query.Store from the newest version of each
+// minute's rollup.
+func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
+	var st query.PredictionStats
+	var n, latencyN uint64
+	var sum float64
+	var lo, hi *float64
+	err := s.conn.QueryRow(ctx, `SELECT sum(predictions), sum(latency_count), sum(latency_sum), min(latency_min), max(latency_max)
+		FROM prediction_minutes FINAL WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
+		orgID, modelID, r.From.Truncate(time.Minute).UnixMicro(), r.To.UnixMicro()).Scan(&n, &latencyN, &sum, &lo, &hi)
+	if err != nil {
+		return st, fmt.Errorf("prediction stats: %w", err)
+	}
+	st.TotalPredictions = int64(n)
+	if latencyN > 0 {
+		avg := sum / float64(latencyN)
+		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, lo, hi
+	}
+	return st, nil
+}

@@ -1,0 +1,223 @@
+package clickhouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
+)
+
+var _ processors.Sink = (*Store)(nil)
+
+// Write implements processors.Sink. ClickHouse has no transactions, so
+// exactly-once counting rests on two steps that are each idempotent:
+// events already stored (same organization, model and event id, within the
+// batch's time window, where a replay of the log puts them) are left out of
+// the insert; then each minute the batch touched is recomputed from the
+// stored rows themselves and written as a new version of that minute's
+// rollup. A crash anywhere leaves at worst a rollup that the replay
+// recomputes.
+func (s *Store) Write(ctx context.Context, b processors.Batch) error {
+	if err := s.writePredictions(ctx, b.Predictions); err != nil {
+		return err
+	}
+	if err := s.writeMetrics(ctx, b.Metrics); err != nil {
+		return err
+	}
+	return s.writeCompletions(ctx, b.Completions)
+}
+
+// modelKey groups a batch's events by organization and model.
+type modelKey struct{ org, model string }
+
+// stored returns which of ids are stored already for the model within
+// [from, to] (Unix microseconds).
+func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to int64, ids []string) (map[string]bool, error) {
+	rows, err := s.conn.Query(ctx, `SELECT event_id FROM `+table+
+		` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`, k.org, k.model, from, to, ids)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		seen[id] = true
+	}
+	return seen, rows.Err()
+}
+
+// fresh filters events down to those not stored yet, per model.
+func fresh[E any](ctx context.Context, s *Store, table string, es []E, key func(E) (modelKey, string, int64)) ([]E, error) {
+	type group struct {
+		ids      []string
+		from, to int64
+	}
+	groups := map[modelKey]*group{}
+	for _, e := range es {
+		k, id, ts := key(e)
+		g := groups[k]
+		if g == nil {
+			g = &group{from: ts, to: ts}
+			groups[k] = g
+		}
+		g.ids = append(g.ids, id)
+		g.from, g.to = min(g.from, ts), max(g.to, ts)
+	}
+	seen := map[modelKey]map[string]bool{}
+	for k, g := range groups {
+		ids, err := s.stored(ctx, table, k, g.from, g.to, g.ids)
+		if err != nil {
+			return nil, err
+		}
+		seen[k] = ids
+	}
+	out := es[:0:0]
+	dup := map[modelKey]map[string]bool{}
+	for _, e := range es {
+		k, id, _ := key(e)
+		if seen[k][id] || dup[k][id] {
+			continue
+		}
+		if dup[k] == nil {
+			dup[k] = map[string]bool{}
+		}
+		dup[k][id] = true
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func jsonText(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) error {
+	ps, err := fresh(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, int64) {
+		return modelKey{p.OrgID, p.ModelID}, p.PredictionID, p.Timestamp.UnixMicro()
+	})
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
+		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	touched := map[[3]any]bool{}
+	for _, p := range ps {
+		in, err := jsonText(p.InputData)
+		if err != nil {
+			return err
+		}
+		out, err := jsonText(p.OutputData)
+		if err != nil {
+			return err
+		}
+		meta, err := jsonText(p.Metadata)
+		if err != nil {
+			return err
+		}
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
+			return fmt.Errorf("clickhouse insert: %w", err)
+		}
+		touched[[3]any{p.OrgID, p.ModelID, p.Timestamp.Truncate(time.Minute).UnixMicro()}] = true
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	for k := range touched {
+		if err := s.rollupMinute(ctx, k[0].(string), k[1].(string), k[2].(int64)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rollupMinute recomputes one minute of a model's predictions from the
+// stored rows and writes it as the minute's newest version.
+func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int64) error {
+	var n, latencyN uint64
+	var sum float64
+	var lo, hi *float64
+	err := s.conn.QueryRow(ctx, `SELECT count(), count(latency_ms), sum(latency_ms), min(latency_ms), max(latency_ms)
+		FROM (SELECT latency_ms FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ?)`,
+		org, model, minute, minute+time.Minute.Microseconds()).Scan(&n, &latencyN, &sum, &lo, &hi)
+	if err != nil {
+		return fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_minutes
+		(org_id, model_id, minute, predictions, latency_count, latency_sum, latency_min, latency_max, version)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	if err := batch.Append(org, model, minute, n, latencyN, sum, lo, hi, uint64(time.Now().UnixNano())); err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) writeMetrics(ctx context.Context, ms []ingest.Metric) error {
+	ms, err := fresh(ctx, s, "metrics", ms, func(m ingest.Metric) (modelKey, string, int64) {
+		return modelKey{m.OrgID, m.ModelID}, m.ID, m.Timestamp.UnixMicro()
+	})
+	if err != nil || len(ms) == 0 {
+		return err
+	}
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO metrics (org_id, model_id, event_id, metric_type, value, metadata, ts)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	for _, m := range ms {
+		meta, err := jsonText(m.Metadata)
+		if err != nil {
+			return err
+		}
+		if err := batch.Append(m.OrgID, m.ModelID, m.ID, m.MetricType, m.Value, meta, m.Timestamp.UnixMicro()); err != nil {
+			return fmt.Errorf("clickhouse insert: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) writeCompletions(ctx context.Context, cs []ingest.Completion) error {
+	cs, err := fresh(ctx, s, "completions", cs, func(c ingest.Completion) (modelKey, string, int64) {
+		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp.UnixMicro()
+	})
+	if err != nil || len(cs) == 0 {
+		return err
+	}
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO completions (org_id, model_id, event_id, provider, model_name,
+		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	for _, c := range cs {
+		meta, err := jsonText(c.Metadata)
+		if err != nil {
+			return err
+		}
+		if err := batch.Append(c.OrgID, c.ModelID, c.ID, c.Provider, c.ModelName, c.Prompt, c.Completion,
+			c.Tokens.PromptTokens, c.Tokens.CompletionTokens, c.Tokens.TotalTokens, c.LatencyMS, c.Cost, meta,
+			c.Timestamp.UnixMicro()); err != nil {
+			return fmt.Errorf("clickhouse insert: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	return nil
+}

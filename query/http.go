@@ -1,0 +1,215 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
+)
+
+// Models finds the model a query is about.
+type Models interface {
+	Model(ctx context.Context, orgID, id string) (registry.Model, error)
+}
+
+// API serves the analytical reads: predictions and their statistics.
+type API struct {
+	Store  Store
+	Models Models
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
+
+// Routes lists the operations of this package. The static paths under
+// /predictions/models/{model_id} come before the prediction id.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/predictions/query", Permission: "predictions:read", Handler: a.queryPredictions},
+		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/stats", Permission: "predictions:read", Handler: a.stats},
+		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/recent", Permission: "predictions:read", Handler: a.recent},
+		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/predictions/:prediction_id", Permission: "predictions:read", Handler: a.prediction},
+	}
+}
+
+// model checks that the model is the caller's: 404 MODEL_NOT_FOUND for a
+// missing one and for another organization's alike.
+func (a *API) model(c *fiber.Ctx, id string) error {
+	_, err := a.Models.Model(c.UserContext(), identity.OrgID(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("model")
+	}
+	return err
+}
+
+// timeProblem is what a malformed time parameter is told.
+const timeProblem = "must be an RFC 3339 time such as 2026-01-31T12:00:00Z"
+
+// parseTime reads an RFC 3339 time; zero when s is empty.
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	return t.UTC(), err
+}
+
+type queryRequest struct {
+	ModelID   string `json:"model_id"`
+	StartTime string `json:"start_time"`
+	EndTime   string `json:"end_time"`
+	Limit     *int   `json:"limit"`
+	Offset    *int   `json:"offset"`
+}
+
+// queryPredictions answers POST /predictions/query: the caller's
+// predictions, newest first, optionally of one model and within a range.
+func (a *API) queryPredictions(c *fiber.Ctx) error {
+	var req queryRequest
+	if len(c.Body()) > 0 {
+		if err := web.Decode(c, &req); err != nil {
+			return err
+		}
+	}
+	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
+	var v web.Problems
+	var err error
+	if f.Range.From, err = parseTime(req.StartTime); err != nil {
+		v.Add("start_time", timeProblem)
+	}
+	if f.Range.To, err = parseTime(req.EndTime); err != nil {
+		v.Add("end_time", timeProblem)
+	}
+	if !f.Range.From.IsZero() && !f.Range.To.IsZero() && !f.Range.From.Before(f.Range.To) {
+		v.Add("end_time", "must be after start_time")
+	}
+	if req.Limit != nil {
+		if *req.Limit < 1 || *req.Limit > 1000 {
+			v.Add("limit", "must be between 1 and 1000")
+		}
+		f.Limit = *req.Limit
+	}
+	if req.Offset != nil {
+		if *req.Offset < 0 {
+			v.Add("offset", "must not be negative")
+		}
+		f.Offset = *req.Offset
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if f.ModelID != "" {
+		if err := a.model(c, f.ModelID); err != nil {
+			return err
+		}
+	}
+	ps, err := a.Store.Predictions(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	return c.JSON(public(ps))
+}
+
+// public drops the organization from predictions before they are answered.
+func public(ps []ingest.Prediction) []ingest.Prediction {
+	for i := range ps {
+		ps[i].OrgID = ""
+	}
+	return ps
+}
+
+func (a *API) recent(c *fiber.Ctx) error {
+	limit, err := web.IntQuery(c, "limit", 10, 1, 100)
+	if err != nil {
+		return err
+	}
+	id := c.Params("model_id")
+	if err := a.model(c, id); err != nil {
+		return err
+	}
+	ps, err := a.Store.Predictions(c.UserContext(), PredictionFilter{OrgID: identity.OrgID(c), ModelID: id, Limit: limit})
+	if err != nil {
+		return err
+	}
+	return c.JSON(public(ps))
+}
+
+func (a *API) prediction(c *fiber.Ctx) error {
+	id := c.Params("model_id")
+	if err := a.model(c, id); err != nil {
+		return err
+	}
+	pid, err := web.PathParam(c, "prediction_id")
+	if err != nil {
+		return err
+	}
+	p, err := a.Store.Prediction(c.UserContext(), identity.OrgID(c), id, pid)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("prediction")
+	}
+	if err != nil {
+		return err
+	}
+	p.OrgID = ""
+	return c.JSON(p)
+}
+
+// statsResponse is GET /predictions/models/{model_id}/stats.
+type statsResponse struct {
+	ModelID            string   `json:"model_id"`
+	TotalPredictions   int64    `json:"total_predictions"`
+	Period             period   `json:"period"`
+	AvgLatencyMS       *float64 `json:"avg_latency_ms"`
+	MinLatencyMS       *float64 `json:"min_latency_ms"`
+	MaxLatencyMS       *float64 `json:"max_latency_ms"`
+	PredictionsPerHour float64  `json:"predictions_per_hour"`
+}
+
+type period struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// stats summarises a model's predictions from the rollups; without a
+// range, over the last 24 hours.
+func (a *API) stats(c *fiber.Ctx) error {
+	var v web.Problems
+	from, err := parseTime(c.Query("start_time"))
+	if err != nil {
+		v.Add("start_time", timeProblem)
+	}
+	to, err := parseTime(c.Query("end_time"))
+	if err != nil {
+		v.Add("end_time", timeProblem)
+	}
+	if to.IsZero() {
+		to = a.Clock.Now()
+	}
+	if from.IsZero() {
+		from = to.Add(-24 * time.Hour)
+	}
+	if !from.Before(to) {
+		v.Add("end_time", "must be after start_time")
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	id := c.Params("model_id")
+	if err := a.model(c, id); err != nil {
+		return err
+	}
+	st, err := a.Store.PredictionStats(c.UserContext(), identity.OrgID(c), id, Range{From: from, To: to})
+	if err != nil {
+		return err
+	}
+	return c.JSON(statsResponse{ModelID: id, TotalPredictions: st.TotalPredictions, Period: period{from, to},
+		AvgLatencyMS: st.AvgLatencyMS, MinLatencyMS: st.MinLatencyMS, MaxLatencyMS: st.MaxLatencyMS,
+		PredictionsPerHour: float64(st.TotalPredictions) / to.Sub(from).Hours()})
+}

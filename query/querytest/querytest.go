@@ -1,0 +1,152 @@
+// Package querytest is the contract every analytical store passes: what the
+// processors write, the query API reads back, each event counted once
+// however often it is written.
+package querytest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/query"
+)
+
+// Store is an analytical store as both roles use it.
+type Store interface {
+	query.Store
+	processors.Sink
+}
+
+// Run runs the contract on stores made by open, a fresh one per case.
+func Run(t *testing.T, open func(t *testing.T) Store) {
+	for _, c := range []struct {
+		name string
+		f    func(t *testing.T, s Store)
+	}{
+		{"ReplayCountsOnce", testReplayCountsOnce},
+		{"RoundTrip", testRoundTrip},
+		{"Organizations", testOrganizations},
+		{"Filters", testFilters},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
+	}
+}
+
+var base = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func prediction(org, model string, i int, latency float64) ingest.Prediction {
+	return ingest.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p%04d", i),
+		InputData: map[string]any{"x": float64(i)}, OutputData: map[string]any{"y": 1.0},
+		LatencyMS: &latency, Metadata: map[string]any{}, Timestamp: base.Add(time.Duration(i) * time.Second)}
+}
+
+func write(t *testing.T, s Store, ps ...ingest.Prediction) {
+	t.Helper()
+	if err := s.Write(context.Background(), processors.Batch{Predictions: ps}); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+}
+
+func stats(t *testing.T, s Store, org, model string) query.PredictionStats {
+	t.Helper()
+	st, err := s.PredictionStats(context.Background(), org, model, query.Range{From: base, To: base.Add(time.Hour)})
+	if err != nil {
+		t.Fatalf("PredictionStats: %v", err)
+	}
+	return st
+}
+
+// testReplayCountsOnce writes a batch, then the same events again, whole
+// and in part, in other batch shapes: rows and rollups count each event
+// once.
+func testReplayCountsOnce(t *testing.T, s Store) {
+	var ps []ingest.Prediction
+	for i := range 150 { // three minutes
+		ps = append(ps, prediction("o1", "m1", i, float64(i%10)))
+	}
+	write(t, s, ps...)
+	write(t, s, ps...)
+	write(t, s, ps[40:90]...)
+	write(t, s, append(ps[:1:1], ps[149])...)
+	st := stats(t, s, "o1", "m1")
+	if st.TotalPredictions != 150 || *st.MinLatencyMS != 0 || *st.MaxLatencyMS != 9 || *st.AvgLatencyMS != 4.5 {
+		t.Fatalf("got %d predictions, latency min %v max %v avg %v; want 150, 0, 9, 4.5",
+			st.TotalPredictions, *st.MinLatencyMS, *st.MaxLatencyMS, *st.AvgLatencyMS)
+	}
+	rows, err := s.Predictions(context.Background(), query.PredictionFilter{OrgID: "o1", ModelID: "m1", Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 150 || rows[0].PredictionID != "p0149" {
+		t.Fatalf("got %d rows, want 150 newest first", len(rows))
+	}
+}
+
+func testRoundTrip(t *testing.T, s Store) {
+	p := prediction("o1", "m1", 7, 12.5)
+	p.Metadata = map[string]any{"region": "eu"}
+	q := prediction("o1", "m1", 8, 0)
+	q.LatencyMS = nil
+	write(t, s, p, q)
+	got, err := s.Prediction(context.Background(), "o1", "m1", "p0007")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.InputData["x"] != 7.0 || got.Metadata["region"] != "eu" || *got.LatencyMS != 12.5 || !got.Timestamp.Equal(p.Timestamp) {
+		t.Fatalf("got %+v, want %+v", got, p)
+	}
+	if got, _ := s.Prediction(context.Background(), "o1", "m1", "p0008"); got.LatencyMS != nil {
+		t.Fatalf("got latency %v, want none", *got.LatencyMS)
+	}
+	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 2 || *st.AvgLatencyMS != 12.5 {
+		t.Fatalf("got %d predictions, avg latency %v; want 2 and 12.5 over the one that reported it", st.TotalPredictions, *st.AvgLatencyMS)
+	}
+}
+
+func testOrganizations(t *testing.T, s Store) {
+	write(t, s, prediction("o1", "m1", 1, 1), prediction("o2", "m1", 1, 1))
+	if st := stats(t, s, "o3", "m1"); st.TotalPredictions != 0 || st.AvgLatencyMS != nil {
+		t.Fatalf("got %+v for an organization without predictions, want nothing", st)
+	}
+	if st := stats(t, s, "o2", "m1"); st.TotalPredictions != 1 {
+		t.Fatalf("got %d predictions for o2, want its own 1", st.TotalPredictions)
+	}
+	if _, err := s.Prediction(context.Background(), "o3", "m1", "p0001"); err == nil {
+		t.Fatalf("got another organization's prediction, want not found")
+	}
+	rows, _ := s.Predictions(context.Background(), query.PredictionFilter{OrgID: "o1", Limit: 100})
+	if len(rows) != 1 || rows[0].OrgID != "o1" {
+		t.Fatalf("got %d rows for o1, want its own 1", len(rows))
+	}
+}
+
+func testFilters(t *testing.T, s Store) {
+	var ps []ingest.Prediction
+	for i := range 20 {
+		ps = append(ps, prediction("o1", "m1", i, 1))
+	}
+	write(t, s, append(ps, prediction("o1", "m2", 100, 1))...)
+	f := func(filter query.PredictionFilter, want ...string) {
+		t.Helper()
+		filter.OrgID = "o1"
+		rows, err := s.Predictions(context.Background(), filter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.PredictionID)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("Predictions(%+v): got %v, want %v", filter, got, want)
+		}
+	}
+	f(query.PredictionFilter{ModelID: "m2", Limit: 10}, "p0100")
+	f(query.PredictionFilter{ModelID: "m1", Limit: 3}, "p0019", "p0018", "p0017")
+	f(query.PredictionFilter{ModelID: "m1", Limit: 2, Offset: 18}, "p0001", "p0000")
+	f(query.PredictionFilter{ModelID: "m1", Limit: 10, Range: query.Range{From: base.Add(5 * time.Second), To: base.Add(8 * time.Second)}},
+		"p0007", "p0006", "p0005")
+}
