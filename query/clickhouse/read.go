@@ -40,6 +40,9 @@ func scanPrediction(row scanner) (ingest.Prediction, error) {
 // Predictions implements query.Store. FINAL merges replays away before
 // the rows are counted out.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
 	where, args := []string{"org_id = ?"}, []any{f.OrgID}
 	if f.ModelID != "" {
 		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
@@ -69,6 +72,9 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 
 // Prediction implements query.Store.
 func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
+	if err := s.ensure(ctx); err != nil {
+		return ingest.Prediction{}, err
+	}
 	ps, err := func() ([]ingest.Prediction, error) {
 		rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions
 			WHERE org_id = ? AND model_id = ? AND event_id = ? ORDER BY ts LIMIT 1`, orgID, modelID, predictionID)
@@ -99,6 +105,9 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 // minute's rollup.
 func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
 	var st query.PredictionStats
+	if err := s.ensure(ctx); err != nil {
+		return st, err
+	}
 	var n, latencyN uint64
 	var sum float64
 	var lo, hi *float64

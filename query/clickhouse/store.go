@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
@@ -13,33 +14,55 @@ import (
 )
 
 // Store is the analytical store on ClickHouse: the processors write it,
-// the query API reads it.
+// the query API reads it. It creates its tables on first use, so Vigil
+// starts, and keeps accepting events into the log, while ClickHouse is
+// down.
 type Store struct {
 	conn driver.Conn
+
+	mu    sync.Mutex
+	ready bool
 }
 
-// New creates the tables if they are missing and returns the store.
-func New(ctx context.Context, conn driver.Conn) (*Store, error) {
+// New returns the store on conn.
+func New(conn driver.Conn) *Store { return &Store{conn: conn} }
+
+// ensure creates the tables once; until it succeeds, every use retries.
+func (s *Store) ensure(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ready {
+		return nil
+	}
+	if err := createTables(ctx, s.conn); err != nil {
+		return err
+	}
+	s.ready = true
+	return nil
+}
+
+// createTables runs the DDL of schemas/analytics/clickhouse.
+func createTables(ctx context.Context, conn driver.Conn) error {
 	files, err := fs.Glob(schemas.Analytics, "analytics/clickhouse/*.sql")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sort.Strings(files)
 	for _, f := range files {
 		body, err := fs.ReadFile(schemas.Analytics, f)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, stmt := range strings.Split(string(body), "\n;\n") {
 			if strings.TrimSpace(stripComments(stmt)) == "" {
 				continue
 			}
 			if err := conn.Exec(ctx, stmt); err != nil {
-				return nil, fmt.Errorf("clickhouse schema %s: %w", f, err)
+				return fmt.Errorf("clickhouse schema %s: %w", f, err)
 			}
 		}
 	}
-	return &Store{conn: conn}, nil
+	return nil
 }
 
 // stripComments drops -- comment lines.

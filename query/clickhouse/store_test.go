@@ -1,7 +1,6 @@
 package clickhouse_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/vigilhq/vigil/platform/testenv"
@@ -16,10 +15,6 @@ func TestContract(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { conn.Close() })
-		s, err := clickhouse.New(context.Background(), conn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return clickhouse.New(conn)
 	})
 }

@@ -21,6 +21,9 @@ var _ processors.Sink = (*Store)(nil)
 // rollup. A crash anywhere leaves at worst a rollup that the replay
 // recomputes.
 func (s *Store) Write(ctx context.Context, b processors.Batch) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
 	if err := s.writePredictions(ctx, b.Predictions); err != nil {
 		return err
 	}
