@@ -1,0 +1,45 @@
+package quantile
+
+import "fmt"
+
+// Quantile returns an estimate of the q-quantile: the value of 0-based rank
+// ⌊q·(n−1)⌋ among the n values added (q·(n−1) evaluated in float64), within
+// a relative α of it (see the package documentation). Quantile(0) and
+// Quantile(1) are the exact minimum and maximum. It returns ErrQuantile for
+// q outside [0, 1] and ErrEmpty when the sketch has no values.
+func (s *Sketch) Quantile(q float64) (float64, error) {
+	if !(q >= 0 && q <= 1) {
+		return 0, fmt.Errorf("%w: %v", ErrQuantile, q)
+	}
+	n := s.Count()
+	if n == 0 {
+		return 0, ErrEmpty
+	}
+	r := rank(q, n)
+	switch {
+	case r == 0:
+		return s.min, nil
+	case r == n-1:
+		return s.max, nil
+	}
+	var v float64
+	switch {
+	case r < s.neg.count:
+		v = -s.m.value(-s.neg.keyAtRank(r))
+	case r < s.neg.count+s.zero:
+		v = 0 // clamped below, for magnitudes under minIndexable counted as zero
+	default:
+		v = s.m.value(s.pos.keyAtRank(r - s.neg.count - s.zero))
+	}
+	return min(max(v, s.min), s.max), nil
+}
+
+// rank returns ⌊q·(n−1)⌋ for q in [0, 1] and n > 0, computed as the
+// DDSketch reference does, and never above n−1.
+func rank(q float64, n uint64) uint64 {
+	f := q * float64(n-1)
+	if f >= 0x1p64 { // only when n−1 rounds up to 2^64
+		return n - 1
+	}
+	return min(uint64(f), n-1)
+}
