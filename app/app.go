@@ -14,12 +14,13 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
-	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
+	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -33,9 +34,13 @@ type App struct {
 	store      *sqlstore.DB
 	limits     ratelimit.Store
 	redis      redis.UniversalClient
-	kafka      *kgo.Client
 	clickhouse driver.Conn
 	auth       *identity.Authenticator
+
+	events       ingest.Log
+	source       func() (processors.Source, error)
+	ensureTopics func(ctx context.Context) error // nil for the embedded log
+	analytics    analytics
 
 	http     *fiber.App
 	listener net.Listener

@@ -65,7 +65,7 @@ func TestRateLimits(t *testing.T) {
 		}
 		// Another organization has its own quota.
 		s.do("GET", "/models", b, nil).want(t, 200)
-		metrics := s.do("GET", "/metrics", "", nil).want(t, 200)
+		metrics := s.do("GET", "root:/metrics", "", nil).want(t, 200)
 		if !strings.Contains(string(metrics.raw), `vigil_rate_limit_rejections_total{bucket="standard"} 1`) {
 			t.Fatalf("got metrics without the rejection counted, want vigil_rate_limit_rejections_total{bucket=\"standard\"} 1")
 		}
@@ -74,8 +74,8 @@ func TestRateLimits(t *testing.T) {
 
 func TestOperationalEndpoints(t *testing.T) {
 	eachBackend(t, nil, func(t *testing.T, s *server) {
-		s.do("GET", "/healthz", "", nil).want(t, 200)
-		r := s.do("GET", "/readyz", "", nil).want(t, 200)
+		s.do("GET", "root:/healthz", "", nil).want(t, 200)
+		r := s.do("GET", "root:/readyz", "", nil).want(t, 200)
 		checks := r.at("checks").(map[string]any)
 		for name, v := range checks {
 			if v != "ok" {
@@ -86,7 +86,7 @@ func TestOperationalEndpoints(t *testing.T) {
 			t.Fatalf("got checks %v, want each role and the store", checks)
 		}
 		s.do("GET", "/models", s.admin(), nil)
-		m := string(s.do("GET", "/metrics", "", nil).want(t, 200).raw)
+		m := string(s.do("GET", "root:/metrics", "", nil).want(t, 200).raw)
 		for _, want := range []string{
 			`vigil_http_requests_total{method="GET",route="/api/v1/models",status="200"}`,
 			`vigil_http_request_duration_seconds_bucket{method="GET",route="/api/v1/models"`,
@@ -125,7 +125,7 @@ func TestReadinessOnEngines(t *testing.T) {
 	cfg.KafkaBrokers = []string{testenv.URL(t, testenv.Kafka)}
 	cfg.ClickHouseURL = testenv.URL(t, testenv.ClickHouse)
 	s := start(t, cfg)
-	r := s.do("GET", "/readyz", "", nil).want(t, 200)
+	r := s.do("GET", "root:/readyz", "", nil).want(t, 200)
 	for _, name := range []string{"store:postgres", "limits:redis", "event-log:kafka", "analytics:clickhouse", "role:api", "role:processor"} {
 		if got := r.at("checks." + name); got != "ok" {
 			t.Errorf("got %s = %v, want ok", name, got)
@@ -146,7 +146,7 @@ func TestReadinessReportsEngines(t *testing.T) {
 			cfg := testConfig(t)
 			c.tweak(&cfg)
 			s := start(t, cfg)
-			r := s.do("GET", "/readyz", "", nil).want(t, 503)
+			r := s.do("GET", "root:/readyz", "", nil).want(t, 503)
 			if v, _ := r.at("checks." + c.check).(string); !strings.HasPrefix(v, "error") {
 				t.Fatalf("got %s = %q, want an error", c.check, v)
 			}

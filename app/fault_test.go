@@ -44,7 +44,7 @@ func TestFaultPostgresRestart(t *testing.T) {
 					t.Fatalf("got no Retry-After on a 503, want one")
 				}
 			}
-			s.do("GET", "/readyz", "", nil).want(t, 503)
+			s.do("GET", "root:/readyz", "", nil).want(t, 503)
 
 			engines(t, "start", "postgres")
 			deadline := time.Now().Add(time.Minute)
@@ -59,7 +59,7 @@ func TestFaultPostgresRestart(t *testing.T) {
 			if len(r.list) != 1 || r.list[0].(map[string]any)["name"] != "before" {
 				t.Fatalf("got %s after recovery, want only the model created before the outage", r.raw)
 			}
-			s.do("GET", "/readyz", "", nil).want(t, 200)
+			s.do("GET", "root:/readyz", "", nil).want(t, 200)
 		})
 	}
 }

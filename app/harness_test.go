@@ -13,8 +13,13 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/registry"
 )
 
 // adminPassword is the first admin's password in every test server.
@@ -128,7 +133,8 @@ func (r response) at(path string) any {
 }
 
 // do sends a request with token as bearer (none when empty) and body as
-// JSON (a string or []byte is sent as is).
+// JSON (a string or []byte is sent as is). Paths are under /api/v1, or at
+// the root when written root:/path.
 func (s *server) do(method, path, token string, body any) response {
 	s.t.Helper()
 	var rd io.Reader
@@ -146,8 +152,8 @@ func (s *server) do(method, path, token string, body any) response {
 		rd = bytes.NewReader(j)
 	}
 	url := s.base + path
-	if strings.HasPrefix(path, "/") && !strings.HasPrefix(path, "/api/") && (path == "/healthz" || path == "/readyz" || path == "/metrics") {
-		url = strings.TrimSuffix(s.base, "/api/v1") + path
+	if root, ok := strings.CutPrefix(path, "root:"); ok { // operational endpoints: /healthz, /readyz, /metrics
+		url = strings.TrimSuffix(s.base, "/api/v1") + root
 	}
 	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
@@ -247,4 +253,9 @@ func (s *server) model(token, name, version string) string {
 	r := s.do("POST", "/models", token, map[string]any{"name": name, "version": version,
 		"model_type": "classification", "framework": "sklearn"}).want(s.t, 201)
 	return r.str("id")
+}
+
+// allRoutes is the REST API's route table, for tests that walk it.
+func allRoutes() []web.Route {
+	return Routes(&identity.API{}, &registry.API{}, &ingest.API{}, &query.API{})
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/query/clickhouse"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/schemas"
@@ -34,7 +35,9 @@ func (a *App) modules() []module {
 		{"store", true, a.initStore},
 		{"limits", true, a.initLimits},
 		{"event-log", len(c.KafkaBrokers) > 0, a.initKafka},
+		{"event-log", len(c.KafkaBrokers) == 0, a.initEmbeddedLog},
 		{"analytics", c.ClickHouseURL != "", a.initClickHouse},
+		{"analytics", c.ClickHouseURL == "", a.initEmbeddedAnalytics},
 		{"http", true, a.initHTTP},
 		{config.RoleAPI, c.Has(config.RoleAPI), a.initAPI},
 		{config.RoleProcessor, c.Has(config.RoleProcessor), a.initProcessor},
@@ -82,23 +85,13 @@ func (a *App) initLimits(ctx context.Context) error {
 	return nil
 }
 
-func (a *App) initKafka(context.Context) error {
-	cl, err := kafka.NewClient(a.cfg.KafkaBrokers)
-	if err != nil {
-		return err
-	}
-	a.kafka = cl
-	a.closers = append(a.closers, func() error { cl.Close(); return nil })
-	a.checks = append(a.checks, check{"event-log:kafka", func(ctx context.Context) error { return kafka.Check(ctx, cl) }})
-	return nil
-}
-
 func (a *App) initClickHouse(context.Context) error {
 	conn, err := clickhouse.Open(a.cfg.ClickHouseURL)
 	if err != nil {
 		return err
 	}
 	a.clickhouse = conn
+	a.analytics = clickhouse.New(conn)
 	a.closers = append(a.closers, conn.Close)
 	a.checks = append(a.checks, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})
 	return nil
@@ -156,7 +149,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	models := &registry.API{Store: a.store}
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
-	web.Mount(v1, Routes(ids, models), a.guard)
+	events, reads := a.pipelineAPIs()
+	web.Mount(v1, Routes(ids, models, events, reads), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -183,24 +177,15 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
-func Routes(ids *identity.API, models *registry.API) []web.Route {
+func Routes(ids *identity.API, models *registry.API, events *ingest.API, reads *query.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	routes = append(routes, ids.Routes()...)
-	return append(routes, models.Routes()...)
-}
-
-// initProcessor starts the processor role. It consumes the event log once
-// the ingest pipeline exists; until then it reports its backends' health.
-func (a *App) initProcessor(context.Context) error {
-	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
-	a.services = append(a.services, service{config.RoleProcessor, func(ctx context.Context) error {
-		<-ctx.Done()
-		return nil
-	}})
-	return nil
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), events.Routes(), reads.Routes()} {
+		routes = append(routes, rs...)
+	}
+	return routes
 }
 
 // readyz answers 200 when every check passes and 503 naming the failures.

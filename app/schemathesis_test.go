@@ -86,6 +86,9 @@ var stFindings = []struct{ what, method, path, body string }{
 	{"U+0000 in a model tag", "POST", "/models", `{"name": "nul-tag", "model_type": "llm", "tags": ["churn\u0000"]}`},
 	{"U+0000 in a model search", "GET", "/models?search=churn%00", ""},
 	{"U+0000 in a model name in the path", "GET", "/models/churn%00/versions", ""},
+	// A batch body is read field by field, past Decode's check.
+	{"U+0000 in a batch's model_id", "POST", "/predictions/log/batch", `{"predictions": [], "model_id": "m\u0000"}`},
+	{"U+0000 in a calculation's model_id", "POST", "/metrics/calculate", `{"model_id": "m\u0000", "y_true": [1], "y_pred": [1], "metric_types": ["accuracy"]}`},
 }
 
 // TestSchemathesis runs Schemathesis against the served OpenAPI document with

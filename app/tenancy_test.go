@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-
-	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/registry"
 )
 
 // tenancyBodies are valid bodies for the {id} routes that take one, so that
@@ -33,8 +30,11 @@ func TestCrossOrganization(t *testing.T) {
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 
 		b := s.signUp("mallory")
-		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role, "key_id": keyID}
-		routes := Routes(&identity.API{}, &registry.API{})
+		s.do("POST", "/predictions/log", a, map[string]any{"model_id": model, "prediction_id": "secret-prediction",
+			"input_data": map[string]any{}, "output_data": map[string]any{}}).want(t, 201)
+		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
+			"key_id": keyID, "prediction_id": "secret-prediction"}
+		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
 			if !strings.Contains(r.Path, ":") {

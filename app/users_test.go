@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/registry"
 )
 
 // TestRoleRouteMatrix calls every authenticated route as each built-in role
@@ -24,7 +23,7 @@ func TestRoleRouteMatrix(t *testing.T) {
 		for _, r := range identity.BuiltInRoles() {
 			perms[r.Name] = r.Permissions
 		}
-		for _, r := range Routes(&identity.API{}, &registry.API{}) {
+		for _, r := range allRoutes() {
 			if r.Public || r.Permission == "" {
 				continue
 			}

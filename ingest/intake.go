@@ -81,6 +81,7 @@ func logBatch[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, fie
 		}
 	}
 	v.Required("model_id", b.ModelID)
+	v.Text("model_id", b.ModelID)
 	switch {
 	case body[field] == nil:
 		v.Add(field, "is required: an array")

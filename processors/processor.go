@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/platform/clock"
 )
 
 // Processor moves events from the log into the analytical store: poll a
@@ -36,7 +37,7 @@ func (p *Processor) Run(ctx context.Context) error {
 		}
 		if err != nil {
 			p.Log.Warn("event log poll failed; retrying", "err", err)
-			if !sleep(ctx, time.Second) {
+			if !clock.Sleep(ctx, time.Second) {
 				return nil
 			}
 			continue
@@ -72,7 +73,7 @@ func (p *Processor) process(ctx context.Context, msgs []Message) error {
 			return fmt.Errorf("batch not written within the shutdown grace: %w", err)
 		}
 		p.Log.Warn("analytical store write failed; retrying, offsets stay uncommitted", "events", b.Len(), "err", err)
-		if !sleep(wctx, backoff) {
+		if !clock.Sleep(wctx, backoff) {
 			return fmt.Errorf("batch not written within the shutdown grace: %w", err)
 		}
 		backoff = min(backoff*2, p.maxBackoff())
@@ -123,16 +124,4 @@ func (p *Processor) decode(msgs []Message) Batch {
 		}
 	}
 	return b
-}
-
-// sleep pauses for d; false when ctx ended first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
 }

@@ -33,6 +33,7 @@ type API struct {
 func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPost, Path: "/predictions/query", Permission: "predictions:read", Handler: a.queryPredictions},
+		{Method: fiber.MethodPost, Path: "/metrics/calculate", Permission: "metrics:read", Handler: a.calculate},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/stats", Permission: "predictions:read", Handler: a.stats},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/recent", Permission: "predictions:read", Handler: a.recent},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/predictions/:prediction_id", Permission: "predictions:read", Handler: a.prediction},

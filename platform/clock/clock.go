@@ -2,7 +2,10 @@
 // that every store keeps, so a time written and read back compares equal.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Clock tells the time; the zero value is the system clock. Tests set it
 // to a fixed or moving time.
@@ -15,4 +18,17 @@ func (c Clock) Now() time.Time {
 		t = c()
 	}
 	return t.UTC().Truncate(time.Microsecond)
+}
+
+// Sleep pauses for d and reports whether it did; false when ctx ended
+// first.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }

@@ -52,9 +52,12 @@ type Config struct {
 	RedisURL    string
 	// RedisPrefix starts every key Vigil writes to Redis, so that several
 	// deployments can share one server.
-	RedisPrefix   string
-	KafkaBrokers  []string
-	ClickHouseURL string
+	RedisPrefix  string
+	KafkaBrokers []string
+	// KafkaTopicPrefix starts the event log's topic names and its consumer
+	// group's, so that deployments can share a cluster.
+	KafkaTopicPrefix string
+	ClickHouseURL    string
 
 	AdminUsername string
 	AdminPassword string
@@ -117,6 +120,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.RedisURL, "redis-url", env("VIGIL_REDIS_URL", ""), "Redis URL for shared limits and caches; empty: in-process (VIGIL_REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", env("VIGIL_REDIS_PREFIX", "vigil:"), "prefix of every Redis key (VIGIL_REDIS_PREFIX)")
 	fs.StringVar(&brokers, "kafka-brokers", env("VIGIL_KAFKA_BROKERS", ""), "comma-separated Kafka brokers; empty: embedded log (VIGIL_KAFKA_BROKERS)")
+	fs.StringVar(&c.KafkaTopicPrefix, "kafka-topic-prefix", env("VIGIL_KAFKA_TOPIC_PREFIX", "vigil."), "prefix of the event log's topics and consumer group (VIGIL_KAFKA_TOPIC_PREFIX)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", env("VIGIL_CLICKHOUSE_URL", ""), "ClickHouse URL; empty: SQLite (VIGIL_CLICKHOUSE_URL)")
 	fs.StringVar(&c.AdminUsername, "admin-username", env("VIGIL_ADMIN_USERNAME", "admin"), "first admin's username (VIGIL_ADMIN_USERNAME)")
 	c.AdminPassword = getenv("VIGIL_ADMIN_PASSWORD")
@@ -181,7 +185,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("roles", c.Roles),
 		slog.String("transactional_store", engine(c.PostgresURL != "", "postgres "+redactURL(c.PostgresURL), "sqlite")),
 		slog.String("limits_store", engine(c.RedisURL != "", "redis "+redactURL(c.RedisURL), "in-process")),
-		slog.String("event_log", engine(len(c.KafkaBrokers) > 0, "kafka "+strings.Join(c.KafkaBrokers, ","), "embedded")),
+		slog.String("event_log", engine(len(c.KafkaBrokers) > 0, "kafka "+strings.Join(c.KafkaBrokers, ",")+" topics "+c.KafkaTopicPrefix+"*", "embedded")),
 		slog.String("analytical_store", engine(c.ClickHouseURL != "", "clickhouse "+redactURL(c.ClickHouseURL), "sqlite")),
 		slog.String("admin_username", c.AdminUsername),
 		slog.Bool("admin_password_set", c.AdminPassword != ""),

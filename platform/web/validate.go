@@ -43,6 +43,15 @@ func (p *Problems) OneOf(field, v string, allowed ...string) {
 	}
 }
 
+// Text records a problem when v holds the NUL character, which no stored
+// text may carry. Decode checks the fields it decodes; this is for text
+// taken from a json.RawMessage by hand.
+func (p *Problems) Text(field, v string) {
+	if strings.IndexByte(v, 0) >= 0 {
+		p.Add(field, nulProblem)
+	}
+}
+
 // Err returns the 422 for the collected problems, or nil when there are none.
 func (p Problems) Err() error {
 	if len(p) == 0 {

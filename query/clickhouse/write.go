@@ -36,11 +36,19 @@ func (s *Store) Write(ctx context.Context, b processors.Batch) error {
 // modelKey groups a batch's events by organization and model.
 type modelKey struct{ org, model string }
 
-// stored returns which of ids are stored already for the model within
-// [from, to] (Unix microseconds).
+// stored returns which of ids are stored already for the model. Metrics
+// and completions have server-made ids, so only a replay of the log
+// repeats one, with its original time: the search stays within [from, to]
+// (Unix microseconds). Predictions carry the caller's prediction_id, which
+// a retry repeats with a new time: prediction_ids finds them by key.
 func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to int64, ids []string) (map[string]bool, error) {
-	rows, err := s.conn.Query(ctx, `SELECT event_id FROM `+table+
-		` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`, k.org, k.model, from, to, ids)
+	q := `SELECT event_id FROM ` + table + ` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`
+	args := []any{k.org, k.model, from, to, ids}
+	if table == "predictions" {
+		q = `SELECT event_id FROM prediction_ids WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`
+		args = []any{k.org, k.model, ids}
+	}
+	rows, err := s.conn.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
 	}
@@ -136,10 +144,32 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) er
 	if err := batch.Send(); err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
+	// The ids go in after the rows: a crash between the two leaves rows
+	// whose replay inserts them again with the same sort key, merged away,
+	// never ids without rows.
+	if err := s.insertIDs(ctx, ps); err != nil {
+		return err
+	}
 	for k := range touched {
 		if err := s.rollupMinute(ctx, k[0].(string), k[1].(string), k[2].(int64)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert ids: %w", err)
+	}
+	for _, p := range ps {
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro()); err != nil {
+			return fmt.Errorf("clickhouse insert ids: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert ids: %w", err)
 	}
 	return nil
 }

@@ -30,6 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"RoundTrip", testRoundTrip},
 		{"Organizations", testOrganizations},
 		{"Filters", testFilters},
+		{"RetryLater", testRetryLater},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}
@@ -149,4 +150,29 @@ func testFilters(t *testing.T, s Store) {
 	f(query.PredictionFilter{ModelID: "m1", Limit: 2, Offset: 18}, "p0001", "p0000")
 	f(query.PredictionFilter{ModelID: "m1", Limit: 10, Range: query.Range{From: base.Add(5 * time.Second), To: base.Add(8 * time.Second)}},
 		"p0007", "p0006", "p0005")
+}
+
+// testRetryLater writes predictions, then the same prediction ids again
+// with later times, as a client retry does: each id is stored and counted
+// once, with its first time.
+func testRetryLater(t *testing.T, s Store) {
+	var first, retry []ingest.Prediction
+	for i := range 30 {
+		p := prediction("o1", "m1", i, 1)
+		first = append(first, p)
+		p.Timestamp = p.Timestamp.Add(20 * time.Minute)
+		retry = append(retry, p)
+	}
+	write(t, s, first...)
+	write(t, s, retry...)
+	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 30 {
+		t.Fatalf("got %d predictions after a retry, want 30", st.TotalPredictions)
+	}
+	got, err := s.Prediction(context.Background(), "o1", "m1", "p0003")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Timestamp.Equal(first[3].Timestamp) {
+		t.Fatalf("got time %v, want the first one %v", got.Timestamp, first[3].Timestamp)
+	}
 }

@@ -3,6 +3,8 @@
 -- partitions are months, rows are ordered by organization, model and time.
 -- A replayed event lands on the same sort key and is merged away by
 -- ReplacingMergeTree; reads that must not see it twice use FINAL.
+-- prediction_ids finds a caller's prediction_id logged again (with a new
+-- timestamp) by primary key, however old the first one is.
 -- Statements are separated by lines holding only ";".
 
 CREATE TABLE IF NOT EXISTS predictions (
@@ -17,6 +19,14 @@ CREATE TABLE IF NOT EXISTS predictions (
 ) ENGINE = ReplacingMergeTree()
 PARTITION BY toYYYYMM(toDateTime(intDiv(ts, 1000000)))
 ORDER BY (org_id, model_id, ts, event_id)
+;
+CREATE TABLE IF NOT EXISTS prediction_ids (
+    org_id   String,
+    model_id String,
+    event_id String,
+    ts       Int64
+) ENGINE = ReplacingMergeTree()
+ORDER BY (org_id, model_id, event_id)
 ;
 CREATE TABLE IF NOT EXISTS prediction_minutes (
     org_id        String,

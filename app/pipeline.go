@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/ingest/embeddedlog"
+	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/processors"
+	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
+	"github.com/vigilhq/vigil/query"
+	querysqlite "github.com/vigilhq/vigil/query/sqlite"
+)
+
+// analytics is the analytical store as both roles use it: the processors
+// write it, the query API reads it.
+type analytics interface {
+	query.Store
+	processors.Sink
+}
+
+// processorGroup is the processors' consumer group on the event log
+// (after the topic prefix on Kafka).
+const processorGroup = "processors"
+
+// kafkaPartitions is the partition count of the event log's topics when
+// Vigil creates them; the replication factor is the brokers' default.
+const kafkaPartitions = 6
+
+// initKafka makes Kafka the event log: an idempotent acks=all producer for
+// the API, a consumer-group member per processor. The topics are created
+// when missing; with the brokers down at start that waits for the
+// processor role, which retries, and /readyz reports the outage.
+func (a *App) initKafka(ctx context.Context) error {
+	p, err := kafka.NewProducer(a.cfg.KafkaBrokers, kafka.ProducerOptions{Prefix: a.cfg.KafkaTopicPrefix})
+	if err != nil {
+		return err
+	}
+	a.events = p
+	a.closers = append(a.closers, func() error { p.Close(); return nil })
+	a.checks = append(a.checks, check{"event-log:kafka", func(ctx context.Context) error { return kafka.Check(ctx, p.Client()) }})
+	a.ensureTopics = func(ctx context.Context) error {
+		return kafka.EnsureTopics(ctx, p.Client(), p.Prefix(), kafkaPartitions, -1)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := a.ensureTopics(tctx); err != nil {
+		a.log.Warn("could not create the event log's topics yet; the processor role will retry", "err", err)
+	}
+	a.source = func() (processors.Source, error) {
+		return kafkaconsumer.New(kafkaconsumer.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
+			Prefix: p.Prefix(), Logger: a.log})
+	}
+	return nil
+}
+
+// initEmbeddedLog opens the embedded event log in the data folder.
+func (a *App) initEmbeddedLog(ctx context.Context) error {
+	l, err := embeddedlog.Open(ctx, a.cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	a.events = l
+	a.source = func() (processors.Source, error) { return l.Consumer(processorGroup), nil }
+	a.closers = append(a.closers, l.Close)
+	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
+	return nil
+}
+
+// initEmbeddedAnalytics opens the embedded analytical store.
+func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
+	s, err := querysqlite.Open(ctx, a.cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	a.analytics = s
+	a.closers = append(a.closers, s.Close)
+	a.checks = append(a.checks, check{"analytics:sqlite", s.Ping})
+	return nil
+}
+
+// initProcessor runs the processor role: it reads the event log and lands
+// events in the analytical store, committing only after each write.
+func (a *App) initProcessor(context.Context) error {
+	p := &processors.Processor{Sink: a.analytics, Log: a.log, Grace: a.cfg.ShutdownGrace}
+	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
+	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
+		for a.ensureTopics != nil {
+			err := a.ensureTopics(ctx)
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			a.log.Warn("creating the event log's topics failed; retrying", "err", err)
+			if !clock.Sleep(ctx, 5*time.Second) {
+				return nil
+			}
+		}
+		src, err := a.source()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		p.Source = src
+		return p.Run(ctx)
+	}})
+	return nil
+}
+
+// pipelineAPIs are the pipeline's API packages.
+func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
+	return &ingest.API{Log: a.events, Models: a.store}, &query.API{Store: a.analytics, Models: a.store}
+}

@@ -1,0 +1,499 @@
+// Package embeddedlog is the event log of the embedded default: a durable,
+// single-partition log inside its own SQLite file in the data folder, with
+// the same at-least-once contract as Kafka.
+//
+// Writers are durable-before-nil: Append returns nil only after the
+// transaction holding its records is committed with synchronous=FULL, that
+// is fsynced. Concurrent Append calls are group-committed: one writer
+// goroutine writes everything waiting in one transaction and then releases
+// every caller with the outcome of its own records.
+//
+// Readers are consumer groups (Log.Consumer): each group reads the whole log
+// in sequence order and stores its committed offset in the same file.
+// Records every known group has committed are deleted in bounded chunks
+// (Log.Trim, run periodically), so the file stops growing.
+package embeddedlog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// FileName is the log's database file inside the data folder, separate from
+// the transactional store's file.
+const FileName = "events.db"
+
+// Defaults of Options.
+const (
+	DefaultPollMax      = 5000
+	DefaultPollInterval = time.Second
+	DefaultTrimInterval = time.Minute
+	DefaultTrimChunk    = 10000
+	DefaultBusyTimeout  = 10 * time.Second
+)
+
+// Options tunes a Log. The zero value takes every default.
+type Options struct {
+	// PollMax is the most messages one Poll returns (DefaultPollMax).
+	PollMax int
+	// PollInterval is how often a waiting Poll looks for records even
+	// without a wake-up from Append (DefaultPollInterval).
+	PollInterval time.Duration
+	// TrimInterval is how often the log deletes the records every group
+	// has committed (DefaultTrimInterval); negative disables the
+	// background task (Trim can still be called).
+	TrimInterval time.Duration
+	// TrimChunk is the most records one retention transaction deletes
+	// (DefaultTrimChunk).
+	TrimChunk int
+	// BusyTimeout is how long a statement waits for a lock another
+	// connection holds before it fails (DefaultBusyTimeout).
+	BusyTimeout time.Duration
+	// Logger receives the background task's errors (slog.Default()).
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.PollMax <= 0 {
+		o.PollMax = DefaultPollMax
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.TrimInterval == 0 {
+		o.TrimInterval = DefaultTrimInterval
+	}
+	if o.TrimChunk <= 0 {
+		o.TrimChunk = DefaultTrimChunk
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+	seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind        TEXT    NOT NULL,
+	key         TEXT    NOT NULL,
+	value       BLOB    NOT NULL,
+	appended_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS group_offsets (
+	consumer_group TEXT    PRIMARY KEY,
+	committed      INTEGER NOT NULL,
+	updated_at     INTEGER NOT NULL
+);`
+
+// Rows per multi-row INSERT: a batch is written in statements of
+// maxInsertRows rows, then one statement of exactly the rows left, each
+// size prepared once. 4 parameters a row stay far below SQLite's limit of
+// 32766.
+const maxInsertRows = 256
+
+// Log is the embedded event log. It implements ingest.Log; Consumer returns
+// its readers. All methods are safe for concurrent use.
+type Log struct {
+	opts Options
+	db   *sql.DB
+
+	// The writer goroutine owns wconn and its statements.
+	wconn  *sql.Conn
+	insert map[int]*sql.Stmt // by rows, prepared on first use
+	args   []any
+
+	mu     sync.Mutex
+	closed bool
+	queue  []*job
+	kick   chan struct{} // capacity 1: the queue is not empty
+
+	wakeMu sync.Mutex
+	wake   chan struct{} // closed and replaced when records are committed
+
+	stop       chan struct{}
+	writerDone chan struct{}
+	trimDone   chan struct{}
+}
+
+var _ ingest.Log = (*Log)(nil)
+
+// Open opens, creating it if needed, the log in the data folder dir with
+// default Options.
+func Open(ctx context.Context, dir string) (*Log, error) {
+	return OpenOptions(ctx, dir, Options{})
+}
+
+// OpenOptions opens, creating it if needed, the log in the data folder dir.
+// Close releases it.
+func OpenOptions(ctx context.Context, dir string, opts Options) (*Log, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("embeddedlog: create data folder: %w", err)
+	}
+	opts = opts.withDefaults()
+	dsn := "file:" + filepath.Join(dir, FileName) +
+		fmt.Sprintf("?_pragma=busy_timeout(%d)", opts.BusyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=journal_size_limit(67108864)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("embeddedlog: open: %w", err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	l := &Log{
+		opts:       opts,
+		db:         db,
+		insert:     make(map[int]*sql.Stmt),
+		kick:       make(chan struct{}, 1),
+		wake:       make(chan struct{}),
+		stop:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		trimDone:   make(chan struct{}),
+	}
+	if err := l.init(ctx); err != nil {
+		l.closeDB()
+		return nil, err
+	}
+	go l.writer()
+	if l.opts.TrimInterval > 0 {
+		go l.trimLoop()
+	} else {
+		close(l.trimDone)
+	}
+	return l, nil
+}
+
+// init creates the tables and prepares the writer's statements.
+func (l *Log) init(ctx context.Context) error {
+	if _, err := l.db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("embeddedlog: create tables: %w", err)
+	}
+	c, err := l.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("embeddedlog: writer connection: %w", err)
+	}
+	l.wconn = c
+	l.args = make([]any, 0, 4*maxInsertRows)
+	return nil
+}
+
+// Append implements ingest.Log: it returns nil only once every record of
+// recs is committed and fsynced. Errors from the database, from a closed
+// Log, and ctx ending while the records wait wrap ingest.ErrUnavailable and
+// are retryable; some of the records may have been written all the same.
+// An unknown kind is a caller's error, not retryable. Append keeps no
+// reference to recs once it returns.
+func (l *Log) Append(ctx context.Context, recs []ingest.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	for i := range recs {
+		if !slices.Contains(ingest.Kinds, recs[i].Kind) {
+			return fmt.Errorf("embeddedlog: append: record %d: unknown kind %q", i, recs[i].Kind)
+		}
+	}
+	return l.do(ctx, &job{recs: recs}, "append")
+}
+
+// A job is one caller's share of a group commit: records to insert, or a
+// statement of the consumers (offsets, retention).
+type job struct {
+	ctx   context.Context
+	recs  []ingest.Record
+	fn    func(ctx context.Context, c *sql.Conn) error
+	done  chan error
+	state atomic.Int32 // queued, taken or abandoned
+}
+
+// States of a job: the writer takes a queued job, or its caller abandons
+// it; never both, so that nothing reads a caller's records after its
+// Append returned.
+const (
+	queued int32 = iota
+	taken
+	abandoned
+)
+
+// errClosed is the cause of every error after Close.
+var errClosed = errors.New("log closed")
+
+// do queues j for the writer and waits for its outcome.
+func (l *Log) do(ctx context.Context, j *job, op string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, err)
+	}
+	j.ctx = ctx
+	j.done = make(chan error, 1)
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, errClosed)
+	}
+	l.queue = append(l.queue, j)
+	l.mu.Unlock()
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+	select {
+	case err := <-j.done:
+		if err != nil {
+			return fmt.Errorf("embeddedlog: %s: %w", op, err)
+		}
+		return nil
+	case <-ctx.Done():
+		if j.state.CompareAndSwap(queued, abandoned) {
+			return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, ctx.Err())
+		}
+		// The writer holds the job: its transaction ends soon.
+		if err := <-j.done; err != nil {
+			return fmt.Errorf("embeddedlog: %s: %w", op, err)
+		}
+		return nil
+	}
+}
+
+// writer runs the group commits until Close, then drains the queue.
+func (l *Log) writer() {
+	defer close(l.writerDone)
+	for {
+		select {
+		case <-l.kick:
+		case <-l.stop:
+			// Close set closed: nothing joins the queue any more.
+			for {
+				jobs := l.take()
+				if len(jobs) == 0 {
+					return
+				}
+				l.commit(jobs)
+			}
+		}
+		// Whatever queued while the last transaction ran goes into
+		// the next one.
+		if jobs := l.take(); len(jobs) > 0 {
+			l.commit(jobs)
+		}
+	}
+}
+
+func (l *Log) take() []*job {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	jobs := l.queue
+	l.queue = nil
+	return jobs
+}
+
+// commit writes jobs in one transaction and tells each its outcome. When
+// one job's own statement fails (say, a value too big), the transaction is
+// rolled back, that job gets its error and the others are written again
+// without it. When the database fails (locked, disk full, closed), every
+// job gets that error.
+func (l *Log) commit(jobs []*job) {
+	live := jobs[:0]
+	for _, j := range jobs {
+		if !j.state.CompareAndSwap(queued, taken) {
+			continue // abandoned by its caller
+		}
+		// A caller about to give up is not written either: shed load.
+		if err := j.ctx.Err(); err != nil {
+			j.done <- fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+			continue
+		}
+		live = append(live, j)
+	}
+	ctx := context.Background()
+	for len(live) > 0 {
+		failed := -1
+		err := l.inTx(ctx, func() error {
+			for i, j := range live {
+				if err := l.run(ctx, j); err != nil {
+					failed = i
+					return err
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			for _, j := range live {
+				j.done <- nil
+			}
+			l.signal()
+			return
+		}
+		if failed < 0 || systemic(err) {
+			for _, j := range live {
+				j.done <- fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+			}
+			return
+		}
+		live[failed].done <- err
+		live = slices.Delete(live, failed, failed+1)
+	}
+}
+
+// systemic reports whether err is the database's failure rather than one
+// statement's: then the log cannot take records now (ingest.ErrUnavailable).
+func systemic(err error) bool {
+	var e *sqlite.Error
+	if !errors.As(err, &e) {
+		return true // closed database, driver failure
+	}
+	switch e.Code() & 0xff {
+	case sqlite3.SQLITE_TOOBIG, sqlite3.SQLITE_CONSTRAINT, sqlite3.SQLITE_MISMATCH, sqlite3.SQLITE_RANGE:
+		return false
+	}
+	return true
+}
+
+// unavailable wraps a database error: the log cannot take records now.
+func unavailable(err error) error {
+	if err == nil || errors.Is(err, ingest.ErrUnavailable) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+}
+
+// inTx runs fn in an IMMEDIATE transaction on the writer's connection.
+func (l *Log) inTx(ctx context.Context, fn func() error) error {
+	if _, err := l.wconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(); err != nil {
+		_, _ = l.wconn.ExecContext(ctx, "ROLLBACK")
+		return err
+	}
+	if _, err := l.wconn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = l.wconn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// run executes one job inside the writer's transaction.
+func (l *Log) run(ctx context.Context, j *job) error {
+	if j.fn != nil {
+		return j.fn(ctx, l.wconn)
+	}
+	now := time.Now().UnixMilli()
+	defer clear(l.args[:cap(l.args)]) // keep no values alive
+	for recs := j.recs; len(recs) > 0; {
+		n := min(len(recs), maxInsertRows)
+		st, err := l.insertStmt(ctx, n)
+		if err != nil {
+			return err
+		}
+		args := l.args[:0]
+		for i := range n {
+			r := &recs[i]
+			args = append(args, r.Kind, r.Key, blob(r.Value), now)
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("insert: %w", err)
+		}
+		recs = recs[n:]
+	}
+	return nil
+}
+
+// insertStmt returns the statement inserting n rows.
+func (l *Log) insertStmt(ctx context.Context, n int) (*sql.Stmt, error) {
+	if st := l.insert[n]; st != nil {
+		return st, nil
+	}
+	var b strings.Builder
+	b.WriteString("INSERT INTO events (kind, key, value, appended_at) VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?,?,?,?)")
+	}
+	st, err := l.wconn.PrepareContext(ctx, b.String())
+	if err != nil {
+		return nil, fmt.Errorf("prepare insert: %w", err)
+	}
+	l.insert[n] = st
+	return st, nil
+}
+
+// blob keeps a nil value from being stored as NULL.
+func blob(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// signal wakes every waiting Poll.
+func (l *Log) signal() {
+	l.wakeMu.Lock()
+	close(l.wake)
+	l.wake = make(chan struct{})
+	l.wakeMu.Unlock()
+}
+
+// wakeup returns the channel closed by the next signal.
+func (l *Log) wakeup() <-chan struct{} {
+	l.wakeMu.Lock()
+	defer l.wakeMu.Unlock()
+	return l.wake
+}
+
+func (l *Log) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
+}
+
+// Close writes the records already queued, stops the background task and
+// closes the file. Afterwards Append and Poll fail with errors wrapping
+// ingest.ErrUnavailable. Close is idempotent.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return nil
+	}
+	l.closed = true
+	l.mu.Unlock()
+	close(l.stop)
+	<-l.writerDone
+	<-l.trimDone
+	l.signal()
+	return l.closeDB()
+}
+
+func (l *Log) closeDB() error {
+	var errs []error
+	for _, st := range l.insert {
+		errs = append(errs, st.Close())
+	}
+	if l.wconn != nil {
+		errs = append(errs, l.wconn.Close())
+	}
+	errs = append(errs, l.db.Close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("embeddedlog: close: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+package kafka
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// DefaultPrefix starts the name of every topic: kind "predictions" is
+// topic "vigil.predictions".
+const DefaultPrefix = "vigil."
+
+// Defaults of ProducerOptions.
+const (
+	DefaultProduceTimeout     = 10 * time.Second
+	DefaultMaxBufferedRecords = 100_000
+	DefaultMaxBufferedBytes   = 256 << 20
+)
+
+// Topic returns the topic of kind under prefix.
+func Topic(prefix, kind string) string { return prefix + kind }
+
+// ProducerOptions tunes a Producer. The zero value takes every default.
+type ProducerOptions struct {
+	// Prefix starts every topic's name (DefaultPrefix).
+	Prefix string
+	// Timeout bounds one Append (DefaultProduceTimeout): when the brokers
+	// do not acknowledge in time, Append fails with ingest.ErrUnavailable
+	// instead of hanging.
+	Timeout time.Duration
+	// MaxBufferedRecords and MaxBufferedBytes bound what the client keeps
+	// in memory while brokers are slow or unreachable: an Append that does
+	// not fit waits, then fails at its deadline.
+	MaxBufferedRecords int
+	MaxBufferedBytes   int
+}
+
+func (o ProducerOptions) withDefaults() ProducerOptions {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultProduceTimeout
+	}
+	if o.MaxBufferedRecords <= 0 {
+		o.MaxBufferedRecords = DefaultMaxBufferedRecords
+	}
+	if o.MaxBufferedBytes <= 0 {
+		o.MaxBufferedBytes = DefaultMaxBufferedBytes
+	}
+	return o
+}
+
+// Producer appends records to Kafka: one topic per kind, the record's key
+// as the message key, so that one model's events share a partition and
+// stay in order. It implements ingest.Log and is safe for concurrent use.
+type Producer struct {
+	cl   *kgo.Client
+	opts ProducerOptions
+}
+
+var _ ingest.Log = (*Producer)(nil)
+
+// NewProducer returns a Producer on a new client for brokers: idempotent,
+// acks=all (NewClient), with bounded buffering. opts are added to the
+// client's options. It connects lazily; Close releases it.
+func NewProducer(brokers []string, o ProducerOptions, opts ...kgo.Opt) (*Producer, error) {
+	o = o.withDefaults()
+	base := []kgo.Opt{
+		kgo.MaxBufferedRecords(o.MaxBufferedRecords),
+		kgo.MaxBufferedBytes(o.MaxBufferedBytes),
+		// A backstop for records whose Append gave up: they fail rather
+		// than wait for the brokers forever.
+		kgo.RecordDeliveryTimeout(o.Timeout),
+		kgo.ProduceRequestTimeout(o.Timeout),
+	}
+	cl, err := NewClient(brokers, append(base, opts...)...)
+	if err != nil {
+		return nil, err
+	}
+	return &Producer{cl: cl, opts: o}, nil
+}
+
+// Client returns the producer's client, for Check and EnsureTopics.
+func (p *Producer) Client() *kgo.Client { return p.cl }
+
+// Prefix returns the prefix of the producer's topics.
+func (p *Producer) Prefix() string { return p.opts.Prefix }
+
+// Close releases the client. An Append still running fails with
+// ingest.ErrUnavailable, so stop the callers first (the API drains its
+// requests before the log closes).
+func (p *Producer) Close() { p.cl.Close() }
+
+// Append implements ingest.Log: it returns nil only once every in-sync
+// replica has acknowledged every record (acks=all, idempotent producer).
+// It fails within ProducerOptions.Timeout. Errors that retrying later may
+// cure (brokers unreachable or slow, leader elections, not enough
+// replicas, the deadline, a full buffer, a closed Producer) wrap
+// ingest.ErrUnavailable; a record Kafka refuses (too large, invalid,
+// unauthorised topic) or an unknown kind is not retryable. On error some
+// records may have been written. Append keeps no reference to recs once
+// it returns.
+func (p *Producer) Append(ctx context.Context, recs []ingest.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	krs := make([]*kgo.Record, len(recs))
+	for i := range recs {
+		r := &recs[i]
+		if !slices.Contains(ingest.Kinds, r.Kind) {
+			return fmt.Errorf("kafka: append: record %d: unknown kind %q", i, r.Kind)
+		}
+		// Copies: the client may still hold a record after a timed-out
+		// Append returned, and the caller may reuse its buffers.
+		krs[i] = &kgo.Record{Topic: Topic(p.opts.Prefix, r.Kind), Key: []byte(r.Key), Value: bytes.Clone(r.Value)}
+		if krs[i].Value == nil {
+			krs[i].Value = []byte{}
+		}
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- p.cl.ProduceSync(ctx, krs...).FirstErr() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		// A record already sent cannot be failed until the broker
+		// answers; the caller does not wait for it.
+		err = ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil {
+			err = fmt.Errorf("not acknowledged within %v: %w", p.opts.Timeout, err)
+		}
+		return fmt.Errorf("kafka: append %d records: %w", len(recs), classify(err))
+	}
+	return nil
+}
+
+// refused lists Kafka's answers that retrying the same records cannot
+// change.
+var refused = []error{
+	kerr.MessageTooLarge, kerr.RecordListTooLarge, kerr.InvalidRecord, kerr.CorruptMessage,
+	kerr.InvalidTopicException, kerr.TopicAuthorizationFailed, kerr.ClusterAuthorizationFailed,
+	kerr.InvalidRequiredAcks, kerr.InvalidTimestamp, kerr.UnsupportedForMessageFormat,
+}
+
+// classify wraps err with ingest.ErrUnavailable unless it is a refusal.
+func classify(err error) error {
+	for _, r := range refused {
+		if errors.Is(err, r) {
+			return err
+		}
+	}
+	return fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+}
+
+// EnsureTopics creates the topic of every kind under prefix, with
+// partitions partitions and replication replicas (-1 for either: the
+// broker's default), unless it exists. It is idempotent. Errors from an
+// unreachable cluster wrap ingest.ErrUnavailable.
+func EnsureTopics(ctx context.Context, cl *kgo.Client, prefix string, partitions int32, replication int16) error {
+	topics := make([]string, len(ingest.Kinds))
+	for i, k := range ingest.Kinds {
+		topics[i] = Topic(prefix, k)
+	}
+	resp, err := kadm.NewClient(cl).CreateTopics(ctx, partitions, replication, nil, topics...)
+	if err != nil {
+		return fmt.Errorf("kafka: create topics: %w", classify(err))
+	}
+	for _, t := range topics {
+		r, ok := resp[t]
+		switch {
+		case !ok:
+			return fmt.Errorf("kafka: create topic %s: no answer", t)
+		case r.Err == nil, errors.Is(r.Err, kerr.TopicAlreadyExists):
+		default:
+			return fmt.Errorf("kafka: create topic %s: %w (%s)", t, r.Err, r.ErrMessage)
+		}
+	}
+	return nil
+}

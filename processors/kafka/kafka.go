@@ -1,0 +1,242 @@
+// Package kafka reads the event log from Apache Kafka: a consumer group
+// (franz-go) that implements processors.Source with at-least-once
+// delivery.
+//
+// The group commits only what the processor reported processed. Poll
+// returns records and blocks rebalancing (kgo.BlockRebalanceOnPoll);
+// Commit marks exactly those records, commits them synchronously and only
+// then allows a rebalance (kgo.AllowRebalance). A rebalance therefore runs
+// only between a Commit and the next Poll that returns records, so a
+// member never commits records of a partition it no longer owns, and the
+// revoke callback commits what was marked processed and nothing more. The
+// price: between a Poll that returned records and its Commit the member
+// holds up every rebalance of the group, so processing one batch must stay
+// well within the group's rebalance timeout (kgo's default: one minute).
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vigilhq/vigil/ingest"
+	ingestkafka "github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/processors"
+)
+
+// DefaultPollMax is the default of Options.PollMax.
+const DefaultPollMax = 5000
+
+// Options configures a Source.
+type Options struct {
+	// Brokers are the seed brokers; required.
+	Brokers []string
+	// Group is the consumer group; required.
+	Group string
+	// Prefix starts every topic's name (ingestkafka.DefaultPrefix).
+	Prefix string
+	// Kinds are the kinds of event read (ingest.Kinds).
+	Kinds []string
+	// PollMax is the most messages one Poll returns (DefaultPollMax).
+	PollMax int
+	// Logger receives commit errors of rebalances and informational
+	// fetch errors (slog.Default()).
+	Logger *slog.Logger
+}
+
+// Source is a member of a Kafka consumer group reading the topics of the
+// event log. It implements processors.Source. Poll and Commit must not be
+// called concurrently with each other; Close may be called at any time.
+type Source struct {
+	cl     *kgo.Client
+	prefix string
+	max    int
+	log    *slog.Logger
+
+	mu       sync.Mutex
+	pending  map[partition]*kgo.Record // last record per partition returned by Poll since Commit
+	blocking bool                      // a Poll returned records: rebalances wait for Commit
+	deferred error                     // a fetch error that came with records, for the next Poll
+}
+
+type partition struct {
+	topic string
+	p     int32
+}
+
+var _ processors.Source = (*Source)(nil)
+
+// New joins the consumer group o.Group, lazily: the first Poll connects. A
+// group without committed offsets starts at the earliest offset of every
+// partition. opts are added to the client's options.
+func New(o Options, opts ...kgo.Opt) (*Source, error) {
+	if o.Group == "" {
+		return nil, errors.New("kafka: consumer: no group")
+	}
+	if o.Prefix == "" {
+		o.Prefix = ingestkafka.DefaultPrefix
+	}
+	if len(o.Kinds) == 0 {
+		o.Kinds = ingest.Kinds
+	}
+	if o.PollMax <= 0 {
+		o.PollMax = DefaultPollMax
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	s := &Source{
+		prefix:  o.Prefix,
+		max:     o.PollMax,
+		log:     o.Logger.With("group", o.Group),
+		pending: make(map[partition]*kgo.Record),
+	}
+	topics := make([]string, len(o.Kinds))
+	for i, k := range o.Kinds {
+		topics[i] = ingestkafka.Topic(o.Prefix, k)
+	}
+	base := []kgo.Opt{
+		kgo.ConsumerGroup(o.Group),
+		kgo.ConsumeTopics(topics...),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		// Only records marked by Commit are ever committed, by Commit
+		// itself, on revoke, or by the periodic autocommit retrying a
+		// failed Commit.
+		kgo.AutoCommitMarks(),
+		kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsRevoked(s.commitMarked("revoked")),
+		kgo.OnPartitionsLost(s.commitMarked("lost")),
+	}
+	cl, err := ingestkafka.NewClient(o.Brokers, append(base, opts...)...)
+	if err != nil {
+		return nil, err
+	}
+	s.cl = cl
+	return s, nil
+}
+
+// commitMarked returns the revoke (or lost) callback: it commits what
+// Commit marked processed. Because Poll blocks rebalancing until Commit,
+// nothing is pending when it runs but for a Close, whose records stay
+// uncommitted. After partitions are lost the commit is likely refused,
+// which is harmless: the new owner reads from the last commit.
+func (s *Source) commitMarked(why string) func(context.Context, *kgo.Client, map[string][]int32) {
+	return func(ctx context.Context, cl *kgo.Client, parts map[string][]int32) {
+		if err := cl.CommitMarkedOffsets(ctx); err != nil {
+			s.log.Warn("kafka: commit of processed offsets failed", "partitions", why, "err", err)
+		}
+	}
+}
+
+// Poll implements processors.Source: it returns up to Options.PollMax
+// messages in order per partition, waiting until one arrives or ctx ends
+// (the error then wraps ctx.Err()). Until the next Commit or Close, the
+// group does not rebalance. Fetch errors are returned; one that came with
+// messages is returned by the next Poll instead, so that no message is
+// dropped. Fetch errors are retryable unless the client is closed.
+func (s *Source) Poll(ctx context.Context) ([]processors.Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.deferred; err != nil {
+		s.deferred = nil
+		return nil, err
+	}
+	for {
+		fs := s.cl.PollRecords(ctx, s.max)
+		var msgs []processors.Message
+		fs.EachRecord(func(r *kgo.Record) {
+			msgs = append(msgs, processors.Message{
+				Kind:      strings.TrimPrefix(r.Topic, s.prefix),
+				Key:       string(r.Key),
+				Value:     r.Value,
+				Partition: r.Partition,
+				Offset:    r.Offset,
+			})
+			s.pending[partition{r.Topic, r.Partition}] = r
+		})
+		err := s.fetchErr(fs)
+		if len(msgs) == 0 {
+			// This poll returned nothing to commit: it need not hold up
+			// a rebalance (unless an earlier one still does).
+			if !s.blocking {
+				s.cl.AllowRebalance()
+			}
+			if err != nil {
+				return nil, err
+			}
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("kafka: poll: %w", ctx.Err())
+			}
+			continue
+		}
+		s.blocking = true
+		s.deferred = err
+		return msgs, nil
+	}
+}
+
+// fetchErr returns the fetch errors of fs worth the caller's attention.
+func (s *Source) fetchErr(fs kgo.Fetches) error {
+	var errs []error
+	fs.EachError(func(topic string, p int32, err error) {
+		var loss *kgo.ErrDataLoss
+		if errors.As(err, &loss) {
+			// Informational: the client already resumed where it could.
+			s.log.Warn("kafka: data loss detected", "topic", topic, "partition", p, "err", err)
+			return
+		}
+		if topic == "" {
+			errs = append(errs, err) // closed client, ctx, group session
+			return
+		}
+		errs = append(errs, fmt.Errorf("%s[%d]: %w", topic, p, err))
+	})
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("kafka: poll: %w", errors.Join(errs...))
+}
+
+// Commit implements processors.Source: it marks the records Poll returned
+// since the last Commit, synchronously commits every marked offset (never
+// beyond them), and then lets a waiting rebalance proceed. On error the
+// marks remain, and the next Commit, the revoke callback or the periodic
+// autocommit commits them; the error is retryable.
+func (s *Source) Commit(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.pending) > 0 {
+		recs := make([]*kgo.Record, 0, len(s.pending))
+		for _, r := range s.pending {
+			recs = append(recs, r)
+		}
+		s.cl.MarkCommitRecords(recs...)
+		clear(s.pending)
+	}
+	err := s.cl.CommitMarkedOffsets(ctx)
+	if s.blocking {
+		s.blocking = false
+		s.cl.AllowRebalance()
+	}
+	if err != nil {
+		return fmt.Errorf("kafka: commit: %w", err)
+	}
+	return nil
+}
+
+// Client returns the source's client, for readiness checks.
+func (s *Source) Client() *kgo.Client { return s.cl }
+
+// Close implements processors.Source: it leaves the group, committing what
+// Commit marked; messages Poll returned since the last Commit are not
+// committed and are read again by the group. A Poll waiting in another
+// goroutine returns an error.
+func (s *Source) Close() error {
+	s.cl.CloseAllowingRebalance()
+	return nil
+}

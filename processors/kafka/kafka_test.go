@@ -1,0 +1,349 @@
+package kafka_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/vigilhq/vigil/ingest"
+	ingestkafka "github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/ingest/logtest"
+	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/kafka"
+)
+
+// TestContract runs the event log's contract suite on the real broker.
+func TestContract(t *testing.T) {
+	brokers := strings.Split(testenv.URL(t, testenv.Kafka), ",")
+	logtest.Run(t, newLog(brokers))
+}
+
+// TestContractFake runs the suite on kfake, franz-go's in-process fake.
+func TestContractFake(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) (ingest.Log, func(string) processors.Source) {
+		return newLog(fake(t).ListenAddrs())(t)
+	})
+}
+
+func fake(t *testing.T) *kfake.Cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatalf("kfake: %v", err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// newLog returns the suite's constructor for brokers: topics of 3
+// partitions and groups under a prefix of the test's own, both deleted
+// when the test ends.
+func newLog(brokers []string) logtest.NewFunc {
+	return func(t *testing.T) (ingest.Log, func(string) processors.Source) {
+		prefix := testenv.KafkaPrefix(t, brokers)
+		p, err := ingestkafka.NewProducer(brokers, ingestkafka.ProducerOptions{Prefix: prefix})
+		if err != nil {
+			t.Fatalf("NewProducer: %v", err)
+		}
+		t.Cleanup(p.Close)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		if err := ingestkafka.EnsureTopics(ctx, p.Client(), prefix, 3, 1); err != nil {
+			t.Fatalf("EnsureTopics: %v", err)
+		}
+		return p, func(group string) processors.Source {
+			return source(t, brokers, prefix, prefix+group)
+		}
+	}
+}
+
+func source(t *testing.T, brokers []string, prefix, group string) *kafka.Source {
+	t.Helper()
+	s, err := kafka.New(kafka.Options{Brokers: brokers, Group: group, Prefix: prefix, PollMax: 1000})
+	if err != nil {
+		t.Fatalf("kafka.New: %v", err)
+	}
+	return s
+}
+
+// produce appends n records over every kind and 10 keys and returns them
+// by value.
+func produce(t *testing.T, brokers []string, prefix string, n int) map[string]ingest.Record {
+	t.Helper()
+	p, err := ingestkafka.NewProducer(brokers, ingestkafka.ProducerOptions{Prefix: prefix})
+	if err != nil {
+		t.Fatalf("NewProducer: %v", err)
+	}
+	defer p.Close()
+	if err := ingestkafka.EnsureTopics(t.Context(), p.Client(), prefix, 4, 1); err != nil {
+		t.Fatalf("EnsureTopics: %v", err)
+	}
+	recs := make([]ingest.Record, n)
+	want := make(map[string]ingest.Record, n)
+	for i := range recs {
+		recs[i] = ingest.Record{Kind: ingest.Kinds[i%3], Key: fmt.Sprintf("org/%d", i%10), Value: fmt.Appendf(nil, "v%05d", i)}
+		want[string(recs[i].Value)] = recs[i]
+	}
+	if err := p.Append(t.Context(), recs); err != nil {
+		t.Fatalf("Append: %v", err)
+	}
+	return want
+}
+
+// committed returns the group's committed offsets.
+func committed(t *testing.T, brokers []string, group string) map[string]map[int32]int64 {
+	t.Helper()
+	cl, err := ingestkafka.NewClient(brokers)
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	defer cl.Close()
+	resp, err := kadm.NewClient(cl).FetchOffsets(t.Context(), group)
+	if err != nil {
+		t.Fatalf("FetchOffsets: %v", err)
+	}
+	out := map[string]map[int32]int64{}
+	resp.Each(func(o kadm.OffsetResponse) {
+		if o.Err != nil {
+			t.Fatalf("FetchOffsets %s[%d]: %v", o.Topic, o.Partition, o.Err)
+		}
+		if out[o.Topic] == nil {
+			out[o.Topic] = map[int32]int64{}
+		}
+		out[o.Topic][o.Partition] = o.At
+	})
+	return out
+}
+
+// next returns, per topic and partition, the offset after the last of
+// msgs.
+func next(prefix string, msgs []processors.Message) map[string]map[int32]int64 {
+	out := map[string]map[int32]int64{}
+	for _, m := range msgs {
+		topic := ingestkafka.Topic(prefix, m.Kind)
+		if out[topic] == nil {
+			out[topic] = map[int32]int64{}
+		}
+		out[topic][m.Partition] = max(out[topic][m.Partition], m.Offset+1)
+	}
+	return out
+}
+
+func pollOnce(t *testing.T, s processors.Source) []processors.Message {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	msgs, err := s.Poll(ctx)
+	if err != nil {
+		t.Fatalf("Poll: %v", err)
+	}
+	return msgs
+}
+
+// TestCommitsOnlyProcessed shows that the group's committed offsets are
+// exactly those of the messages Commit covered: records polled but not
+// committed are not committed by Close (nor its revoke), and are read
+// again.
+func TestCommitsOnlyProcessed(t *testing.T) { onBoth(t, testCommitsOnlyProcessed) }
+
+func testCommitsOnlyProcessed(t *testing.T, brokers []string, prefix string) {
+	group := prefix + "only-processed"
+	want := produce(t, brokers, prefix, 300)
+
+	a, err := kafka.New(kafka.Options{Brokers: brokers, Group: group, Prefix: prefix, PollMax: 40})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	first := pollOnce(t, a)
+	if err := a.Commit(t.Context()); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	second := pollOnce(t, a) // processing, when the member stops
+	if err := a.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if got, want := committed(t, brokers, group), next(prefix, first); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("committed offsets: got %v, want %v (those of the first batch only)", got, want)
+	}
+
+	b := source(t, brokers, prefix, group)
+	defer b.Close()
+	seen := map[string]bool{}
+	for _, m := range first {
+		seen[string(m.Value)] = true
+	}
+	var again []processors.Message
+	for len(seen) < len(want) {
+		for _, m := range pollOnce(t, b) {
+			if seen[string(m.Value)] {
+				t.Fatalf("message %s of the committed batch read again", m.Value)
+			}
+			seen[string(m.Value)] = true
+			again = append(again, m)
+		}
+	}
+	redelivered := map[string]bool{}
+	for _, m := range again {
+		redelivered[string(m.Value)] = true
+	}
+	for _, m := range second {
+		if !redelivered[string(m.Value)] {
+			t.Fatalf("message %s polled but not committed: not read again", m.Value)
+		}
+	}
+}
+
+// TestRebalance shows that a second member joining while the first holds
+// an uncommitted batch waits for its Commit (rebalancing is blocked from
+// Poll to Commit), and that afterwards the two split the partitions with
+// no message lost, none read twice, and every offset committed.
+func TestRebalance(t *testing.T) { onBoth(t, testRebalance) }
+
+func testRebalance(t *testing.T, brokers []string, prefix string) {
+	group := prefix + "rebalance"
+	const n = 600
+	want := produce(t, brokers, prefix, n)
+
+	member := func() *kafka.Source {
+		s, err := kafka.New(kafka.Options{Brokers: brokers, Group: group, Prefix: prefix, PollMax: 10})
+		if err != nil {
+			t.Fatalf("New: %v", err)
+		}
+		return s
+	}
+	a := member()
+	batch := pollOnce(t, a)
+
+	var (
+		mu       sync.Mutex
+		seen     = map[string]int{}
+		byMember = map[string]int{}
+	)
+	process := func(member string, msgs []processors.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, m := range msgs {
+			seen[string(m.Value)]++
+			byMember[member]++
+		}
+	}
+	done := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == n
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	defer func() { cancel(); wg.Wait() }() // also when the test fails early
+	loop := func(member string, s processors.Source) {
+		defer wg.Done()
+		for !done() && ctx.Err() == nil {
+			pctx, pcancel := context.WithTimeout(ctx, 500*time.Millisecond)
+			msgs, err := s.Poll(pctx)
+			pcancel()
+			if err != nil {
+				if pctx.Err() == nil {
+					t.Errorf("%s: Poll: %v", member, err)
+				}
+				continue
+			}
+			process(member, msgs)
+			time.Sleep(20 * time.Millisecond) // processing: time for the other member to join
+			if err := s.Commit(ctx); err != nil && ctx.Err() == nil {
+				t.Errorf("%s: Commit: %v", member, err)
+			}
+		}
+	}
+
+	b := member()
+	wg.Add(1)
+	go loop("b", b)
+
+	// b's join waits for a, which holds its batch.
+	time.Sleep(2 * time.Second)
+	mu.Lock()
+	early := byMember["b"]
+	mu.Unlock()
+	if early != 0 {
+		t.Fatalf("b processed %d messages while a held an uncommitted batch, want 0", early)
+	}
+	process("a", batch)
+	if err := a.Commit(t.Context()); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	wg.Add(1)
+	go loop("a", a)
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+
+	if len(seen) != n {
+		t.Fatalf("got %d distinct messages, want %d", len(seen), n)
+	}
+	for v, c := range seen {
+		if _, ok := want[v]; !ok || c != 1 {
+			t.Fatalf("message %s: got it %d times (expected %v), want once", v, c, ok)
+		}
+	}
+	if byMember["b"] == 0 {
+		t.Fatalf("got messages by member %v, want b to take partitions after the rebalance", byMember)
+	}
+	a.Close()
+	b.Close()
+	end := endOffsets(t, brokers, prefix)
+	if got := committed(t, brokers, group); fmt.Sprint(got) != fmt.Sprint(end) {
+		t.Fatalf("committed offsets: got %v, want the end offsets %v", got, end)
+	}
+	t.Logf("messages by member: %v", byMember)
+}
+
+// onBoth runs test on kfake and on the real broker, with a prefix of its
+// own for topics and groups, deleted at the end.
+func onBoth(t *testing.T, test func(t *testing.T, brokers []string, prefix string)) {
+	t.Run("kfake", func(t *testing.T) {
+		brokers := fake(t).ListenAddrs()
+		test(t, brokers, testenv.KafkaPrefix(t, brokers))
+	})
+	t.Run("kafka", func(t *testing.T) {
+		brokers := strings.Split(testenv.URL(t, testenv.Kafka), ",")
+		test(t, brokers, testenv.KafkaPrefix(t, brokers))
+	})
+}
+
+func endOffsets(t *testing.T, brokers []string, prefix string) map[string]map[int32]int64 {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...))
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	defer cl.Close()
+	topics := make([]string, len(ingest.Kinds))
+	for i, k := range ingest.Kinds {
+		topics[i] = ingestkafka.Topic(prefix, k)
+	}
+	resp, err := kadm.NewClient(cl).ListEndOffsets(t.Context(), topics...)
+	if err != nil {
+		t.Fatalf("ListEndOffsets: %v", err)
+	}
+	out := map[string]map[int32]int64{}
+	resp.Each(func(o kadm.ListedOffset) {
+		if o.Offset == 0 {
+			return // nothing there, nothing committed
+		}
+		if out[o.Topic] == nil {
+			out[o.Topic] = map[int32]int64{}
+		}
+		out[o.Topic][o.Partition] = o.Offset
+	})
+	return out
+}
