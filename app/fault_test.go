@@ -63,3 +63,65 @@ func TestFaultPostgresRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultClickHouseDown: with ClickHouse stopped, ingest keeps accepting
+// into Kafka; once it is back, the backlog drains and every acknowledged
+// prediction is stored once.
+func TestFaultClickHouseDown(t *testing.T) {
+	cfg := kafkaConfig(t)
+	cfg.Limits.Batch = 1 << 20
+	s := start(t, cfg)
+	key, _ := s.key(s.admin(), "read", "write")
+	l := newLedger(s, key, s.model(key, "churn", "1"))
+	for range 4 {
+		l.send(t, 50)
+	}
+	engines(t, "stop", "clickhouse")
+	t.Cleanup(func() { engines(t, "start", "clickhouse") })
+	for range 6 {
+		if status := l.send(t, 50); status != 201 {
+			t.Fatalf("got %d while ClickHouse is down, want 201: ingest must keep accepting", status)
+		}
+	}
+	time.Sleep(3 * time.Second) // the processor retries meanwhile, committing nothing
+	engines(t, "start", "clickhouse")
+	l.check(t, time.Minute)
+	if len(l.acked) != 500 {
+		t.Fatalf("got %d acknowledged, want 500", len(l.acked))
+	}
+}
+
+// TestFaultKafkaDown: with Kafka stopped, ingest answers 503 with
+// Retry-After and acknowledges nothing it could lose; once Kafka is back,
+// ingest resumes and every acknowledged prediction is stored once.
+func TestFaultKafkaDown(t *testing.T) {
+	cfg := kafkaConfig(t)
+	cfg.Limits.Batch = 1 << 20
+	s := start(t, cfg)
+	key, _ := s.key(s.admin(), "read", "write")
+	model := s.model(key, "churn", "1")
+	l := newLedger(s, key, model)
+	l.send(t, 100)
+	engines(t, "stop", "kafka")
+	t.Cleanup(func() { engines(t, "start", "kafka") })
+	for range 3 {
+		if status := l.send(t, 20); status == 201 {
+			t.Fatalf("got 201 while Kafka is down, want 503")
+		}
+	}
+	r := s.do("POST", "/predictions/log", key, map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}})
+	r.wantError(t, 503, "SERVICE_UNAVAILABLE")
+	if r.header.Get("Retry-After") == "" {
+		t.Fatalf("got no Retry-After on the 503, want one")
+	}
+	engines(t, "start", "kafka")
+	deadline := time.Now().Add(time.Minute)
+	for l.send(t, 20) != 201 {
+		if time.Now().After(deadline) {
+			t.Fatalf("ingest did not recover within a minute of Kafka's restart")
+		}
+		time.Sleep(time.Second)
+	}
+	l.send(t, 100)
+	l.check(t, time.Minute)
+}

@@ -177,6 +177,28 @@ func (s *server) do(method, path, token string, body any) response {
 	return r
 }
 
+// post sends a JSON body and returns the status, or the transport error
+// when no answer came: for tests that must tell the two apart.
+func (s *server) post(path, token string, body any) (int, error) {
+	j, err := json.Marshal(body)
+	if err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequest("POST", s.base+path, bytes.NewReader(j))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	return res.StatusCode, nil
+}
+
 // want fails the test unless r has status.
 func (r response) want(t *testing.T, status int) response {
 	t.Helper()

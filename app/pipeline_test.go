@@ -153,3 +153,26 @@ func TestMetricsCalculate(t *testing.T) {
 	s.do("POST", "/metrics/calculate", key, map[string]any{"model_id": "nope", "y_true": []int{1}, "y_pred": []int{1},
 		"metric_types": []string{"accuracy"}}).wantError(t, 404, "MODEL_NOT_FOUND")
 }
+
+// TestAccounting sends 100,000 predictions at a steady pace and proves
+// every acknowledged one is stored exactly once, on both pipelines.
+func TestAccounting(t *testing.T) {
+	for _, p := range pipelines {
+		t.Run(p.name, func(t *testing.T) {
+			cfg := p.cfg(t)
+			cfg.Limits.Batch = 1 << 20
+			s := start(t, cfg)
+			key, _ := s.key(s.admin(), "read", "write")
+			l := newLedger(s, key, s.model(key, "steady", "1"))
+			for range 100 {
+				if status := l.send(t, 1000); status != 201 {
+					t.Fatalf("got %d, want 201", status)
+				}
+			}
+			l.check(t, 2*time.Minute)
+			if len(l.acked) != 100_000 {
+				t.Fatalf("got %d acknowledged, want 100000", len(l.acked))
+			}
+		})
+	}
+}

@@ -31,8 +31,10 @@ type Models interface {
 
 // API serves the ingest endpoints: it validates events, gives each an id
 // and its organization, and appends them to the log. A 2xx means every
-// accepted event is durable in the log; when the log cannot take them the
-// answer is 503 with Retry-After and nothing is acknowledged.
+// accepted event is durable in the log. When the log cannot take them the
+// answer is 503 with Retry-After: nothing is acknowledged, though some
+// events may have reached the log (an acknowledgement lost on the way), so
+// a client retries with the same prediction_id, which is stored once.
 type API struct {
 	Log    Log
 	Models Models
@@ -83,7 +85,8 @@ func (a *API) appendRecords(c *fiber.Ctx, recs []Record) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return web.Unavailable("the event log is unavailable; nothing was recorded, retry shortly", retryLog, err)
+		return web.Unavailable("the event log is unavailable: the events were not acknowledged and may or may not "+
+			"have been recorded; retry shortly (a prediction sent again with the same prediction_id is stored once)", retryLog, err)
 	}
 	return err
 }
