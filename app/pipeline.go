@@ -12,6 +12,7 @@ import (
 	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
 	"github.com/vigilhq/vigil/query"
 	querysqlite "github.com/vigilhq/vigil/query/sqlite"
+	"github.com/vigilhq/vigil/registry"
 )
 
 // analytics is the analytical store as both roles use it: the processors
@@ -106,6 +107,22 @@ func (a *App) initProcessor(context.Context) error {
 		return p.Run(ctx)
 	}})
 	return nil
+}
+
+// activities reads the registry's prediction counts from the analytical
+// store.
+type activities struct{ analytics }
+
+func (s activities) Activities(ctx context.Context, orgID string, ids []string) (map[string]registry.Activity, error) {
+	act, err := s.Activity(ctx, orgID, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]registry.Activity, len(act))
+	for id, a := range act {
+		out[id] = registry.Activity{Predictions: a.Predictions, Last: a.Last}
+	}
+	return out, nil
 }
 
 // pipelineAPIs are the pipeline's API packages.

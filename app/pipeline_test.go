@@ -55,6 +55,13 @@ func testLogBatchThenQuery(t *testing.T, s *server) {
 	if n := len(s.do("GET", "/predictions/models/"+model+"/recent?limit=5", key, nil).want(t, 200).list); n != 5 {
 		t.Fatalf("got %d recent, want 5", n)
 	}
+	m := s.do("GET", "/models/"+model, key, nil).want(t, 200)
+	if m.at("prediction_count") != 1000.0 || m.str("last_prediction_at") == "" {
+		t.Fatalf("got prediction_count %v, last_prediction_at %v, want 1000 and a time", m.at("prediction_count"), m.at("last_prediction_at"))
+	}
+	if listed := s.do("GET", "/models", key, nil).want(t, 200).list[0].(map[string]any); listed["prediction_count"] != 1000.0 {
+		t.Fatalf("got prediction_count %v in the list, want 1000", listed["prediction_count"])
+	}
 
 	// The same batch again (a client retry) counts nothing twice.
 	s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)

@@ -27,11 +27,14 @@ func TestCrossOrganization(t *testing.T) {
 		aliceID := s.do("GET", "/users?page_size=10", a, nil).at("users").([]any)[1].(map[string]any)["id"].(string)
 		role := s.do("POST", "/roles", a, map[string]any{"name": "auditor", "permissions": []string{"models:read"}}).want(t, 201).str("id")
 		keyRaw, keyID := s.key(a, "read")
-		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 
-		b := s.signUp("mallory")
 		s.do("POST", "/predictions/log", a, map[string]any{"model_id": model, "prediction_id": "secret-prediction",
 			"input_data": map[string]any{}, "output_data": map[string]any{}}).want(t, 201)
+		waitFor(t, "A's prediction stored", func() bool {
+			return s.do("GET", "/predictions/models/"+model+"/predictions/secret-prediction", a, nil).status == 200
+		})
+		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
+		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction"}
 		routes := allRoutes()

@@ -30,6 +30,13 @@ type PredictionStats struct {
 	AvgLatencyMS, MinLatencyMS, MaxLatencyMS *float64
 }
 
+// Activity is what a model's predictions add up to: how many are stored
+// and when the newest was received.
+type Activity struct {
+	Predictions int64
+	Last        *time.Time
+}
+
 // Store is the analytical store as the query API reads it: SQLite on the
 // embedded default (query/sqlite), ClickHouse at scale (query/clickhouse).
 // Every method is scoped to one organization.
@@ -41,4 +48,6 @@ type Store interface {
 	Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error)
 	// PredictionStats summarises a model's predictions in r.
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
+	// Activity returns the activity of each of the models that has any.
+	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 }

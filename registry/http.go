@@ -20,6 +20,8 @@ import (
 // API serves /models.
 type API struct {
 	Store Store
+	// Activities, when set, fills prediction_count and last_prediction_at.
+	Activities Activities
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -170,10 +172,41 @@ func (a *API) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if err := a.withActivity(c, models); err != nil {
+		return err
+	}
 	if models == nil {
 		models = []Model{}
 	}
 	return c.JSON(models)
+}
+
+// withActivity fills the models' prediction_count and last_prediction_at.
+func (a *API) withActivity(c *fiber.Ctx, ms []Model) error {
+	if a.Activities == nil || len(ms) == 0 {
+		return nil
+	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	act, err := a.Activities.Activities(c.UserContext(), identity.OrgID(c), ids)
+	if err != nil {
+		return err
+	}
+	for i := range ms {
+		ms[i].PredictionCount, ms[i].LastPredictionAt = act[ms[i].ID].Predictions, act[ms[i].ID].Last
+	}
+	return nil
+}
+
+// answer answers with one model, its activity filled.
+func (a *API) answer(c *fiber.Ctx, m Model) error {
+	ms := []Model{m}
+	if err := a.withActivity(c, ms); err != nil {
+		return err
+	}
+	return c.JSON(ms[0])
 }
 
 // load returns the caller's model named by the model_id path parameter.
@@ -190,7 +223,7 @@ func (a *API) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(m)
+	return a.answer(c, m)
 }
 
 func (a *API) delete(c *fiber.Ctx) error {
@@ -223,6 +256,9 @@ func (a *API) versions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if err := a.withActivity(c, ms); err != nil {
+		return err
+	}
 	return c.JSON(ms)
 }
 
@@ -231,5 +267,5 @@ func (a *API) latest(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(ms[0])
+	return a.answer(c, ms[0])
 }

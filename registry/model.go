@@ -64,6 +64,18 @@ type Filter struct {
 	Limit  int
 }
 
+// Activity is what a model's predictions add up to.
+type Activity struct {
+	Predictions int64
+	Last        *time.Time
+}
+
+// Activities reads models' activity from the analytical store, where the
+// predictions are: the registry keeps no copy that could drift.
+type Activities interface {
+	Activities(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
+}
+
 // Store keeps models. Every method takes the caller's organization; another
 // organization's model reports store.ErrNotFound like a missing one.
 type Store interface {

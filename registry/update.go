@@ -107,7 +107,7 @@ func (a *API) change(c *fiber.Ctx, fn func(m *Model, now time.Time) error) error
 	if err != nil {
 		return err
 	}
-	return c.JSON(m)
+	return a.answer(c, m)
 }
 
 // transition moves m to status. Entering archived is archiving (monitoring

@@ -124,3 +124,51 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r qu
 	}
 	return st, nil
 }
+
+// Activity implements query.Store: counts from the newest version of each
+// minute's rollup, the newest time from the rows.
+func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]query.Activity, error) {
+	out := map[string]query.Activity{}
+	if len(modelIDs) == 0 {
+		return out, nil
+	}
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := s.conn.Query(ctx, `SELECT model_id, sum(predictions) FROM prediction_minutes FINAL
+		WHERE org_id = ? AND has(?, model_id) GROUP BY model_id`, orgID, modelIDs)
+	if err != nil {
+		return nil, fmt.Errorf("model activity: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n uint64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = query.Activity{Predictions: int64(n)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	last, err := s.conn.Query(ctx, `SELECT model_id, max(ts) FROM predictions WHERE org_id = ? AND has(?, model_id) GROUP BY model_id`,
+		orgID, modelIDs)
+	if err != nil {
+		return nil, fmt.Errorf("model activity: %w", err)
+	}
+	defer last.Close()
+	for last.Next() {
+		var id string
+		var ts int64
+		if err := last.Scan(&id, &ts); err != nil {
+			return nil, err
+		}
+		if a, ok := out[id]; ok {
+			t := time.UnixMicro(ts).UTC()
+			a.Last = &t
+			out[id] = a
+		}
+	}
+	return out, last.Err()
+}

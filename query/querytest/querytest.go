@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"Organizations", testOrganizations},
 		{"Filters", testFilters},
 		{"RetryLater", testRetryLater},
+		{"Activity", testActivity},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}
@@ -174,5 +175,22 @@ func testRetryLater(t *testing.T, s Store) {
 	}
 	if !got.Timestamp.Equal(first[3].Timestamp) {
 		t.Fatalf("got time %v, want the first one %v", got.Timestamp, first[3].Timestamp)
+	}
+}
+
+func testActivity(t *testing.T, s Store) {
+	write(t, s, prediction("o1", "m1", 1, 1), prediction("o1", "m1", 5, 1), prediction("o1", "m2", 2, 1), prediction("o2", "m3", 9, 1))
+	got, err := s.Activity(context.Background(), "o1", []string{"m1", "m2", "m3", "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["m1"].Predictions != 2 || got["m2"].Predictions != 1 {
+		t.Fatalf("got %+v, want m1: 2 and m2: 1 only (m3 is another organization's)", got)
+	}
+	if want := base.Add(5 * time.Second); got["m1"].Last == nil || !got["m1"].Last.Equal(want) {
+		t.Fatalf("got last %v for m1, want %v", got["m1"].Last, want)
+	}
+	if none, _ := s.Activity(context.Background(), "o1", nil); len(none) != 0 {
+		t.Fatalf("got %v for no models, want nothing", none)
 	}
 }

@@ -99,3 +99,49 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r qu
 	}
 	return st, nil
 }
+
+// Activity implements query.Store: counts from the minute rollups, the
+// newest time from the rows' time index.
+func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]query.Activity, error) {
+	out := map[string]query.Activity{}
+	if len(modelIDs) == 0 {
+		return out, nil
+	}
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ")
+	args := append([]any{orgID}, anys(modelIDs)...)
+	rows, err := s.db.QueryContext(ctx, `SELECT model_id, SUM(predictions) FROM prediction_minutes
+		WHERE org_id = ? AND model_id IN (`+in+`) GROUP BY model_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("model activity: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, err
+		}
+		out[id] = query.Activity{Predictions: n}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for id, a := range out {
+		var last int64
+		if err := s.db.QueryRowContext(ctx, `SELECT MAX(ts) FROM predictions WHERE org_id = ? AND model_id = ?`, orgID, id).Scan(&last); err != nil {
+			return nil, fmt.Errorf("model activity: %w", err)
+		}
+		t := time.UnixMicro(last).UTC()
+		a.Last = &t
+		out[id] = a
+	}
+	return out, nil
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
