@@ -1,0 +1,131 @@
+package benchmarks
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/testenv"
+)
+
+// BenchmarkBatchIngest logs b.N batches of 1000 predictions from 4
+// parallel clients, then waits until stats count all of them. It reports
+// accepted/s (predictions answered 201 per second of sending) and e2e/s
+// (predictions per second from the first request until all are
+// queryable), on the embedded default and on Kafka with ClickHouse.
+func BenchmarkBatchIngest(b *testing.B) {
+	b.Run("embedded", func(b *testing.B) { benchmarkIngest(b, nil) })
+	b.Run("kafka+clickhouse", func(b *testing.B) {
+		pg, redis := testenv.PostgresSchema(b), testenv.URL(b, testenv.Redis)
+		brokers, prefix := testenv.URL(b, testenv.Kafka), testenv.KafkaTopicPrefix(b)
+		ch := testenv.ClickHouseDatabase(b)
+		benchmarkIngest(b, func(c *config.Config) {
+			c.PostgresURL, c.RedisURL, c.RedisPrefix = pg, redis, "vigil-bench:"+prefix
+			c.KafkaBrokers, c.KafkaTopicPrefix, c.ClickHouseURL = []string{brokers}, prefix, ch
+		})
+	})
+}
+
+func benchmarkIngest(b *testing.B, tweak func(*config.Config)) {
+	base := server(b, tweak)
+	key := apiKey(b, base)
+	model := modelID(b, base, key)
+	bodies := make(chan []byte, 8)
+	go func() {
+		defer close(bodies)
+		for i := range b.N {
+			items := make([]map[string]any, 1000)
+			for j := range items {
+				items[j] = map[string]any{"prediction_id": fmt.Sprintf("b%d-%d", i, j),
+					"input_data": map[string]any{"age": j % 90, "plan": "pro"}, "output_data": map[string]any{"churn": j%3 == 0},
+					"latency_ms": float64(j%50 + 1)}
+			}
+			body, _ := json.Marshal(map[string]any{"model_id": model, "predictions": items})
+			bodies <- body
+		}
+	}()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+	var failed atomic.Int64
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for body := range bodies {
+				if code := postRaw(client, base+"/predictions/log/batch", key, body); code != http.StatusCreated {
+					failed.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	accepted := time.Since(start)
+	want := float64(b.N * 1000)
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if total(b, base, key, model) >= want {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("not every prediction stored within 5 minutes")
+		}
+	}
+	e2e := time.Since(start)
+	b.StopTimer()
+	if failed.Load() > 0 {
+		b.Fatalf("%d batches failed", failed.Load())
+	}
+	b.ReportMetric(want/accepted.Seconds(), "accepted/s")
+	b.ReportMetric(want/e2e.Seconds(), "e2e/s")
+}
+
+func postRaw(client *http.Client, url, key string, body []byte) int {
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := client.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, res.Body)
+	return res.StatusCode
+}
+
+func modelID(b *testing.B, base, key string) string {
+	b.Helper()
+	req, _ := http.NewRequest("GET", base+"/models/bench/latest", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m struct{ ID string }
+	if err := json.NewDecoder(res.Body).Decode(&m); err != nil {
+		b.Fatal(err)
+	}
+	return m.ID
+}
+
+func total(b *testing.B, base, key, model string) float64 {
+	b.Helper()
+	req, _ := http.NewRequest("GET", base+"/predictions/models/"+model+"/stats?start_time=2000-01-01T00:00:00Z", nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer res.Body.Close()
+	var s struct {
+		Total float64 `json:"total_predictions"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&s)
+	return s.Total
+}
