@@ -3,8 +3,8 @@ package benchmarks
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"

@@ -170,6 +170,9 @@ type statsResponse struct {
 	AvgLatencyMS       *float64 `json:"avg_latency_ms"`
 	MinLatencyMS       *float64 `json:"min_latency_ms"`
 	MaxLatencyMS       *float64 `json:"max_latency_ms"`
+	P50LatencyMS       *float64 `json:"p50_latency_ms"`
+	P95LatencyMS       *float64 `json:"p95_latency_ms"`
+	P99LatencyMS       *float64 `json:"p99_latency_ms"`
 	PredictionsPerHour float64  `json:"predictions_per_hour"`
 }
 
@@ -212,5 +215,6 @@ func (a *API) stats(c *fiber.Ctx) error {
 	}
 	return c.JSON(statsResponse{ModelID: id, TotalPredictions: st.TotalPredictions, Period: period{from, to},
 		AvgLatencyMS: st.AvgLatencyMS, MinLatencyMS: st.MinLatencyMS, MaxLatencyMS: st.MaxLatencyMS,
+		P50LatencyMS: st.P50LatencyMS, P95LatencyMS: st.P95LatencyMS, P99LatencyMS: st.P99LatencyMS,
 		PredictionsPerHour: float64(st.TotalPredictions) / to.Sub(from).Hours()})
 }

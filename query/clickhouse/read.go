@@ -122,7 +122,25 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r qu
 		avg := sum / float64(latencyN)
 		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, lo, hi
 	}
-	return st, nil
+	rows, err := s.conn.Query(ctx, `SELECT latency_sketch FROM prediction_minutes FINAL
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ? AND latency_sketch != ''`,
+		orgID, modelID, r.From.Truncate(time.Minute).UnixMicro(), r.To.UnixMicro())
+	if err != nil {
+		return st, fmt.Errorf("prediction stats: %w", err)
+	}
+	defer rows.Close()
+	var sketches [][]byte
+	for rows.Next() {
+		var b string
+		if err := rows.Scan(&b); err != nil {
+			return st, err
+		}
+		sketches = append(sketches, []byte(b))
+	}
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	return st, st.MergePercentiles(sketches)
 }
 
 // Activity implements query.Store: counts from the newest version of each

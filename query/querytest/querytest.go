@@ -6,6 +6,7 @@ package querytest
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -32,6 +33,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"Filters", testFilters},
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
+		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}
@@ -78,6 +80,9 @@ func testReplayCountsOnce(t *testing.T, s Store) {
 		t.Fatalf("got %d predictions, latency min %v max %v avg %v; want 150, 0, 9, 4.5",
 			st.TotalPredictions, *st.MinLatencyMS, *st.MaxLatencyMS, *st.AvgLatencyMS)
 	}
+	// Latencies 0..9, fifteen of each: exact p50 4, p95 9, p99 9 (rank
+	// floor(q*(n-1))), replays included or not.
+	percentiles(t, st, 4, 9, 9)
 	rows, err := s.Predictions(context.Background(), query.PredictionFilter{OrgID: "o1", ModelID: "m1", Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +90,42 @@ func testReplayCountsOnce(t *testing.T, s Store) {
 	if len(rows) != 150 || rows[0].PredictionID != "p0149" {
 		t.Fatalf("got %d rows, want 150 newest first", len(rows))
 	}
+}
+
+// percentiles checks p50, p95 and p99 are within the stores' stated bound
+// of the exact values: the sketch's 1%, plus 0.1% for ClickHouse's
+// histogram.
+func percentiles(t *testing.T, st query.PredictionStats, p50, p95, p99 float64) {
+	t.Helper()
+	for _, c := range []struct {
+		name string
+		got  *float64
+		want float64
+	}{{"p50", st.P50LatencyMS, p50}, {"p95", st.P95LatencyMS, p95}, {"p99", st.P99LatencyMS, p99}} {
+		if c.got == nil || math.Abs(*c.got-c.want) > 0.012*math.Abs(c.want) {
+			t.Errorf("got %s %v, want %v within 1.2%%", c.name, c.got, c.want)
+		}
+	}
+}
+
+// testPercentilesAcrossMinutes spreads latencies 1..1000 over many
+// minutes, written in several batches: the merged sketches give every
+// percentile within the bound.
+func testPercentilesAcrossMinutes(t *testing.T, s Store) {
+	var ps []ingest.Prediction
+	for i := range 1000 {
+		p := prediction("o1", "m1", i, float64(i+1))
+		p.Timestamp = base.Add(time.Duration(i) * 3 * time.Second) // 50 minutes
+		ps = append(ps, p)
+	}
+	for lo := 0; lo < len(ps); lo += 170 {
+		write(t, s, ps[lo:min(lo+170, len(ps))]...)
+	}
+	st := stats(t, s, "o1", "m1")
+	if st.TotalPredictions != 1000 {
+		t.Fatalf("got %d predictions, want 1000", st.TotalPredictions)
+	}
+	percentiles(t, st, 500, 950, 990)
 }
 
 func testRoundTrip(t *testing.T, s Store) {

@@ -97,7 +97,25 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r qu
 		avg := latencySum.Float64 / float64(latencyN.Int64)
 		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, &lo.Float64, &hi.Float64
 	}
-	return st, nil
+	rows, err := s.db.QueryContext(ctx, `SELECT latency_sketch FROM prediction_minutes
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ? AND latency_sketch IS NOT NULL`,
+		orgID, modelID, minute(r.From), r.To.UnixMicro())
+	if err != nil {
+		return st, fmt.Errorf("prediction stats: %w", err)
+	}
+	defer rows.Close()
+	var blobs [][]byte
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return st, err
+		}
+		blobs = append(blobs, b)
+	}
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	return st, st.MergePercentiles(blobs)
 }
 
 // Activity implements query.Store: counts from the minute rollups, the

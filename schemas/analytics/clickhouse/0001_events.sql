@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS prediction_minutes (
     latency_sum   Float64,
     latency_min   Nullable(Float64),
     latency_max   Nullable(Float64),
+    latency_sketch String,
     version       UInt64
 ) ENGINE = ReplacingMergeTree(version)
 PARTITION BY toYYYYMM(toDateTime(intDiv(minute, 1000000)))
