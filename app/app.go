@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 
-	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
@@ -31,11 +30,10 @@ type App struct {
 	log     *slog.Logger
 	metrics *telemetry.Metrics
 
-	store      *sqlstore.DB
-	limits     ratelimit.Store
-	redis      redis.UniversalClient
-	clickhouse driver.Conn
-	auth       *identity.Authenticator
+	store  *sqlstore.DB
+	limits ratelimit.Store
+	redis  redis.UniversalClient
+	auth   *identity.Authenticator
 
 	events       ingest.Log
 	source       func() (processors.Source, error)

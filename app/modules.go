@@ -90,7 +90,6 @@ func (a *App) initClickHouse(context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.clickhouse = conn
 	a.analytics = clickhouse.New(conn)
 	a.closers = append(a.closers, conn.Close)
 	a.checks = append(a.checks, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})

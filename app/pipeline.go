@@ -113,6 +113,7 @@ func (a *App) initProcessor(context.Context) error {
 // store.
 type activities struct{ analytics }
 
+// Activities implements registry.Activities.
 func (s activities) Activities(ctx context.Context, orgID string, ids []string) (map[string]registry.Activity, error) {
 	act, err := s.Activity(ctx, orgID, ids)
 	if err != nil {
