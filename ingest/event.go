@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -57,6 +58,32 @@ type Completion struct {
 	Cost       float64        `json:"cost"`
 	Metadata   map[string]any `json:"metadata"`
 	Timestamp  time.Time      `json:"timestamp"`
+}
+
+// Documents returns the prediction's input_data, output_data and metadata
+// as JSON text, as the analytical stores keep them.
+func (p Prediction) Documents() (in, out, meta string, err error) {
+	var b [3][]byte
+	for i, v := range []map[string]any{p.InputData, p.OutputData, p.Metadata} {
+		if b[i], err = json.Marshal(v); err != nil {
+			return "", "", "", err
+		}
+	}
+	return string(b[0]), string(b[1]), string(b[2]), nil
+}
+
+// SetDocuments decodes input_data, output_data and metadata from the JSON
+// text Documents made.
+func (p *Prediction) SetDocuments(in, out, meta string) error {
+	for _, f := range []struct {
+		s   string
+		dst *map[string]any
+	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
+		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
+			return fmt.Errorf("decode stored prediction: %w", err)
+		}
+	}
+	return nil
 }
 
 func (p Prediction) public() any { p.OrgID = ""; return p }

@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -22,6 +23,22 @@ type PredictionFilter struct {
 	Range   Range
 	Limit   int
 	Offset  int
+}
+
+// Where renders f as SQL conditions on org_id, model_id and ts (Unix
+// microseconds) with ? placeholders, which every analytical engine takes.
+func (f PredictionFilter) Where() (string, []any) {
+	where, args := []string{"org_id = ?"}, []any{f.OrgID}
+	if f.ModelID != "" {
+		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
+	}
+	if !f.Range.From.IsZero() {
+		where, args = append(where, "ts >= ?"), append(args, f.Range.From.UnixMicro())
+	}
+	if !f.Range.To.IsZero() {
+		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
+	}
+	return strings.Join(where, " AND "), args
 }
 
 // PredictionStats summarises a model's predictions over a range, from the

@@ -2,9 +2,7 @@ package clickhouse
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -26,15 +24,7 @@ func scanPrediction(row scanner) (ingest.Prediction, error) {
 		return p, err
 	}
 	p.Timestamp = time.UnixMicro(ts).UTC()
-	for _, f := range []struct {
-		s   string
-		dst *map[string]any
-	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
-		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
-			return p, fmt.Errorf("decode stored prediction: %w", err)
-		}
-	}
-	return p, nil
+	return p, p.SetDocuments(in, out, meta)
 }
 
 // Predictions implements query.Store. FINAL merges replays away before
@@ -43,17 +33,8 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
-	where, args := []string{"org_id = ?"}, []any{f.OrgID}
-	if f.ModelID != "" {
-		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
-	}
-	if !f.Range.From.IsZero() {
-		where, args = append(where, "ts >= ?"), append(args, f.Range.From.UnixMicro())
-	}
-	if !f.Range.To.IsZero() {
-		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
-	}
-	rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions FINAL WHERE `+strings.Join(where, " AND ")+
+	where, args := f.Where()
+	rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions FINAL WHERE `+where+
 		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("query predictions: %w", err)

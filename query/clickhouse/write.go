@@ -126,15 +126,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) er
 	}
 	touched := map[[3]any]bool{}
 	for _, p := range ps {
-		in, err := jsonText(p.InputData)
-		if err != nil {
-			return err
-		}
-		out, err := jsonText(p.OutputData)
-		if err != nil {
-			return err
-		}
-		meta, err := jsonText(p.Metadata)
+		in, out, meta, err := p.Documents()
 		if err != nil {
 			return err
 		}

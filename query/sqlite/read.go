@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,30 +29,13 @@ func scanPrediction(row interface{ Scan(...any) error }) (ingest.Prediction, err
 	if latency.Valid {
 		p.LatencyMS = &latency.Float64
 	}
-	for _, f := range []struct {
-		s   string
-		dst *map[string]any
-	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
-		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
-			return p, fmt.Errorf("decode stored prediction: %w", err)
-		}
-	}
-	return p, nil
+	return p, p.SetDocuments(in, out, meta)
 }
 
 // Predictions implements query.Store.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
-	where, args := []string{"org_id = ?"}, []any{f.OrgID}
-	if f.ModelID != "" {
-		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
-	}
-	if !f.Range.From.IsZero() {
-		where, args = append(where, "ts >= ?"), append(args, f.Range.From.UnixMicro())
-	}
-	if !f.Range.To.IsZero() {
-		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT `+predictionColumns+` FROM predictions WHERE `+strings.Join(where, " AND ")+
+	where, args := f.Where()
+	rows, err := s.db.QueryContext(ctx, `SELECT `+predictionColumns+` FROM predictions WHERE `+where+
 		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("query predictions: %w", err)

@@ -116,15 +116,7 @@ func (w writer) predictions(ps []ingest.Prediction) error {
 	defer stmt.Close()
 	minutes := map[[3]any]*predictionMinute{}
 	for _, p := range ps {
-		in, err := jsonText(p.InputData)
-		if err != nil {
-			return err
-		}
-		out, err := jsonText(p.OutputData)
-		if err != nil {
-			return err
-		}
-		meta, err := jsonText(p.Metadata)
+		in, out, meta, err := p.Documents()
 		if err != nil {
 			return err
 		}
