@@ -174,7 +174,9 @@ func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int6
 	var n, latencyN uint64
 	var sum float64
 	var lo, hi *float64
-	err := s.conn.QueryRow(ctx, `SELECT count(), count(latency_ms), sum(latency_ms), min(latency_ms), max(latency_ms)
+	// sum over a minute whose latencies are all NULL is NULL: ifNull keeps
+	// the scan into a float.
+	err := s.conn.QueryRow(ctx, `SELECT count(), count(latency_ms), ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
 		FROM (SELECT latency_ms FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ?)`,
 		org, model, minute, minute+time.Minute.Microseconds()).Scan(&n, &latencyN, &sum, &lo, &hi)
 	if err != nil {

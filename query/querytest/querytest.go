@@ -29,6 +29,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	}{
 		{"ReplayCountsOnce", testReplayCountsOnce},
 		{"RoundTrip", testRoundTrip},
+		{"NoLatency", testNoLatency},
 		{"Organizations", testOrganizations},
 		{"Filters", testFilters},
 		{"RetryLater", testRetryLater},
@@ -146,6 +147,18 @@ func testRoundTrip(t *testing.T, s Store) {
 	}
 	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 2 || *st.AvgLatencyMS != 12.5 {
 		t.Fatalf("got %d predictions, avg latency %v; want 2 and 12.5 over the one that reported it", st.TotalPredictions, *st.AvgLatencyMS)
+	}
+}
+
+// testNoLatency: a minute whose predictions report no latency counts
+// them, with no latency statistics.
+func testNoLatency(t *testing.T, s Store) {
+	p := prediction("o1", "m1", 1, 0)
+	p.LatencyMS = nil
+	write(t, s, p)
+	st := stats(t, s, "o1", "m1")
+	if st.TotalPredictions != 1 || st.AvgLatencyMS != nil || st.P50LatencyMS != nil {
+		t.Fatalf("got %d predictions, avg %v, p50 %v; want 1 and no latency", st.TotalPredictions, st.AvgLatencyMS, st.P50LatencyMS)
 	}
 }
 
