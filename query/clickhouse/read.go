@@ -12,21 +12,6 @@ import (
 
 var _ query.Store = (*Store)(nil)
 
-const predictionColumns = `org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata`
-
-type scanner interface{ Scan(dest ...any) error }
-
-func scanPrediction(row scanner) (ingest.Prediction, error) {
-	var p ingest.Prediction
-	var ts int64
-	var in, out, meta string
-	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &p.LatencyMS, &in, &out, &meta); err != nil {
-		return p, err
-	}
-	p.Timestamp = time.UnixMicro(ts).UTC()
-	return p, p.SetDocuments(in, out, meta)
-}
-
 // Predictions implements query.Store. FINAL merges replays away before
 // the rows are counted out.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
@@ -34,21 +19,13 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 		return nil, err
 	}
 	where, args := f.Where()
-	rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions FINAL WHERE `+where+
+	rows, err := s.conn.Query(ctx, `SELECT `+query.PredictionColumns+` FROM predictions FINAL WHERE `+where+
 		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("query predictions: %w", err)
 	}
 	defer rows.Close()
-	out := []ingest.Prediction{}
-	for rows.Next() {
-		p, err := scanPrediction(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return query.ScanPredictions(rows)
 }
 
 // Prediction implements query.Store.
@@ -57,21 +34,13 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 		return ingest.Prediction{}, err
 	}
 	ps, err := func() ([]ingest.Prediction, error) {
-		rows, err := s.conn.Query(ctx, `SELECT `+predictionColumns+` FROM predictions
+		rows, err := s.conn.Query(ctx, `SELECT `+query.PredictionColumns+` FROM predictions
 			WHERE org_id = ? AND model_id = ? AND event_id = ? ORDER BY ts LIMIT 1`, orgID, modelID, predictionID)
 		if err != nil {
 			return nil, fmt.Errorf("query prediction: %w", err)
 		}
 		defer rows.Close()
-		var out []ingest.Prediction
-		for rows.Next() {
-			p, err := scanPrediction(rows)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, p)
-		}
-		return out, rows.Err()
+		return query.ScanPredictions(rows)
 	}()
 	if err != nil {
 		return ingest.Prediction{}, err

@@ -15,46 +15,21 @@ import (
 
 var _ query.Store = (*Store)(nil)
 
-const predictionColumns = `org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata`
-
-func scanPrediction(row interface{ Scan(...any) error }) (ingest.Prediction, error) {
-	var p ingest.Prediction
-	var ts int64
-	var latency sql.NullFloat64
-	var in, out, meta string
-	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &latency, &in, &out, &meta); err != nil {
-		return p, err
-	}
-	p.Timestamp = time.UnixMicro(ts).UTC()
-	if latency.Valid {
-		p.LatencyMS = &latency.Float64
-	}
-	return p, p.SetDocuments(in, out, meta)
-}
-
 // Predictions implements query.Store.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
 	where, args := f.Where()
-	rows, err := s.db.QueryContext(ctx, `SELECT `+predictionColumns+` FROM predictions WHERE `+where+
+	rows, err := s.db.QueryContext(ctx, `SELECT `+query.PredictionColumns+` FROM predictions WHERE `+where+
 		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, fmt.Errorf("query predictions: %w", err)
 	}
 	defer rows.Close()
-	out := []ingest.Prediction{}
-	for rows.Next() {
-		p, err := scanPrediction(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return query.ScanPredictions(rows)
 }
 
 // Prediction implements query.Store.
 func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
-	p, err := scanPrediction(s.db.QueryRowContext(ctx, `SELECT `+predictionColumns+
+	p, err := query.ScanPrediction(s.db.QueryRowContext(ctx, `SELECT `+query.PredictionColumns+
 		` FROM predictions WHERE org_id = ? AND model_id = ? AND event_id = ?`, orgID, modelID, predictionID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, store.ErrNotFound

@@ -1,0 +1,47 @@
+package query
+
+import (
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// PredictionColumns are the columns ScanPrediction reads, in order; every
+// analytical store keeps predictions under these names.
+const PredictionColumns = `org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata`
+
+// Row is one result row of any analytical engine's driver.
+type Row interface{ Scan(dest ...any) error }
+
+// Rows are result rows of any analytical engine's driver: *sql.Rows and
+// ClickHouse's driver.Rows alike.
+type Rows interface {
+	Row
+	Next() bool
+	Err() error
+}
+
+// ScanPrediction reads one row of PredictionColumns.
+func ScanPrediction(row Row) (ingest.Prediction, error) {
+	var p ingest.Prediction
+	var ts int64
+	var in, out, meta string
+	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &p.LatencyMS, &in, &out, &meta); err != nil {
+		return p, err
+	}
+	p.Timestamp = time.UnixMicro(ts).UTC()
+	return p, p.SetDocuments(in, out, meta)
+}
+
+// ScanPredictions reads every row of PredictionColumns; never nil.
+func ScanPredictions(rows Rows) ([]ingest.Prediction, error) {
+	out := []ingest.Prediction{}
+	for rows.Next() {
+		p, err := ScanPrediction(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
