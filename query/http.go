@@ -34,6 +34,9 @@ func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPost, Path: "/predictions/query", Permission: "predictions:read", Handler: a.queryPredictions},
 		{Method: fiber.MethodPost, Path: "/metrics/calculate", Permission: "metrics:read", Handler: a.calculate},
+		{Method: fiber.MethodGet, Path: "/metrics/aggregate", Permission: "metrics:read", Handler: a.aggregate},
+		{Method: fiber.MethodGet, Path: "/metrics/trend", Permission: "metrics:read", Handler: a.trend},
+		{Method: fiber.MethodGet, Path: "/llm/metrics", Permission: "llm:read", Handler: a.llmMetrics},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/stats", Permission: "predictions:read", Handler: a.stats},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/recent", Permission: "predictions:read", Handler: a.recent},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/predictions/:prediction_id", Permission: "predictions:read", Handler: a.prediction},

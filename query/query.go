@@ -100,4 +100,5 @@ type Store interface {
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
+	Series
 }

@@ -66,15 +66,45 @@ func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to i
 	return seen, rows.Err()
 }
 
+// eventKey places an event: its model, its id and its time.
+type eventKey[E any] func(E) (modelKey, string, time.Time)
+
+// write stores the events of one kind not stored yet with insert, then
+// rolls up every minute the batch touches with rollup, whether its events
+// were stored before or not: a replay after a crash between the insert
+// and the rollup repairs the rollup.
+func write[E any](ctx context.Context, s *Store, table string, es []E, key eventKey[E],
+	insert func(context.Context, []E) error, rollup func(context.Context, touched) error) error {
+	if len(es) == 0 {
+		return nil
+	}
+	minutes := touched{}
+	for _, e := range es {
+		k, _, t := key(e)
+		minutes.add(k, t)
+	}
+	es, err := fresh(ctx, s, table, es, key)
+	if err != nil {
+		return err
+	}
+	if len(es) > 0 {
+		if err := insert(ctx, es); err != nil {
+			return err
+		}
+	}
+	return rollup(ctx, minutes)
+}
+
 // fresh filters events down to those not stored yet, per model.
-func fresh[E any](ctx context.Context, s *Store, table string, es []E, key func(E) (modelKey, string, int64)) ([]E, error) {
+func fresh[E any](ctx context.Context, s *Store, table string, es []E, key eventKey[E]) ([]E, error) {
 	type group struct {
 		ids      []string
 		from, to int64
 	}
 	groups := map[modelKey]*group{}
 	for _, e := range es {
-		k, id, ts := key(e)
+		k, id, t := key(e)
+		ts := t.UnixMicro()
 		g := groups[k]
 		if g == nil {
 			g = &group{from: ts, to: ts}
@@ -113,18 +143,29 @@ func jsonText(v any) (string, error) {
 }
 
 func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) error {
-	ps, err := fresh(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, int64) {
-		return modelKey{p.OrgID, p.ModelID}, p.PredictionID, p.Timestamp.UnixMicro()
-	})
-	if err != nil || len(ps) == 0 {
-		return err
+	return write(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, time.Time) {
+		return modelKey{p.OrgID, p.ModelID}, p.PredictionID, p.Timestamp
+	}, s.insertPredictions, s.rollupPredictions)
+}
+
+// rollupPredictions recomputes each touched minute of predictions.
+func (s *Store) rollupPredictions(ctx context.Context, t touched) error {
+	for k, set := range t {
+		for m := range set {
+			if err := s.rollupMinute(ctx, k.org, k.model, m); err != nil {
+				return err
+			}
+		}
 	}
+	return nil
+}
+
+func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
 		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
-	touched := map[[3]any]bool{}
 	for _, p := range ps {
 		in, out, meta, err := p.Documents()
 		if err != nil {
@@ -133,7 +174,6 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) er
 		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
 			return fmt.Errorf("clickhouse insert: %w", err)
 		}
-		touched[[3]any{p.OrgID, p.ModelID, p.Timestamp.Truncate(time.Minute).UnixMicro()}] = true
 	}
 	if err := batch.Send(); err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
@@ -141,15 +181,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) er
 	// The ids go in after the rows: a crash between the two leaves rows
 	// whose replay inserts them again with the same sort key, merged away,
 	// never ids without rows.
-	if err := s.insertIDs(ctx, ps); err != nil {
-		return err
-	}
-	for k := range touched {
-		if err := s.rollupMinute(ctx, k[0].(string), k[1].(string), k[2].(int64)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.insertIDs(ctx, ps)
 }
 
 func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
@@ -242,12 +274,12 @@ func (s *Store) latencySketch(ctx context.Context, org, model string, minute int
 }
 
 func (s *Store) writeMetrics(ctx context.Context, ms []ingest.Metric) error {
-	ms, err := fresh(ctx, s, "metrics", ms, func(m ingest.Metric) (modelKey, string, int64) {
-		return modelKey{m.OrgID, m.ModelID}, m.ID, m.Timestamp.UnixMicro()
-	})
-	if err != nil || len(ms) == 0 {
-		return err
-	}
+	return write(ctx, s, "metrics", ms, func(m ingest.Metric) (modelKey, string, time.Time) {
+		return modelKey{m.OrgID, m.ModelID}, m.ID, m.Timestamp
+	}, s.insertMetrics, metricRollup.rewrite(s))
+}
+
+func (s *Store) insertMetrics(ctx context.Context, ms []ingest.Metric) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO metrics (org_id, model_id, event_id, metric_type, value, metadata, ts)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
@@ -268,12 +300,12 @@ func (s *Store) writeMetrics(ctx context.Context, ms []ingest.Metric) error {
 }
 
 func (s *Store) writeCompletions(ctx context.Context, cs []ingest.Completion) error {
-	cs, err := fresh(ctx, s, "completions", cs, func(c ingest.Completion) (modelKey, string, int64) {
-		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp.UnixMicro()
-	})
-	if err != nil || len(cs) == 0 {
-		return err
-	}
+	return write(ctx, s, "completions", cs, func(c ingest.Completion) (modelKey, string, time.Time) {
+		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp
+	}, s.insertCompletions, completionRollup.rewrite(s))
+}
+
+func (s *Store) insertCompletions(ctx context.Context, cs []ingest.Completion) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO completions (org_id, model_id, event_id, provider, model_name,
 		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts)`)
 	if err != nil {

@@ -35,6 +35,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
+		{"MetricSeries", testMetricSeries},
+		{"CompletionGroups", testCompletionGroups},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}

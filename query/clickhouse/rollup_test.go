@@ -1,0 +1,66 @@
+package clickhouse
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/query"
+)
+
+// TestReplayRepairsRollup stores events without their rollup, as a crash
+// between the two steps of a write leaves them, then replays the batch:
+// the rows are not stored again and the rollups count them once.
+func TestReplayRepairsRollup(t *testing.T) {
+	conn, err := Open(testenv.ClickHouseDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	s, ctx := New(conn), context.Background()
+	if err := s.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	latency := 5.0
+	b := processors.Batch{
+		Predictions: []ingest.Prediction{{OrgID: "o1", ModelID: "m1", PredictionID: "p1", InputData: map[string]any{},
+			OutputData: map[string]any{}, Metadata: map[string]any{}, LatencyMS: &latency, Timestamp: at}},
+		Metrics: []ingest.Metric{{OrgID: "o1", ModelID: "m1", ID: "e1", MetricType: "accuracy", Value: 0.5,
+			Metadata: map[string]any{}, Timestamp: at}},
+		Completions: []ingest.Completion{{OrgID: "o1", ModelID: "m1", ID: "c1", Provider: "p", ModelName: "llm", Cost: 2,
+			Metadata: map[string]any{}, Timestamp: at}},
+	}
+	if err := s.insertPredictions(ctx, b.Predictions); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.insertMetrics(ctx, b.Metrics); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.insertCompletions(ctx, b.Completions); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	r := query.Range{From: at, To: at.Add(time.Hour)}
+	st, err := s.PredictionStats(ctx, "o1", "m1", r)
+	if err != nil || st.TotalPredictions != 1 {
+		t.Errorf("got %d predictions (%v), want 1", st.TotalPredictions, err)
+	}
+	ms, err := s.MetricSeries(ctx, query.MetricFilter{OrgID: "o1", ModelID: "m1", MetricType: "accuracy", Range: r}, query.Buckets{Range: r})
+	if err != nil || len(ms) != 1 || ms[0].Count != 1 {
+		t.Errorf("got metric series %v (%v), want one value", ms, err)
+	}
+	cs, err := s.CompletionGroups(ctx, "o1", "m1", r)
+	if err != nil || len(cs) != 1 || cs[0].Completions != 1 || cs[0].Cost != 2 {
+		t.Errorf("got completion groups %v (%v), want one completion costing 2", cs, err)
+	}
+	var rows uint64
+	if err := conn.QueryRow(ctx, `SELECT count() FROM metrics`).Scan(&rows); err != nil || rows != 1 {
+		t.Errorf("got %d metric rows (%v), want 1: the replay must not insert again", rows, err)
+	}
+}

@@ -1,0 +1,27 @@
+package clickhouse
+
+import (
+	"context"
+
+	"github.com/vigilhq/vigil/query"
+)
+
+// read is the store's query.Reader; it creates the tables first.
+func (s *Store) read(ctx context.Context, q string, args ...any) (query.ClosingRows, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	return s.conn.Query(ctx, q, args...)
+}
+
+// MetricSeries implements query.Series from the newest version of each
+// minute's rollup.
+func (s *Store) MetricSeries(ctx context.Context, f query.MetricFilter, b query.Buckets) ([]query.Summary, error) {
+	return query.ReadMetricSeries(ctx, s.read, "metric_minutes FINAL", f, b)
+}
+
+// CompletionGroups implements query.Series from the newest version of
+// each minute's rollup.
+func (s *Store) CompletionGroups(ctx context.Context, orgID, modelID string, r query.Range) ([]query.CompletionGroup, error) {
+	return query.ReadCompletionGroups(ctx, s.read, "completion_minutes FINAL", orgID, modelID, r)
+}
