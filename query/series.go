@@ -46,10 +46,10 @@ type Summary struct {
 // CompletionGroup is what one LLM's completions add up to: Model is the
 // model_name the completions were logged with.
 type CompletionGroup struct {
-	Model                                        string
-	Completions                                  int64
+	Model                                       string
+	Completions                                 int64
 	PromptTokens, CompletionTokens, TotalTokens int64
-	Cost                                         float64
+	Cost                                        float64
 	// LatencyCount completions reported a latency, adding up to LatencySum.
 	LatencyCount int64
 	LatencySum   float64
