@@ -6,14 +6,16 @@ import (
 	"time"
 )
 
-// waitFor polls until ok holds, for up to a few seconds: the time from a
-// 2xx on ingest to the event being queryable.
+// waitFor polls until ok holds: the time from a 2xx on ingest to the
+// event being queryable. The bound is far above the lag measured in
+// benchmarks/ (a test asserts what is stored, not how fast), so that a
+// loaded CI machine does not fail it.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 5 s of the 2xx", what)
+			t.Fatalf("%s: not within 30 s of the 2xx", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -84,15 +86,21 @@ func TestLogValidation(t *testing.T) {
 	key, _ := s.key(s.admin(), "read", "write")
 	model := s.model(key, "churn", "1")
 	ok := map[string]any{"input_data": map[string]any{"x": 1}, "output_data": map[string]any{"y": 0}}
-	for field, body := range map[string]map[string]any{
-		"inputs":      {"model_id": model, "inputs": map[string]any{}, "output_data": map[string]any{}},
-		"input_data":  {"model_id": model, "output_data": map[string]any{}},
-		"output_data": {"model_id": model, "input_data": map[string]any{}},
-		"latency_ms":  {"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "latency_ms": -1},
-		"model_id":    {"input_data": map[string]any{}, "output_data": map[string]any{}},
-		"org_id":      {"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "org_id": "x"},
+	for _, c := range []struct {
+		field string
+		body  map[string]any
+	}{
+		{"inputs", map[string]any{"model_id": model, "inputs": map[string]any{}, "output_data": map[string]any{}}},
+		{"input_data", map[string]any{"model_id": model, "output_data": map[string]any{}}},
+		{"output_data", map[string]any{"model_id": model, "input_data": map[string]any{}}},
+		{"input_data", map[string]any{"model_id": model, "input_data": []any{1}, "output_data": map[string]any{}}},
+		{"metadata", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "metadata": "x"}},
+		{"output_data", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": nil}},
+		{"latency_ms", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "latency_ms": -1}},
+		{"model_id", map[string]any{"input_data": map[string]any{}, "output_data": map[string]any{}}},
+		{"org_id", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "org_id": "x"}},
 	} {
-		s.do("POST", "/predictions/log", key, body).wantField(t, field)
+		s.do("POST", "/predictions/log", key, c.body).wantField(t, c.field)
 	}
 	s.do("POST", "/predictions/log", key, map[string]any{"model_id": "00000000-0000-0000-0000-000000000000",
 		"input_data": map[string]any{}, "output_data": map[string]any{}}).wantError(t, 404, "MODEL_NOT_FOUND")

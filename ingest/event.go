@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,19 +10,23 @@ import (
 )
 
 // Prediction is a logged prediction as it travels through the log and is
-// returned by the API. EventID is the caller's prediction_id or, without
-// one, a server UUIDv7; the analytical store keeps one row per
-// (organization, model, event id), so a replay or a client retry with the
-// same prediction_id never counts twice.
+// returned by the API. PredictionID is the caller's prediction_id or,
+// without one, a server UUIDv7; the analytical store keeps one row per
+// (organization, model, prediction id), so a replay or a client retry
+// with the same prediction_id never counts twice.
+//
+// InputData, OutputData and Metadata are JSON objects kept as the text the
+// caller sent, never decoded into maps on the way: the ingest path only
+// checks they are objects, and the stores keep the text as is.
 type Prediction struct {
-	OrgID        string         `json:"org_id,omitempty"`
-	ModelID      string         `json:"model_id"`
-	PredictionID string         `json:"prediction_id"`
-	InputData    map[string]any `json:"input_data"`
-	OutputData   map[string]any `json:"output_data"`
-	LatencyMS    *float64       `json:"latency_ms"`
-	Metadata     map[string]any `json:"metadata"`
-	Timestamp    time.Time      `json:"timestamp"`
+	OrgID        string          `json:"org_id,omitempty"`
+	ModelID      string          `json:"model_id"`
+	PredictionID string          `json:"prediction_id"`
+	InputData    json.RawMessage `json:"input_data"`
+	OutputData   json.RawMessage `json:"output_data"`
+	LatencyMS    *float64        `json:"latency_ms"`
+	Metadata     json.RawMessage `json:"metadata"`
+	Timestamp    time.Time       `json:"timestamp"`
 }
 
 // Metric is a logged metric value.
@@ -61,29 +64,15 @@ type Completion struct {
 }
 
 // Documents returns the prediction's input_data, output_data and metadata
-// as JSON text, as the analytical stores keep them.
-func (p Prediction) Documents() (in, out, meta string, err error) {
-	var b [3][]byte
-	for i, v := range []map[string]any{p.InputData, p.OutputData, p.Metadata} {
-		if b[i], err = json.Marshal(v); err != nil {
-			return "", "", "", err
-		}
-	}
-	return string(b[0]), string(b[1]), string(b[2]), nil
+// as the JSON text the analytical stores keep.
+func (p Prediction) Documents() (in, out, meta string) {
+	return string(p.InputData), string(p.OutputData), string(p.Metadata)
 }
 
-// SetDocuments decodes input_data, output_data and metadata from the JSON
-// text Documents made.
-func (p *Prediction) SetDocuments(in, out, meta string) error {
-	for _, f := range []struct {
-		s   string
-		dst *map[string]any
-	}{{in, &p.InputData}, {out, &p.OutputData}, {meta, &p.Metadata}} {
-		if err := json.Unmarshal([]byte(f.s), f.dst); err != nil {
-			return fmt.Errorf("decode stored prediction: %w", err)
-		}
-	}
-	return nil
+// SetDocuments sets input_data, output_data and metadata from the JSON
+// text Documents returned.
+func (p *Prediction) SetDocuments(in, out, meta string) {
+	p.InputData, p.OutputData, p.Metadata = json.RawMessage(in), json.RawMessage(out), json.RawMessage(meta)
 }
 
 func (p Prediction) public() any { p.OrgID = ""; return p }

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"encoding/json"
+
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
@@ -11,12 +13,12 @@ import (
 // predictionRequest is one prediction as logged. The field names are
 // exactly input_data and output_data; any other field is a 422 naming it.
 type predictionRequest struct {
-	ModelID      string         `json:"model_id"`
-	PredictionID string         `json:"prediction_id"`
-	InputData    map[string]any `json:"input_data"`
-	OutputData   map[string]any `json:"output_data"`
-	LatencyMS    *float64       `json:"latency_ms"`
-	Metadata     map[string]any `json:"metadata"`
+	ModelID      string          `json:"model_id"`
+	PredictionID string          `json:"prediction_id"`
+	InputData    json.RawMessage `json:"input_data"`
+	OutputData   json.RawMessage `json:"output_data"`
+	LatencyMS    *float64        `json:"latency_ms"`
+	Metadata     json.RawMessage `json:"metadata"`
 }
 
 func (r *predictionRequest) model() string      { return r.ModelID }
@@ -26,11 +28,10 @@ func (r *predictionRequest) validate() error {
 	var v web.Problems
 	v.Required("model_id", r.ModelID)
 	v.MaxLen("prediction_id", r.PredictionID, 128)
-	if r.InputData == nil {
-		v.Add("input_data", "is required: an object of the model's inputs")
-	}
-	if r.OutputData == nil {
-		v.Add("output_data", "is required: an object of the model's outputs")
+	object(&v, "input_data", r.InputData, "is required: an object of the model's inputs")
+	object(&v, "output_data", r.OutputData, "is required: an object of the model's outputs")
+	if len(r.Metadata) > 0 && !isObject(r.Metadata) {
+		v.Add("metadata", "must be of type object")
 	}
 	if r.LatencyMS != nil && *r.LatencyMS < 0 {
 		v.Add("latency_ms", "must not be negative")
@@ -45,7 +46,31 @@ func (r *predictionRequest) event(a *API, c *fiber.Ctx) Prediction {
 		id = uuid.Must(uuid.NewV7()).String()
 	}
 	return Prediction{OrgID: identity.OrgID(c), ModelID: r.ModelID, PredictionID: id, InputData: r.InputData,
-		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
+		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: emptyObject(r.Metadata), Timestamp: a.Clock.Now()}
+}
+
+// object records a problem unless raw is a JSON object: required when
+// missing or null, a type error otherwise.
+func object(v *web.Problems, field string, raw json.RawMessage, required string) {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		v.Add(field, required)
+	case !isObject(raw):
+		v.Add(field, "must be of type object")
+	}
+}
+
+// isObject reports whether raw, valid JSON, is an object.
+func isObject(raw json.RawMessage) bool {
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// emptyObject is raw, or {} when it is missing or null.
+func emptyObject(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage("{}")
+	}
+	return raw
 }
 
 func orEmpty(m map[string]any) map[string]any {

@@ -30,7 +30,8 @@ func ScanPrediction(row Row) (ingest.Prediction, error) {
 		return p, err
 	}
 	p.Timestamp = time.UnixMicro(ts).UTC()
-	return p, p.SetDocuments(in, out, meta)
+	p.SetDocuments(in, out, meta)
+	return p, nil
 }
 
 // ScanPredictions reads every row of PredictionColumns; never nil.

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"testing"
@@ -15,6 +16,7 @@ func TestDecodeBytes(t *testing.T) {
 		Count int               `json:"count"`
 		Meta  map[string]string `json:"meta"`
 		In    *inner            `json:"inner"`
+		Raw   json.RawMessage   `json:"raw"`
 	}
 	cases := []struct {
 		in     string
@@ -26,6 +28,8 @@ func TestDecodeBytes(t *testing.T) {
 		{`{"name": "a\u0000b"}`, 422, "name"},
 		{`{"meta": {"k": "\u0000"}}`, 422, "meta.k"},
 		{`{"inner": {"tags": ["x", "\u0000"]}}`, 422, "inner.tags[1]"},
+		{`{"raw": {"deep": ["\\u0000"]}}`, 0, ""},
+		{`{"raw": {"deep": ["\u0000"]}}`, 422, "raw"},
 		{`{"name": "ok", "extra": 1}`, 422, "extra"},
 		{`{"count": "one"}`, 422, "count"},
 		{`{"name": }`, 400, ""},

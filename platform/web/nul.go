@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -32,8 +33,15 @@ func hasEscapedNUL(body []byte) bool {
 	return false
 }
 
-// nulField returns the JSON path of the first string in v holding U+0000.
+// rawMessage is the type of JSON text kept undecoded.
+var rawMessage = reflect.TypeFor[json.RawMessage]()
+
+// nulField returns the JSON path of the first string in v holding U+0000;
+// for JSON text kept undecoded (json.RawMessage), the path of the text.
 func nulField(v reflect.Value, path string) (string, bool) {
+	if v.Type() == rawMessage {
+		return path, hasEscapedNUL(v.Bytes())
+	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {

@@ -27,8 +27,8 @@ func TestReplayRepairsRollup(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	latency := 5.0
 	b := processors.Batch{
-		Predictions: []ingest.Prediction{{OrgID: "o1", ModelID: "m1", PredictionID: "p1", InputData: map[string]any{},
-			OutputData: map[string]any{}, Metadata: map[string]any{}, LatencyMS: &latency, Timestamp: at}},
+		Predictions: []ingest.Prediction{{OrgID: "o1", ModelID: "m1", PredictionID: "p1", InputData: []byte(`{}`),
+			OutputData: []byte(`{}`), Metadata: []byte(`{}`), LatencyMS: &latency, Timestamp: at}},
 		Metrics: []ingest.Metric{{OrgID: "o1", ModelID: "m1", ID: "e1", MetricType: "accuracy", Value: 0.5,
 			Metadata: map[string]any{}, Timestamp: at}},
 		Completions: []ingest.Completion{{OrgID: "o1", ModelID: "m1", ID: "c1", Provider: "p", ModelName: "llm", Cost: 2,

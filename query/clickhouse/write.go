@@ -167,10 +167,7 @@ func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) e
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
 	for _, p := range ps {
-		in, out, meta, err := p.Documents()
-		if err != nil {
-			return err
-		}
+		in, out, meta := p.Documents()
 		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
 			return fmt.Errorf("clickhouse insert: %w", err)
 		}

@@ -5,6 +5,7 @@ package querytest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"testing"
@@ -46,8 +47,8 @@ var base = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func prediction(org, model string, i int, latency float64) ingest.Prediction {
 	return ingest.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p%04d", i),
-		InputData: map[string]any{"x": float64(i)}, OutputData: map[string]any{"y": 1.0},
-		LatencyMS: &latency, Metadata: map[string]any{}, Timestamp: base.Add(time.Duration(i) * time.Second)}
+		InputData: json.RawMessage(fmt.Sprintf(`{"x":%d}`, i)), OutputData: json.RawMessage(`{"y":1}`),
+		LatencyMS: &latency, Metadata: json.RawMessage(`{}`), Timestamp: base.Add(time.Duration(i) * time.Second)}
 }
 
 func write(t *testing.T, s Store, ps ...ingest.Prediction) {
@@ -133,7 +134,7 @@ func testPercentilesAcrossMinutes(t *testing.T, s Store) {
 
 func testRoundTrip(t *testing.T, s Store) {
 	p := prediction("o1", "m1", 7, 12.5)
-	p.Metadata = map[string]any{"region": "eu"}
+	p.Metadata = json.RawMessage(`{"region": "eu", "nested": {"a": [1, 2.5, "三"]}}`)
 	q := prediction("o1", "m1", 8, 0)
 	q.LatencyMS = nil
 	write(t, s, p, q)
@@ -141,7 +142,7 @@ func testRoundTrip(t *testing.T, s Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.InputData["x"] != 7.0 || got.Metadata["region"] != "eu" || *got.LatencyMS != 12.5 || !got.Timestamp.Equal(p.Timestamp) {
+	if string(got.InputData) != `{"x":7}` || string(got.Metadata) != string(p.Metadata) || *got.LatencyMS != 12.5 || !got.Timestamp.Equal(p.Timestamp) {
 		t.Fatalf("got %+v, want %+v", got, p)
 	}
 	if got, _ := s.Prediction(context.Background(), "o1", "m1", "p0008"); got.LatencyMS != nil {

@@ -48,16 +48,6 @@ type writer struct {
 	tx  *sql.Tx
 }
 
-// insert runs stmt with args and reports whether it stored a new row.
-func (w writer) insert(stmt *sql.Stmt, args ...any) (bool, error) {
-	res, err := stmt.ExecContext(w.ctx, args...)
-	if err != nil {
-		return false, fmt.Errorf("analytics insert: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
 func jsonText(v any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
@@ -107,24 +97,19 @@ func (w writer) predictions(ps []ingest.Prediction) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	stmt, err := w.tx.PrepareContext(w.ctx, `INSERT INTO predictions
-		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-	if err != nil {
-		return fmt.Errorf("analytics prepare: %w", err)
+	rows := make([][]any, len(ps))
+	for i, p := range ps {
+		in, out, meta := p.Documents()
+		rows[i] = []any{p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), nullFloat(p.LatencyMS), in, out, meta}
 	}
-	defer stmt.Close()
+	added, err := w.insertNew("predictions",
+		[]string{"org_id", "model_id", "event_id", "ts", "latency_ms", "input_data", "output_data", "metadata"}, rows)
+	if err != nil {
+		return err
+	}
 	minutes := map[[3]any]*predictionMinute{}
 	for _, p := range ps {
-		in, out, meta, err := p.Documents()
-		if err != nil {
-			return err
-		}
-		added, err := w.insert(stmt, p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), nullFloat(p.LatencyMS), in, out, meta)
-		if err != nil {
-			return err
-		}
-		if !added {
+		if !take(added, eventKey{p.OrgID, p.ModelID, p.PredictionID}) {
 			continue
 		}
 		k := [3]any{p.OrgID, p.ModelID, minute(p.Timestamp)}

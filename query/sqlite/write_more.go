@@ -16,24 +16,21 @@ func (w writer) metrics(ms []ingest.Metric) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	stmt, err := w.tx.PrepareContext(w.ctx, `INSERT INTO metrics
-		(org_id, model_id, event_id, metric_type, value, metadata, ts)
-		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-	if err != nil {
-		return fmt.Errorf("analytics prepare: %w", err)
-	}
-	defer stmt.Close()
-	minutes := map[[4]any]*metricMinute{}
-	for _, m := range ms {
+	rows := make([][]any, len(ms))
+	for i, m := range ms {
 		meta, err := jsonText(m.Metadata)
 		if err != nil {
 			return err
 		}
-		added, err := w.insert(stmt, m.OrgID, m.ModelID, m.ID, m.MetricType, m.Value, meta, m.Timestamp.UnixMicro())
-		if err != nil {
-			return err
-		}
-		if !added {
+		rows[i] = []any{m.OrgID, m.ModelID, m.ID, m.MetricType, m.Value, meta, m.Timestamp.UnixMicro()}
+	}
+	added, err := w.insertNew("metrics", []string{"org_id", "model_id", "event_id", "metric_type", "value", "metadata", "ts"}, rows)
+	if err != nil {
+		return err
+	}
+	minutes := map[[4]any]*metricMinute{}
+	for _, m := range ms {
+		if !take(added, eventKey{m.OrgID, m.ModelID, m.ID}) {
 			continue
 		}
 		k := [4]any{m.OrgID, m.ModelID, m.MetricType, minute(m.Timestamp)}
@@ -72,27 +69,24 @@ func (w writer) completions(cs []ingest.Completion) error {
 	if len(cs) == 0 {
 		return nil
 	}
-	stmt, err := w.tx.PrepareContext(w.ctx, `INSERT INTO completions
-		(org_id, model_id, event_id, provider, model_name, prompt, completion, prompt_tokens, completion_tokens,
-		 total_tokens, latency_ms, cost, metadata, ts)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-	if err != nil {
-		return fmt.Errorf("analytics prepare: %w", err)
-	}
-	defer stmt.Close()
-	minutes := map[[4]any]*completionMinute{}
-	for _, c := range cs {
+	rows := make([][]any, len(cs))
+	for i, c := range cs {
 		meta, err := jsonText(c.Metadata)
 		if err != nil {
 			return err
 		}
-		added, err := w.insert(stmt, c.OrgID, c.ModelID, c.ID, c.Provider, c.ModelName, c.Prompt, c.Completion,
+		rows[i] = []any{c.OrgID, c.ModelID, c.ID, c.Provider, c.ModelName, c.Prompt, c.Completion,
 			c.Tokens.PromptTokens, c.Tokens.CompletionTokens, c.Tokens.TotalTokens, nullFloat(c.LatencyMS), c.Cost, meta,
-			c.Timestamp.UnixMicro())
-		if err != nil {
-			return err
-		}
-		if !added {
+			c.Timestamp.UnixMicro()}
+	}
+	added, err := w.insertNew("completions", []string{"org_id", "model_id", "event_id", "provider", "model_name", "prompt",
+		"completion", "prompt_tokens", "completion_tokens", "total_tokens", "latency_ms", "cost", "metadata", "ts"}, rows)
+	if err != nil {
+		return err
+	}
+	minutes := map[[4]any]*completionMinute{}
+	for _, c := range cs {
+		if !take(added, eventKey{c.OrgID, c.ModelID, c.ID}) {
 			continue
 		}
 		k := [4]any{c.OrgID, c.ModelID, c.ModelName, minute(c.Timestamp)}
