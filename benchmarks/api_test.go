@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
 	"testing"
 
 	"github.com/vigilhq/vigil/app"
@@ -29,7 +30,11 @@ func server(b *testing.B, tweak func(*config.Config)) string {
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var logs io.Writer = io.Discard
+	if os.Getenv("VIGIL_BENCH_LOG") != "" { // to see why a run fails
+		logs = os.Stderr
+	}
+	a, err := app.New(context.Background(), cfg, slog.New(slog.NewTextHandler(logs, nil)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,31 +10,17 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // BenchmarkBatchIngest logs b.N batches of 1000 predictions from 4
 // parallel clients, then waits until stats count all of them. It reports
 // accepted/s (predictions answered 201 per second of sending) and e2e/s
 // (predictions per second from the first request until all are
-// queryable), on the embedded default and on Kafka with ClickHouse.
-func BenchmarkBatchIngest(b *testing.B) {
-	b.Run("embedded", func(b *testing.B) { benchmarkIngest(b, nil) })
-	b.Run("kafka+clickhouse", func(b *testing.B) {
-		pg, redis := testenv.PostgresSchema(b), testenv.URL(b, testenv.Redis)
-		brokers, prefix := testenv.URL(b, testenv.Kafka), testenv.KafkaTopicPrefix(b)
-		ch := testenv.ClickHouseDatabase(b)
-		benchmarkIngest(b, func(c *config.Config) {
-			c.PostgresURL, c.RedisURL, c.RedisPrefix = pg, redis, "vigil-bench:"+prefix
-			c.KafkaBrokers, c.KafkaTopicPrefix, c.ClickHouseURL = []string{brokers}, prefix, ch
-		})
-	})
-}
+// queryable), on the embedded default and on Kafka with ClickHouse, and
+// the CPU seconds spent per million predictions (see reportCPUPerMillion).
+func BenchmarkBatchIngest(b *testing.B) { eachPipeline(b, benchmarkIngest) }
 
-func benchmarkIngest(b *testing.B, tweak func(*config.Config)) {
-	base := server(b, tweak)
+func benchmarkIngest(b *testing.B, base string) {
 	key := apiKey(b, base)
 	model := modelID(b, base, key)
 	bodies := make(chan []byte, 8)
@@ -54,6 +40,7 @@ func benchmarkIngest(b *testing.B, tweak func(*config.Config)) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 	var failed atomic.Int64
 	b.ResetTimer()
+	cpu := readCPU(b)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for range 4 {
@@ -83,6 +70,7 @@ func benchmarkIngest(b *testing.B, tweak func(*config.Config)) {
 	}
 	b.ReportMetric(want/accepted.Seconds(), "accepted/s")
 	b.ReportMetric(want/e2e.Seconds(), "e2e/s")
+	reportCPUPerMillion(b, cpu, want)
 }
 
 func postRaw(client *http.Client, url, key string, body []byte) int {

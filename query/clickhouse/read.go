@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -28,14 +29,27 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 	return query.ScanPredictions(rows)
 }
 
-// Prediction implements query.Store.
+// Prediction implements query.Store. prediction_ids, ordered by id, gives
+// the prediction's time, which the predictions table is ordered by: both
+// reads use the primary key, however many predictions the model has. (Ids
+// are written after rows, so an id found has its row.)
 func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
 	if err := s.ensure(ctx); err != nil {
 		return ingest.Prediction{}, err
 	}
+	var ts []int64
+	err := s.conn.QueryRow(ctx, `SELECT groupArray(ts) FROM prediction_ids WHERE org_id = ? AND model_id = ? AND event_id = ?`,
+		orgID, modelID, predictionID).Scan(&ts)
+	if err != nil {
+		return ingest.Prediction{}, fmt.Errorf("query prediction: %w", err)
+	}
+	if len(ts) == 0 {
+		return ingest.Prediction{}, store.ErrNotFound
+	}
+	first := slices.Min(ts)
 	ps, err := func() ([]ingest.Prediction, error) {
 		rows, err := s.conn.Query(ctx, `SELECT `+query.PredictionColumns+` FROM predictions
-			WHERE org_id = ? AND model_id = ? AND event_id = ? ORDER BY ts LIMIT 1`, orgID, modelID, predictionID)
+			WHERE org_id = ? AND model_id = ? AND ts = ? AND event_id = ? LIMIT 1`, orgID, modelID, first, predictionID)
 		if err != nil {
 			return nil, fmt.Errorf("query prediction: %w", err)
 		}

@@ -1,0 +1,130 @@
+package benchmarks
+
+import (
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// singleClients is how many clients send single events at once.
+const singleClients = 32
+
+// BenchmarkSingleEvent sends b.N single predictions (POST
+// /predictions/log) from 32 clients over keep-alive connections and
+// reports requests/s and the p50 and p99 of the request latency as the
+// clients see it.
+func BenchmarkSingleEvent(b *testing.B) {
+	eachPipeline(b, func(b *testing.B, base string) {
+		key := apiKey(b, base)
+		model := modelID(b, base, key)
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: singleClients}}
+		var next, failed atomic.Int64
+		lat := make([][]time.Duration, singleClients)
+		b.ResetTimer()
+		start := time.Now()
+		var wg sync.WaitGroup
+		for c := range singleClients {
+			wg.Go(func() {
+				for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+					body := fmt.Appendf(nil, `{"model_id":%q,"prediction_id":"s%d","input_data":{"age":%d,"plan":"pro"},`+
+						`"output_data":{"churn":%t},"latency_ms":%d}`, model, i, i%90, i%3 == 0, i%50+1)
+					t := time.Now()
+					if postRaw(client, base+"/predictions/log", key, body) != http.StatusCreated {
+						failed.Add(1)
+					}
+					lat[c] = append(lat[c], time.Since(t))
+				}
+			})
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		b.StopTimer()
+		if failed.Load() > 0 {
+			b.Fatalf("%d requests failed", failed.Load())
+		}
+		var all []time.Duration
+		for _, l := range lat {
+			all = append(all, l...)
+		}
+		b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
+		reportLatency(b, all, "request")
+	})
+}
+
+// lagLoad is the background load, in predictions per second, under which
+// BenchmarkLag measures: 100-prediction batches at a steady pace.
+const lagLoad = 10_000
+
+// BenchmarkLag measures freshness: the time from the 201 of a logged
+// prediction until GET .../predictions/{id} finds it (polled every 2 ms),
+// for b.N probes one after another while other clients keep logging
+// lagLoad predictions a second. Reports the p50 and p99 lag.
+func BenchmarkLag(b *testing.B) {
+	eachPipeline(b, func(b *testing.B, base string) {
+		key := apiKey(b, base)
+		model := modelID(b, base, key)
+		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() { steadyLoad(client, base, key, model, stop) })
+		defer func() { close(stop); wg.Wait() }()
+		time.Sleep(time.Second) // the load reaches its pace
+		lags := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		for i := range b.N {
+			id := fmt.Sprintf("probe-%d", i)
+			body := fmt.Appendf(nil, `{"model_id":%q,"prediction_id":%q,"input_data":{},"output_data":{}}`, model, id)
+			if code := postRaw(client, base+"/predictions/log", key, body); code != http.StatusCreated {
+				b.Fatalf("probe: got %d, want 201", code)
+			}
+			acked := time.Now()
+			for deadline := acked.Add(time.Minute); getStatus(client, base+"/predictions/models/"+model+"/predictions/"+id, key) != http.StatusOK; {
+				if time.Now().After(deadline) {
+					b.Fatalf("probe %s not queryable within a minute", id)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			lags = append(lags, time.Since(acked))
+		}
+		b.StopTimer()
+		reportLatency(b, lags, "lag")
+	})
+}
+
+// steadyLoad logs lagLoad predictions a second in 100-prediction batches
+// until stop closes.
+func steadyLoad(client *http.Client, base, key, model string, stop <-chan struct{}) {
+	const perBatch = 100
+	tick := time.NewTicker(time.Second * perBatch / lagLoad)
+	defer tick.Stop()
+	for n := 0; ; n++ {
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		body := fmt.Appendf(nil, `{"model_id":%q,"predictions":[`, model)
+		for j := range perBatch {
+			if j > 0 {
+				body = append(body, ',')
+			}
+			body = fmt.Appendf(body, `{"prediction_id":"l%d-%d","input_data":{"age":%d},"output_data":{"churn":true},"latency_ms":3}`, n, j, j)
+		}
+		body = append(body, "]}"...)
+		postRaw(client, base+"/predictions/log/batch", key, body)
+	}
+}
+
+func getStatus(client *http.Client, url, key string) int {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := client.Do(req)
+	if err != nil {
+		return 0
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
