@@ -20,6 +20,7 @@ import (
 type analytics interface {
 	query.Store
 	processors.Sink
+	processors.DeadLetters
 }
 
 // processorGroup is the processors' consumer group on the event log
@@ -85,7 +86,8 @@ func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
 // initProcessor runs the processor role: it reads the event log and lands
 // events in the analytical store, committing only after each write.
 func (a *App) initProcessor(context.Context) error {
-	p := &processors.Processor{Sink: a.analytics, Log: a.log, Grace: a.cfg.ShutdownGrace}
+	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Metrics: processors.NewMetrics(a.metrics.Registry),
+		Log: a.log, Grace: a.cfg.ShutdownGrace}
 	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
 		for a.ensureTopics != nil {

@@ -19,6 +19,10 @@ import (
 type Store interface {
 	query.Store
 	processors.Sink
+	processors.DeadLetters
+	// DeadLetters returns up to limit of the organization's dead
+	// letters, newest first.
+	DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error)
 }
 
 // Run runs the contract on stores made by open, a fresh one per case.
@@ -35,6 +39,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
+		{"Refused", testRefused},
+		{"PoisonSetAside", testPoisonSetAside},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}
