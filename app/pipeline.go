@@ -55,7 +55,7 @@ func (a *App) initKafka(ctx context.Context) error {
 	}
 	a.source = func() (processors.Source, error) {
 		return kafkaconsumer.New(kafkaconsumer.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
-			Prefix: p.Prefix(), Logger: a.log})
+			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
 	return nil
 }
