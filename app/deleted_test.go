@@ -21,7 +21,10 @@ func TestDeletedModelEventsDropped(t *testing.T) {
 			cfg.Roles = []string{config.RoleAPI}
 			s := start(t, cfg)
 			admin := s.admin()
-			org := s.do("GET", "/auth/me", admin, nil).want(t, 200).str("organization_id")
+			org := s.do("GET", "/auth/me", admin, nil).want(t, 200).str("user.organization_id")
+			if org == "" {
+				t.Fatal("got no user.organization_id from /auth/me")
+			}
 			key, _ := s.key(admin, "read", "write")
 			gone, kept := s.model(key, "gone", "1"), s.model(key, "kept", "1")
 			for model, n := range map[string]int{gone: 7, kept: 5} {
@@ -40,7 +43,7 @@ func TestDeletedModelEventsDropped(t *testing.T) {
 				return s.do("GET", "/predictions/models/"+kept+"/stats?start_time=2000-01-01T00:00:00Z", key, nil).at("total_predictions") == 5.0
 			})
 			waitFor(t, "the deleted model's predictions counted as dropped", func() bool {
-				return dropped(t, s, "predictions", "model_deleted") == 7
+				return counter(t, s, `vigil_processor_dropped_events_total{kind="predictions",reason="model_deleted"}`) == 7
 			})
 			ps, err := s.app.analytics.Predictions(context.Background(), query.PredictionFilter{OrgID: org, ModelID: gone, Limit: 100})
 			if err != nil {
@@ -53,13 +56,12 @@ func TestDeletedModelEventsDropped(t *testing.T) {
 	}
 }
 
-// dropped reads vigil_processor_dropped_events_total{kind,reason} from
-// /metrics; 0 when absent.
-func dropped(t *testing.T, s *server, kind, reason string) float64 {
+// counter reads one series of a counter, named with its labels as
+// /metrics prints it, from /metrics; 0 when absent.
+func counter(t *testing.T, s *server, series string) float64 {
 	t.Helper()
 	body := string(s.do("GET", "root:/metrics", "", nil).want(t, 200).raw)
-	re := regexp.MustCompile(`vigil_processor_dropped_events_total\{kind="` + kind + `",reason="` + reason + `"\} (\S+)`)
-	m := re.FindStringSubmatch(body)
+	m := regexp.MustCompile(regexp.QuoteMeta(series) + ` (\S+)`).FindStringSubmatch(body)
 	if m == nil {
 		return 0
 	}

@@ -11,9 +11,9 @@ import (
 // DeadLetter is an event the analytical store refused for good, set aside
 // so that the log keeps moving. It belongs to the event's organization and
 // keeps the event as logged, so that an operator can count, inspect and
-// replay it. The embedded store keeps dead letters in its dead_letters
-// table, ClickHouse in its own; no API route serves them yet, and
-// vigil_processor_dead_letters_total counts them.
+// replay it. Each analytical store keeps them in its dead_letters table;
+// GET /api/v1/dead-letters lists an organization's (predictions:read),
+// and vigil_processor_dead_letters_total counts them.
 type DeadLetter struct {
 	OrgID   string
 	Kind    string // one of ingest.Kinds

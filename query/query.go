@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/quantile"
 )
 
@@ -100,4 +101,7 @@ type Store interface {
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
+	// DeadLetters returns up to limit of the organization's dead letters
+	// (events the store refused for good), newest first.
+	DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error)
 }

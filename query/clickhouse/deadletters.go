@@ -60,8 +60,7 @@ func (s *Store) SetAside(ctx context.Context, dls []processors.DeadLetter) error
 	return nil
 }
 
-// DeadLetters returns up to limit of the organization's dead letters,
-// newest first.
+// DeadLetters implements query.Store.
 func (s *Store) DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error) {
 	if err := s.ensure(ctx); err != nil {
 		return nil, err

@@ -20,9 +20,6 @@ type Store interface {
 	query.Store
 	processors.Sink
 	processors.DeadLetters
-	// DeadLetters returns up to limit of the organization's dead
-	// letters, newest first.
-	DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error)
 }
 
 // Run runs the contract on stores made by open, a fresh one per case.

@@ -30,8 +30,7 @@ func (s *Store) SetAside(ctx context.Context, dls []processors.DeadLetter) error
 	return nil
 }
 
-// DeadLetters returns up to limit of the organization's dead letters,
-// newest first.
+// DeadLetters implements query.Store.
 func (s *Store) DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT `+query.DeadLetterColumns+` FROM dead_letters WHERE org_id = ?
 		ORDER BY failed_at DESC, kind, model_id, event_id LIMIT ?`, orgID, limit)
