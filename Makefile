@@ -30,7 +30,9 @@ engines-status:
 	$(ENGINES) status
 
 # Two passes: every suite, then the fault tests (build tag fault), which stop and kill the
-# shared engines and so run one package at a time. Exit status: non-zero when either pass
+# shared engines and so run one package at a time. The same pass runs app's process-fault
+# tests (TestFaultProcessorKill, TestFaultServeKill, TestFaultSIGTERMDrain: a few minutes),
+# which build the binary and SIGKILL or SIGTERM only the Vigil processes they start. Exit status: non-zero when either pass
 # fails. The last line is "N passed, N failed, N skipped" over both.
 test:
 	$(ENGINES) up

@@ -10,7 +10,9 @@ import (
 
 // Fault tests stop and start the shared engines, so they run apart from the
 // other suites, one package at a time (make test's second pass:
-// go test -tags fault -p 1 -run '^TestFault').
+// go test -tags fault -p 1 -run '^TestFault'). The process-fault tests
+// (kill_test.go, drain_test.go) run in that pass too, for their length;
+// they kill only the Vigil processes they start.
 
 // engines runs deploy/testenv/engines.sh with args.
 func engines(t *testing.T, args ...string) {

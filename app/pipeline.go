@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -13,6 +14,7 @@ import (
 	"github.com/vigilhq/vigil/query"
 	querysqlite "github.com/vigilhq/vigil/query/sqlite"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
 )
 
 // analytics is the analytical store as both roles use it: the processors
@@ -20,6 +22,7 @@ import (
 type analytics interface {
 	query.Store
 	processors.Sink
+	processors.DeadLetters
 }
 
 // processorGroup is the processors' consumer group on the event log
@@ -52,7 +55,7 @@ func (a *App) initKafka(ctx context.Context) error {
 	}
 	a.source = func() (processors.Source, error) {
 		return kafkaconsumer.New(kafkaconsumer.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
-			Prefix: p.Prefix(), Logger: a.log})
+			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
 	return nil
 }
@@ -85,7 +88,8 @@ func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
 // initProcessor runs the processor role: it reads the event log and lands
 // events in the analytical store, committing only after each write.
 func (a *App) initProcessor(context.Context) error {
-	p := &processors.Processor{Sink: a.analytics, Log: a.log, Grace: a.cfg.ShutdownGrace}
+	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Models: registeredModels{a.store},
+		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace}
 	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
 		for a.ensureTopics != nil {
@@ -107,6 +111,19 @@ func (a *App) initProcessor(context.Context) error {
 		return p.Run(ctx)
 	}})
 	return nil
+}
+
+// registeredModels answers the processors' question, whether a model
+// still exists, from the model registry.
+type registeredModels struct{ store registry.Store }
+
+// ModelExists implements processors.Models.
+func (m registeredModels) ModelExists(ctx context.Context, orgID, modelID string) (bool, error) {
+	_, err := m.store.Model(ctx, orgID, modelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // activities reads the registry's prediction counts from the analytical

@@ -12,13 +12,27 @@ import (
 )
 
 // Processor moves events from the log into the analytical store: poll a
-// batch, write it, then commit it. A failing write is retried with backoff
-// and nothing is committed meanwhile, so an analytical store that is down
-// for a while leaves a backlog in the log that drains once it is back.
+// batch, write it, then commit it. A write that fails for a retryable
+// reason is retried with backoff and nothing is committed meanwhile, so an
+// analytical store that is down for a while leaves a backlog in the log
+// that drains once it is back. A write refused for good (IsPermanent) is
+// split in halves until the refused events are alone; those are set aside
+// as dead letters, the rest is stored, and the batch is committed.
 type Processor struct {
 	Source Source
 	Sink   Sink
-	Log    *slog.Logger
+	// DeadLetters keeps the events Sink refuses for good. Without it, such
+	// a refusal stops Run with an error.
+	DeadLetters DeadLetters
+	// Models, when set, is asked whether each event's model still exists;
+	// the events of a deleted model are dropped and counted.
+	Models Models
+	// ModelTTL is how long an answer of Models is trusted
+	// (DefaultModelTTL).
+	ModelTTL time.Duration
+	// Metrics counts dead letters and dropped events; nil counts nothing.
+	Metrics *Metrics
+	Log     *slog.Logger
 	// Grace bounds how long a batch in flight may take to finish once Run's
 	// context ends (default 30s). A batch not written by then is left
 	// uncommitted and read again after the restart.
@@ -26,6 +40,8 @@ type Processor struct {
 	// MaxBackoff caps the pause between retries of a failing write
 	// (default 10s).
 	MaxBackoff time.Duration
+
+	cache *modelCache
 }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
@@ -63,20 +79,15 @@ func (p *Processor) process(ctx context.Context, msgs []Message) error {
 	})
 	defer stop()
 
-	backoff := 100 * time.Millisecond
-	for {
-		err := p.Sink.Write(wctx, b)
-		if err == nil {
-			break
-		}
+	b, err := p.live(wctx, b)
+	if err == nil {
+		err = p.store(wctx, b)
+	}
+	if err != nil {
 		if wctx.Err() != nil {
 			return fmt.Errorf("batch not written within the shutdown grace: %w", err)
 		}
-		p.Log.Warn("analytical store write failed; retrying, offsets stay uncommitted", "events", b.Len(), "err", err)
-		if !clock.Sleep(wctx, backoff) {
-			return fmt.Errorf("batch not written within the shutdown grace: %w", err)
-		}
-		backoff = min(backoff*2, p.maxBackoff())
+		return err
 	}
 	if err := p.Source.Commit(wctx); err != nil {
 		// The batch is stored; a failed commit only means it is read again
@@ -84,6 +95,85 @@ func (p *Processor) process(ctx context.Context, msgs []Message) error {
 		p.Log.Warn("committing offsets failed; the batch will be replayed and deduplicated", "err", err)
 	}
 	return nil
+}
+
+// live drops the events of deleted models from b, asking the registry
+// again while it cannot answer.
+func (p *Processor) live(ctx context.Context, b Batch) (Batch, error) {
+	if p.Models == nil {
+		return b, nil
+	}
+	if p.cache == nil {
+		ttl := p.ModelTTL
+		if ttl <= 0 {
+			ttl = DefaultModelTTL
+		}
+		p.cache = &modelCache{models: p.Models, ttl: ttl}
+	}
+	var out Batch
+	var dropped map[string]int
+	err := p.retry(ctx, "model registry lookup", b.Len(), func() (err error) {
+		out, dropped, err = p.cache.filter(ctx, b, time.Now())
+		return err
+	})
+	for kind, n := range dropped {
+		p.Metrics.drop(kind, DropModelDeleted, n)
+		if n > 0 {
+			p.Log.Info("dropping events of a deleted model", "kind", kind, "events", n)
+		}
+	}
+	return out, err
+}
+
+// store writes b. Refused for good, b is written in halves, down to single
+// events, and each event refused alone is set aside.
+func (p *Processor) store(ctx context.Context, b Batch) error {
+	err := p.retry(ctx, "analytical store write", b.Len(), func() error { return p.Sink.Write(ctx, b) })
+	if !IsPermanent(err) {
+		return err
+	}
+	if b.Len() > 1 {
+		first, second := b.split()
+		if err := p.store(ctx, first); err != nil {
+			return err
+		}
+		return p.store(ctx, second)
+	}
+	return p.setAside(ctx, b, err)
+}
+
+// setAside keeps b's events as dead letters refused with cause.
+func (p *Processor) setAside(ctx context.Context, b Batch, cause error) error {
+	if p.DeadLetters == nil {
+		return fmt.Errorf("analytical store refused an event and no dead-letter store is set: %w", cause)
+	}
+	dls := b.deadLetters(cause.Error(), time.Now().UTC())
+	if err := p.retry(ctx, "setting dead letters aside", len(dls), func() error { return p.DeadLetters.SetAside(ctx, dls) }); err != nil {
+		return fmt.Errorf("set aside dead letters: %w", err)
+	}
+	for _, d := range dls {
+		p.Metrics.deadLettered(d.Kind)
+		p.Log.Error("analytical store refused an event; set aside as a dead letter", "org_id", d.OrgID, "kind", d.Kind,
+			"model_id", d.ModelID, "event_id", d.EventID, "reason", d.Reason)
+	}
+	return nil
+}
+
+// retry runs op until it succeeds, fails permanently or ctx ends, pausing
+// with exponential backoff between attempts; it returns op's last error.
+func (p *Processor) retry(ctx context.Context, what string, events int, op func() error) error {
+	backoff := 100 * time.Millisecond
+	for {
+		err := op()
+		if err == nil || IsPermanent(err) || ctx.Err() != nil {
+			return err
+		}
+		p.Log.Warn(what+" failed; retrying, offsets stay uncommitted", "events", events, "err", err)
+		if !clock.Sleep(ctx, backoff) {
+			return err
+		}
+		backoff = min(backoff*2, p.maxBackoff())
+	}
 }
 
 func (p *Processor) maxBackoff() time.Duration {
@@ -120,6 +210,7 @@ func (p *Processor) decode(msgs []Message) Batch {
 			err = fmt.Errorf("unknown kind %q", m.Kind)
 		}
 		if err != nil {
+			p.Metrics.drop(m.Kind, DropUndecodable, 1)
 			p.Log.Error("skipping an undecodable event", "kind", m.Kind, "partition", m.Partition, "offset", m.Offset, "err", err)
 		}
 	}

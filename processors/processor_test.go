@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -13,46 +14,14 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 )
 
-// script is a Source that hands out prepared batches and records commits.
-type script struct {
-	mu        sync.Mutex
-	batches   [][]Message
-	polled    int
-	committed int // batches committed
-}
-
-func (s *script) Poll(ctx context.Context) ([]Message, error) {
-	s.mu.Lock()
-	if s.polled < len(s.batches) {
-		b := s.batches[s.polled]
-		s.polled++
-		s.mu.Unlock()
-		return b, nil
-	}
-	s.mu.Unlock()
-	<-ctx.Done()
-	return nil, ctx.Err()
-}
-
-func (s *script) Commit(context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.committed = s.polled
-	return nil
-}
-
-func (s *script) Close() error { return nil }
-
-func (s *script) commits() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.committed
-}
-
-// flaky is a Sink that fails while down and counts what it stored.
+// flaky is a Sink that fails while down, refuses for good every batch
+// holding one of the poison event ids (like a store whose transaction
+// fails as a whole), and records what it stored.
 type flaky struct {
 	mu     sync.Mutex
 	down   bool
+	poison map[string]bool
+	ids    []string
 	stored int
 	writes int
 }
@@ -64,6 +33,13 @@ func (f *flaky) Write(_ context.Context, b Batch) error {
 	if f.down {
 		return errors.New("store down")
 	}
+	ids := batchIDs(b)
+	for _, id := range ids {
+		if f.poison[id] {
+			return Permanent(fmt.Errorf("bad value in %s", id))
+		}
+	}
+	f.ids = append(f.ids, ids...)
 	f.stored += b.Len()
 	return nil
 }
@@ -97,7 +73,7 @@ func eventually(t *testing.T, what string, ok func() bool) {
 }
 
 func TestProcessorCommitsAfterWrite(t *testing.T) {
-	src := &script{batches: [][]Message{msgs(3), msgs(2)}}
+	src := NewBatches(msgs(3), msgs(2))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -105,11 +81,11 @@ func TestProcessorCommitsAfterWrite(t *testing.T) {
 	go func() { done <- p.Run(ctx) }()
 
 	eventually(t, "retries while the store is down", func() bool { _, w := sink.counts(); return w >= 3 })
-	if c := src.commits(); c != 0 {
+	if c := src.Committed(); c != 0 {
 		t.Fatalf("got %d batches committed while the store is down, want 0", c)
 	}
 	sink.set(false)
-	eventually(t, "both batches stored and committed", func() bool { s, _ := sink.counts(); return s == 5 && src.commits() == 2 })
+	eventually(t, "both batches stored and committed", func() bool { s, _ := sink.counts(); return s == 5 && src.Committed() == 2 })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("Run: got %v, want nil", err)
@@ -117,7 +93,7 @@ func TestProcessorCommitsAfterWrite(t *testing.T) {
 }
 
 func TestProcessorFinishesBatchOnShutdown(t *testing.T) {
-	src := &script{batches: [][]Message{msgs(4)}}
+	src := NewBatches(msgs(4))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 5 * time.Second}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -130,13 +106,13 @@ func TestProcessorFinishesBatchOnShutdown(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("Run: got %v, want nil", err)
 	}
-	if s, _ := sink.counts(); s != 4 || src.commits() != 1 {
-		t.Fatalf("got %d stored, %d commits, want the batch in flight finished: 4, 1", s, src.commits())
+	if s, _ := sink.counts(); s != 4 || src.Committed() != 1 {
+		t.Fatalf("got %d stored, %d commits, want the batch in flight finished: 4, 1", s, src.Committed())
 	}
 }
 
 func TestProcessorGivesUpAfterGrace(t *testing.T) {
-	src := &script{batches: [][]Message{msgs(2)}}
+	src := NewBatches(msgs(2))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 100 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -147,20 +123,20 @@ func TestProcessorGivesUpAfterGrace(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatalf("Run: got nil, want an error for the batch left unwritten")
 	}
-	if c := src.commits(); c != 0 {
+	if c := src.Committed(); c != 0 {
 		t.Fatalf("got %d commits, want 0: the unwritten batch must be read again", c)
 	}
 }
 
 func TestProcessorSkipsUndecodable(t *testing.T) {
 	bad := []Message{{Kind: ingest.KindPrediction, Value: []byte("{not json")}, {Kind: "other", Value: []byte("{}")}}
-	src := &script{batches: [][]Message{append(bad, msgs(2)...)}}
+	src := NewBatches(append(bad, msgs(2)...))
 	sink := &flaky{}
 	p := &Processor{Source: src, Sink: sink, Log: quiet()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
-	eventually(t, "the good events stored", func() bool { s, _ := sink.counts(); return s == 2 && src.commits() == 1 })
+	eventually(t, "the good events stored", func() bool { s, _ := sink.counts(); return s == 2 && src.Committed() == 1 })
 	cancel()
 	<-done
 }

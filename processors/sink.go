@@ -22,8 +22,11 @@ type Sink interface {
 	// Write stores the batch's events and folds them into the per-minute
 	// rollups. It is idempotent: an event already stored (same
 	// organization, model and event id) is neither stored nor counted
-	// again, so replaying a batch after a crash changes nothing. Durable
-	// before nil; on error the processor retries the batch and does not
-	// commit its offsets.
+	// again, so replaying a batch after a crash changes nothing, nor does
+	// writing part of a batch again. Durable before nil. An error wrapping
+	// ErrPermanent says the batch holds data the store never takes: the
+	// processor then writes it in halves and sets the refused events
+	// aside (DeadLetters). Any other error (store down, network, timeout)
+	// is retried with the offsets left uncommitted.
 	Write(ctx context.Context, b Batch) error
 }

@@ -40,6 +40,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/stats", Permission: "predictions:read", Handler: a.stats},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/recent", Permission: "predictions:read", Handler: a.recent},
 		{Method: fiber.MethodGet, Path: "/predictions/models/:model_id/predictions/:prediction_id", Permission: "predictions:read", Handler: a.prediction},
+		{Method: fiber.MethodGet, Path: "/dead-letters", Permission: "predictions:read", Handler: a.deadLetters},
 	}
 }
 

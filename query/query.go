@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/quantile"
 )
 
@@ -101,4 +102,7 @@ type Store interface {
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 	Series
+	// DeadLetters returns up to limit of the organization's dead letters
+	// (events the store refused for good), newest first.
+	DeadLetters(ctx context.Context, orgID string, limit int) ([]processors.DeadLetter, error)
 }

@@ -8,23 +8,16 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vigilhq/vigil/platform/testenv"
 )
 
-// buildVigil compiles the binary once for the tests of this file.
-func buildVigil(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "vigil")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+// buildVigil compiles the binary for a test of this file.
+func buildVigil(t *testing.T) string { return testenv.Build(t, ".") }
 
 // process is a running `vigil serve`, its log lines collected as they come.
 type process struct {

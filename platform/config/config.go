@@ -57,7 +57,13 @@ type Config struct {
 	// KafkaTopicPrefix starts the event log's topic names and its consumer
 	// group's, so that deployments can share a cluster.
 	KafkaTopicPrefix string
-	ClickHouseURL    string
+	// KafkaInstanceID, when set, makes this processor a static member of
+	// the consumer group (e.g. a StatefulSet's pod name): restarted with
+	// the same id, it takes its partitions back at once instead of the
+	// group waiting out the dead member's session timeout (45 s). Every
+	// processor needs its own id.
+	KafkaInstanceID string
+	ClickHouseURL   string
 
 	AdminUsername string
 	AdminPassword string
@@ -121,6 +127,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", env("VIGIL_REDIS_PREFIX", "vigil:"), "prefix of every Redis key (VIGIL_REDIS_PREFIX)")
 	fs.StringVar(&brokers, "kafka-brokers", env("VIGIL_KAFKA_BROKERS", ""), "comma-separated Kafka brokers; empty: embedded log (VIGIL_KAFKA_BROKERS)")
 	fs.StringVar(&c.KafkaTopicPrefix, "kafka-topic-prefix", env("VIGIL_KAFKA_TOPIC_PREFIX", "vigil."), "prefix of the event log's topics and consumer group (VIGIL_KAFKA_TOPIC_PREFIX)")
+	fs.StringVar(&c.KafkaInstanceID, "kafka-instance-id", env("VIGIL_KAFKA_INSTANCE_ID", ""), "this processor's static consumer-group member id; empty: dynamic membership (VIGIL_KAFKA_INSTANCE_ID)")
 	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", env("VIGIL_CLICKHOUSE_URL", ""), "ClickHouse URL; empty: SQLite (VIGIL_CLICKHOUSE_URL)")
 	fs.StringVar(&c.AdminUsername, "admin-username", env("VIGIL_ADMIN_USERNAME", "admin"), "first admin's username (VIGIL_ADMIN_USERNAME)")
 	c.AdminPassword = getenv("VIGIL_ADMIN_PASSWORD")
@@ -186,6 +193,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("transactional_store", engine(c.PostgresURL != "", "postgres "+redactURL(c.PostgresURL), "sqlite")),
 		slog.String("limits_store", engine(c.RedisURL != "", "redis "+redactURL(c.RedisURL), "in-process")),
 		slog.String("event_log", engine(len(c.KafkaBrokers) > 0, "kafka "+strings.Join(c.KafkaBrokers, ",")+" topics "+c.KafkaTopicPrefix+"*", "embedded")),
+		slog.String("kafka_instance_id", c.KafkaInstanceID),
 		slog.String("analytical_store", engine(c.ClickHouseURL != "", "clickhouse "+redactURL(c.ClickHouseURL), "sqlite")),
 		slog.String("admin_username", c.AdminUsername),
 		slog.Bool("admin_password_set", c.AdminPassword != ""),

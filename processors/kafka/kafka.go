@@ -42,6 +42,11 @@ type Options struct {
 	Prefix string
 	// Kinds are the kinds of event read (ingest.Kinds).
 	Kinds []string
+	// InstanceID, when set, makes the member static (kgo.InstanceID): a
+	// restart with the same id gets its partitions back without waiting
+	// for the group to expire the old member. It does not leave the group
+	// on Close.
+	InstanceID string
 	// PollMax is the most messages one Poll returns (DefaultPollMax).
 	PollMax int
 	// Logger receives commit errors of rebalances and informational
@@ -111,6 +116,9 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		kgo.BlockRebalanceOnPoll(),
 		kgo.OnPartitionsRevoked(s.commitMarked("revoked")),
 		kgo.OnPartitionsLost(s.commitMarked("lost")),
+	}
+	if o.InstanceID != "" {
+		base = append(base, kgo.InstanceID(o.InstanceID))
 	}
 	cl, err := ingestkafka.NewClient(o.Brokers, append(base, opts...)...)
 	if err != nil {

@@ -22,7 +22,15 @@ var _ processors.Sink = (*Store)(nil)
 // stored rows themselves and written as a new version of that minute's
 // rollup. A crash anywhere leaves at worst a rollup that the replay
 // recomputes.
+//
+// An event no store can hold, or one ClickHouse refuses as data, fails the
+// batch with an error wrapping processors.ErrPermanent (see refused);
+// anything else is retryable.
 func (s *Store) Write(ctx context.Context, b processors.Batch) error {
+	return processors.WriteChecked(ctx, b, s.write, refused)
+}
+
+func (s *Store) write(ctx context.Context, b processors.Batch) error {
 	if err := s.ensure(ctx); err != nil {
 		return err
 	}
@@ -166,6 +174,7 @@ func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) e
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
+	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, p := range ps {
 		in, out, meta := p.Documents()
 		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
@@ -186,6 +195,7 @@ func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
 	if err != nil {
 		return fmt.Errorf("clickhouse insert ids: %w", err)
 	}
+	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, p := range ps {
 		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro()); err != nil {
 			return fmt.Errorf("clickhouse insert ids: %w", err)
@@ -220,6 +230,7 @@ func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int6
 	if err != nil {
 		return fmt.Errorf("clickhouse rollup: %w", err)
 	}
+	defer batch.Close() // ends the INSERT when Send is not reached
 	if err := batch.Append(org, model, minute, n, latencyN, sum, lo, hi, sketch, uint64(time.Now().UnixNano())); err != nil {
 		return fmt.Errorf("clickhouse rollup: %w", err)
 	}
@@ -281,6 +292,7 @@ func (s *Store) insertMetrics(ctx context.Context, ms []ingest.Metric) error {
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
+	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, m := range ms {
 		meta, err := jsonText(m.Metadata)
 		if err != nil {
@@ -308,6 +320,7 @@ func (s *Store) insertCompletions(ctx context.Context, cs []ingest.Completion) e
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
+	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, c := range cs {
 		meta, err := jsonText(c.Metadata)
 		if err != nil {

@@ -20,6 +20,7 @@ import (
 type Store interface {
 	query.Store
 	processors.Sink
+	processors.DeadLetters
 }
 
 // Run runs the contract on stores made by open, a fresh one per case.
@@ -38,6 +39,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
+		{"Refused", testRefused},
+		{"PoisonSetAside", testPoisonSetAside},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"time"
 
+	msqlite "modernc.org/sqlite"
+
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/quantile"
@@ -19,8 +21,36 @@ var _ processors.Sink = (*Store)(nil)
 func minute(t time.Time) int64 { return t.Truncate(time.Minute).UnixMicro() }
 
 // Write implements processors.Sink: one transaction inserts the events not
-// stored yet and adds exactly those to the rollups.
+// stored yet and adds exactly those to the rollups. An event no store can
+// hold, or one SQLite refuses as data, fails the batch with an error
+// wrapping processors.ErrPermanent; anything else is retryable.
 func (s *Store) Write(ctx context.Context, b processors.Batch) error {
+	return processors.WriteChecked(ctx, b, s.write, refused)
+}
+
+// SQLite's primary result codes that say the data is at fault.
+const (
+	sqliteTooBig     = 18
+	sqliteConstraint = 19
+	sqliteMismatch   = 20
+	sqliteRange      = 25
+)
+
+// refused reports whether err says this batch's data can never be stored:
+// it does not encode, or SQLite refuses it as too big, breaking a
+// constraint or of the wrong type. Busy, I/O and full-disk errors are not.
+func refused(err error) bool {
+	var e *msqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqliteTooBig, sqliteConstraint, sqliteMismatch, sqliteRange:
+			return true
+		}
+	}
+	return processors.Unencodable(err)
+}
+
+func (s *Store) write(ctx context.Context, b processors.Batch) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("analytics write: %w", err)

@@ -1,0 +1,49 @@
+package processors
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// Metrics counts the events the processor did not store. A nil *Metrics
+// counts nothing.
+type Metrics struct {
+	deadLetters *prometheus.CounterVec
+	dropped     *prometheus.CounterVec
+}
+
+// Reasons an event is dropped, the label of vigil_processor_dropped_events_total.
+const (
+	// DropModelDeleted: the event's model was deleted after the event
+	// was logged.
+	DropModelDeleted = "model_deleted"
+	// DropUndecodable: the message is not an event of a known kind.
+	DropUndecodable = "undecodable"
+)
+
+// NewMetrics registers the processor's metrics with reg:
+// vigil_processor_dead_letters_total{kind} and
+// vigil_processor_dropped_events_total{kind,reason}.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		deadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_processor_dead_letters_total",
+			Help: "Events the analytical store refused for good, set aside as dead letters, by kind.",
+		}, []string{"kind"}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_processor_dropped_events_total",
+			Help: "Events read from the log and deliberately not stored, by kind and reason.",
+		}, []string{"kind", "reason"}),
+	}
+	reg.MustRegister(m.deadLetters, m.dropped)
+	return m
+}
+
+func (m *Metrics) deadLettered(kind string) {
+	if m != nil {
+		m.deadLetters.WithLabelValues(kind).Inc()
+	}
+}
+
+func (m *Metrics) drop(kind, reason string, n int) {
+	if m != nil && n > 0 {
+		m.dropped.WithLabelValues(kind, reason).Add(float64(n))
+	}
+}

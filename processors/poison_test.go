@@ -1,0 +1,157 @@
+package processors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+func batchIDs(b Batch) []string {
+	var ids []string
+	for _, p := range b.Predictions {
+		ids = append(ids, p.PredictionID)
+	}
+	for _, m := range b.Metrics {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// letters is an in-memory DeadLetters.
+type letters struct {
+	mu  sync.Mutex
+	all []DeadLetter
+}
+
+func (l *letters) SetAside(_ context.Context, dls []DeadLetter) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, dls...)
+	return nil
+}
+
+func (l *letters) ids() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var ids []string
+	for _, d := range l.all {
+		ids = append(ids, d.EventID)
+	}
+	return ids
+}
+
+// mixed is n predictions p0.. and n metrics m0.. of organization o.
+func mixed(n int) []Message {
+	var out []Message
+	for i := range n {
+		v, _ := json.Marshal(ingest.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprintf("p%d", i)})
+		out = append(out, Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
+		v, _ = json.Marshal(ingest.Metric{OrgID: "o", ModelID: "m", ID: fmt.Sprintf("m%d", i)})
+		out = append(out, Message{Kind: ingest.KindMetric, Value: v, Offset: int64(i)})
+	}
+	return out
+}
+
+func TestProcessorSetsPoisonAside(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		poison []string
+	}{
+		{"none", nil},
+		{"first", []string{"p0"}},
+		{"last", []string{"m9"}},
+		{"several", []string{"p3", "p4", "m0", "m7"}},
+		{"every prediction", []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := NewBatches(mixed(10), msgs(1))
+			poison := map[string]bool{}
+			for _, id := range c.poison {
+				poison[id] = true
+			}
+			sink, dead := &flaky{down: true, poison: poison}, &letters{}
+			reg := prometheus.NewRegistry()
+			p := &Processor{Source: src, Sink: sink, DeadLetters: dead, Metrics: NewMetrics(reg), Log: quiet(), MaxBackoff: 10 * time.Millisecond}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- p.Run(ctx) }()
+			eventually(t, "a failed write", func() bool { _, w := sink.counts(); return w >= 1 })
+			sink.set(false)
+			eventually(t, "both batches committed", func() bool { return src.Committed() == 2 })
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("Run: got %v, want nil", err)
+			}
+			got := dead.ids()
+			slices.Sort(got)
+			want := slices.Clone(c.poison)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("got dead letters %v, want %v", got, want)
+			}
+			sink.mu.Lock()
+			stored := len(slices.Compact(slices.Sorted(slices.Values(sink.ids))))
+			sink.mu.Unlock()
+			if want := 21 - len(c.poison); stored != want {
+				t.Fatalf("got %d distinct events stored, want %d", stored, want)
+			}
+			if n := counted(t, reg, "vigil_processor_dead_letters_total"); n != float64(len(c.poison)) {
+				t.Fatalf("got vigil_processor_dead_letters_total %v, want %d", n, len(c.poison))
+			}
+		})
+	}
+}
+
+func TestBatchSplit(t *testing.T) {
+	var b Batch
+	for i := range 3 {
+		b.Predictions = append(b.Predictions, ingest.Prediction{PredictionID: fmt.Sprint("p", i)})
+	}
+	for i := range 4 {
+		b.Metrics = append(b.Metrics, ingest.Metric{ID: fmt.Sprint("m", i)})
+	}
+	first, second := b.split()
+	if got, want := batchIDs(first), []string{"p0", "p1", "p2"}; !slices.Equal(got, want) {
+		t.Fatalf("got first half %v, want %v", got, want)
+	}
+	if got, want := batchIDs(second), []string{"m0", "m1", "m2", "m3"}; !slices.Equal(got, want) {
+		t.Fatalf("got second half %v, want %v", got, want)
+	}
+}
+
+func TestProcessorStopsWithoutDeadLetters(t *testing.T) {
+	src := NewBatches(mixed(2))
+	p := &Processor{Source: src, Sink: &flaky{poison: map[string]bool{"p1": true}}, Log: quiet()}
+	if err := p.Run(context.Background()); !IsPermanent(err) {
+		t.Fatalf("Run: got %v, want the permanent write error", err)
+	}
+	if c := src.Committed(); c != 0 {
+		t.Fatalf("got %d commits, want 0", c)
+	}
+}
+
+// counted sums the counter name over its labels.
+func counted(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n float64
+	for _, mf := range mfs {
+		if mf.GetName() == name {
+			for _, m := range mf.GetMetric() {
+				n += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,102 @@
+package querytest
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
+)
+
+// testRefused: events no store can hold fail the write with a permanent
+// error, and store nothing.
+func testRefused(t *testing.T, s Store) {
+	for _, c := range []struct {
+		name string
+		bad  func(p *ingest.Prediction)
+	}{
+		{"time past the store's range", func(p *ingest.Prediction) { p.Timestamp = processors.Newest.Add(time.Hour) }},
+		{"time before 1970", func(p *ingest.Prediction) { p.Timestamp = time.Time{} }},
+		{"no id", func(p *ingest.Prediction) { p.PredictionID = "" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := prediction("o1", "m1", 1, 1)
+			c.bad(&p)
+			err := s.Write(context.Background(), processors.Batch{Predictions: []ingest.Prediction{prediction("o1", "m1", 2, 1), p}})
+			if !processors.IsPermanent(err) {
+				t.Fatalf("Write: got %v, want a permanent error", err)
+			}
+		})
+	}
+	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 0 {
+		t.Fatalf("got %d predictions counted after refused writes, want 0", st.TotalPredictions)
+	}
+}
+
+// testPoisonSetAside runs the processor on the store with a batch holding
+// two events the store refuses: the others are stored and counted once,
+// the two are dead letters of their organization, kept once however often
+// they are set aside, and the batch is committed.
+func testPoisonSetAside(t *testing.T, s Store) {
+	var ps []ingest.Prediction
+	for i := range 8 {
+		ps = append(ps, prediction("o1", "m1", i, 1))
+	}
+	ps[2].Timestamp = time.Time{} // as a producer that forgot the time would log it
+	ps[5].Timestamp = processors.Newest.Add(time.Minute)
+	var msgs []processors.Message
+	for _, p := range ps {
+		v, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v})
+	}
+	src := processors.NewBatches(msgs)
+	p := &processors.Processor{Source: src, Sink: s, DeadLetters: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		MaxBackoff: 10 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	for deadline := time.Now().Add(30 * time.Second); src.Committed() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("batch not committed within 30s")
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil", err)
+	}
+	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 6 {
+		t.Fatalf("got %d predictions counted, want 6", st.TotalPredictions)
+	}
+	// A replay sets them aside again.
+	again, err := s.DeadLetters(context.Background(), "o1", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetAside(context.Background(), again); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.DeadLetters(context.Background(), "o1", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, d := range got {
+		ids[d.EventID] = true
+		if d.Kind != ingest.KindPrediction || d.ModelID != "m1" || d.Reason == "" || d.FailedAt.IsZero() || len(d.Event) == 0 {
+			t.Errorf("got dead letter %+v, want kind, model, reason, time and event", d)
+		}
+	}
+	if len(got) != 2 || !ids["p0002"] || !ids["p0005"] {
+		t.Fatalf("got %d dead letters %v, want p0002 and p0005 once each", len(got), ids)
+	}
+	if other, err := s.DeadLetters(context.Background(), "o2", 10); err != nil || len(other) != 0 {
+		t.Fatalf("got %d dead letters for another organization (%v), want none", len(other), err)
+	}
+}
