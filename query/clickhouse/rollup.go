@@ -48,13 +48,8 @@ func (r minuteRollup) rewrite(s *Store) func(context.Context, touched) error {
 func (r minuteRollup) run(ctx context.Context, s *Store, t touched) error {
 	version := uint64(time.Now().UnixNano())
 	for k, set := range t {
-		minutes := make([]int64, 0, len(set))
-		lo, hi := int64(1<<63-1), int64(-1<<63)
-		for m := range set {
-			minutes = append(minutes, m)
-			lo, hi = min(lo, m), max(hi, m)
-		}
-		if err := s.conn.Exec(ctx, string(r), version, k.org, k.model, lo, hi+time.Minute.Microseconds(), minutes); err != nil {
+		minutes, lo, hi := span(set)
+		if err := s.conn.Exec(ctx, string(r), version, k.org, k.model, lo, hi, minutes); err != nil {
 			return fmt.Errorf("clickhouse rollup: %w", err)
 		}
 	}

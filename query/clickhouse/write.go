@@ -156,13 +156,11 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) er
 	}, s.insertPredictions, s.rollupPredictions)
 }
 
-// rollupPredictions recomputes each touched minute of predictions.
+// rollupPredictions recomputes the touched minutes of each model.
 func (s *Store) rollupPredictions(ctx context.Context, t touched) error {
 	for k, set := range t {
-		for m := range set {
-			if err := s.rollupMinute(ctx, k.org, k.model, m); err != nil {
-				return err
-			}
+		if err := s.rollupMinutes(ctx, k, set); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -207,22 +205,43 @@ func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
 	return nil
 }
 
-// rollupMinute recomputes one minute of a model's predictions from the
-// stored rows and writes it as the minute's newest version.
-func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int64) error {
-	var n, latencyN uint64
-	var sum float64
-	var lo, hi *float64
+// predictionMinute is one minute's rollup row as rollupMinutes builds it.
+type predictionMinute struct {
+	n, latencyN uint64
+	sum         float64
+	lo, hi      *float64
+	sketch      quantile.Sketch
+}
+
+// rollupMinutes recomputes a model's minutes from the stored rows, two
+// server-side aggregations for all of them (so a batch that spans hours,
+// as a backlog does, costs the same round trips as one that spans a
+// minute), and writes them as the minutes' newest version.
+func (s *Store) rollupMinutes(ctx context.Context, k modelKey, set map[int64]bool) error {
+	minutes, lo, hi := span(set)
 	// sum over a minute whose latencies are all NULL is NULL: ifNull keeps
 	// the scan into a float.
-	err := s.conn.QueryRow(ctx, `SELECT count(), count(latency_ms), ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
-		FROM (SELECT latency_ms FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ?)`,
-		org, model, minute, minute+time.Minute.Microseconds()).Scan(&n, &latencyN, &sum, &lo, &hi)
+	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, count(), count(latency_ms),
+		ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
+		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m) GROUP BY m`,
+		k.org, k.model, lo, hi, minutes)
 	if err != nil {
 		return fmt.Errorf("clickhouse rollup read: %w", err)
 	}
-	sketch, err := s.latencySketch(ctx, org, model, minute, latencyN)
-	if err != nil {
+	defer rows.Close()
+	got := map[int64]*predictionMinute{}
+	for rows.Next() {
+		var m int64
+		r := &predictionMinute{}
+		if err := rows.Scan(&m, &r.n, &r.latencyN, &r.sum, &r.lo, &r.hi); err != nil {
+			return fmt.Errorf("clickhouse rollup read: %w", err)
+		}
+		got[m] = r
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	if err := s.latencySketches(ctx, k, minutes, lo, hi, got); err != nil {
 		return err
 	}
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_minutes
@@ -231,8 +250,17 @@ func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int6
 		return fmt.Errorf("clickhouse rollup: %w", err)
 	}
 	defer batch.Close() // ends the INSERT when Send is not reached
-	if err := batch.Append(org, model, minute, n, latencyN, sum, lo, hi, sketch, uint64(time.Now().UnixNano())); err != nil {
-		return fmt.Errorf("clickhouse rollup: %w", err)
+	version := uint64(time.Now().UnixNano())
+	for m, r := range got {
+		var sketch []byte
+		if r.sketch.Count() > 0 {
+			if sketch, err = r.sketch.MarshalBinary(); err != nil {
+				return err
+			}
+		}
+		if err := batch.Append(k.org, k.model, m, r.n, r.latencyN, r.sum, r.lo, r.hi, string(sketch), version); err != nil {
+			return fmt.Errorf("clickhouse rollup: %w", err)
+		}
 	}
 	if err := batch.Send(); err != nil {
 		return fmt.Errorf("clickhouse rollup: %w", err)
@@ -240,45 +268,56 @@ func (s *Store) rollupMinute(ctx context.Context, org, model string, minute int6
 	return nil
 }
 
+// span lists the minutes of set with the time range [lo, hi) that holds
+// them, in Unix microseconds.
+func span(set map[int64]bool) (minutes []int64, lo, hi int64) {
+	lo, hi = int64(1<<63-1), int64(-1<<63)
+	for m := range set {
+		minutes = append(minutes, m)
+		lo, hi = min(lo, m), max(hi, m)
+	}
+	return minutes, lo, hi + time.Minute.Microseconds()
+}
+
 // histogramWidth is the width, in natural log, of the latency histogram
 // ClickHouse computes for a minute: 0.1%, so that a bucket's middle is
 // within 0.1% of every latency in it, well inside the sketch's 1%.
 const histogramWidth = 0.001
 
-// latencySketch builds the minute's latency sketch from a histogram that
-// ClickHouse computes over the stored rows, so the rows never cross the
-// wire; latencies of 0, which have no logarithm, are the rest of
-// latencyN. Empty when the minute has no latency.
-func (s *Store) latencySketch(ctx context.Context, org, model string, minute int64, latencyN uint64) (string, error) {
-	if latencyN == 0 {
-		return "", nil
-	}
-	rows, err := s.conn.Query(ctx, `SELECT floor(log(latency_ms) / ?) AS k, count()
-		FROM (SELECT latency_ms FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ?)
-		WHERE latency_ms > 0 GROUP BY k`, histogramWidth, org, model, minute, minute+time.Minute.Microseconds())
+// latencySketches builds each minute's latency sketch from a histogram
+// that ClickHouse computes over the stored rows, so the rows never cross
+// the wire; latencies of 0, which have no logarithm, are the rest of the
+// minute's latency count.
+func (s *Store) latencySketches(ctx context.Context, k modelKey, minutes []int64, lo, hi int64, got map[int64]*predictionMinute) error {
+	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, floor(log(latency_ms) / ?) AS k, count()
+		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m) AND latency_ms > 0
+		GROUP BY m, k`, histogramWidth, k.org, k.model, lo, hi, minutes)
 	if err != nil {
-		return "", fmt.Errorf("clickhouse latency histogram: %w", err)
+		return fmt.Errorf("clickhouse latency histogram: %w", err)
 	}
 	defer rows.Close()
-	var sk quantile.Sketch
-	var positive uint64
+	positive := map[int64]uint64{}
 	for rows.Next() {
-		var k float64
+		var m int64
+		var b float64
 		var n uint64
-		if err := rows.Scan(&k, &n); err != nil {
-			return "", err
+		if err := rows.Scan(&m, &b, &n); err != nil {
+			return fmt.Errorf("clickhouse latency histogram: %w", err)
 		}
-		sk.AddN(math.Exp((k+0.5)*histogramWidth), n)
-		positive += n
+		if r := got[m]; r != nil {
+			r.sketch.AddN(math.Exp((b+0.5)*histogramWidth), n)
+			positive[m] += n
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return "", err
+		return fmt.Errorf("clickhouse latency histogram: %w", err)
 	}
-	if latencyN > positive {
-		sk.AddN(0, latencyN-positive)
+	for m, r := range got {
+		if r.latencyN > positive[m] {
+			r.sketch.AddN(0, r.latencyN-positive[m])
+		}
 	}
-	b, err := sk.MarshalBinary()
-	return string(b), err
+	return nil
 }
 
 func (s *Store) writeMetrics(ctx context.Context, ms []ingest.Metric) error {
