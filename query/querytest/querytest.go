@@ -35,6 +35,9 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
+		{"Stream", testStream},
+		{"StreamStopsEarly", testStreamStopsEarly},
+		{"StreamCancelled", testStreamCancelled},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}
