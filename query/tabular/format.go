@@ -45,8 +45,11 @@ type Options struct {
 type Format struct {
 	// Name is what the format query parameter calls it.
 	Name string
-	// MediaType is its Content-Type and what Accept asks for.
+	// MediaType is what Accept asks for.
 	MediaType string
+	// ContentType is the Content-Type of an answer: MediaType, with the
+	// character set where the type leaves it open.
+	ContentType string
 	// Extension ends a file name of the format, dot included.
 	Extension string
 	// New returns a writer of the format onto w.
@@ -55,11 +58,16 @@ type Format struct {
 
 // The formats, by name.
 var (
-	JSON    = Format{Name: "json", MediaType: "application/json", Extension: ".json", New: newJSONArray}
-	NDJSON  = Format{Name: "ndjson", MediaType: "application/x-ndjson", Extension: ".ndjson", New: newNDJSON}
-	CSV     = Format{Name: "csv", MediaType: "text/csv", Extension: ".csv", New: newCSV}
-	Arrow   = Format{Name: "arrow", MediaType: "application/vnd.apache.arrow.stream", Extension: ".arrows", New: newArrow}
-	Parquet = Format{Name: "parquet", MediaType: "application/vnd.apache.parquet", Extension: ".parquet", New: newParquet}
+	JSON = Format{Name: "json", MediaType: "application/json", ContentType: "application/json",
+		Extension: ".json", New: newJSONArray}
+	NDJSON = Format{Name: "ndjson", MediaType: "application/x-ndjson", ContentType: "application/x-ndjson",
+		Extension: ".ndjson", New: newNDJSON}
+	CSV = Format{Name: "csv", MediaType: "text/csv", ContentType: "text/csv; charset=utf-8",
+		Extension: ".csv", New: newCSV}
+	Arrow = Format{Name: "arrow", MediaType: "application/vnd.apache.arrow.stream",
+		ContentType: "application/vnd.apache.arrow.stream", Extension: ".arrows", New: newArrow}
+	Parquet = Format{Name: "parquet", MediaType: "application/vnd.apache.parquet",
+		ContentType: "application/vnd.apache.parquet", Extension: ".parquet", New: newParquet}
 )
 
 // Formats are every format, JSON first: the default when nothing is asked
@@ -84,9 +92,21 @@ func ByName(name string) (Format, bool) {
 	return Formats[i], true
 }
 
-// ByMediaType returns the format whose media type is mt.
-func ByMediaType(mt string) (Format, bool) {
-	i := slices.IndexFunc(Formats, func(f Format) bool { return f.MediaType == mt })
+// Accepted returns the format that accepts picks: a content negotiator,
+// such as fiber.Ctx.Accepts, that returns the offer the Accept header
+// prefers, or "" when it allows none. The offers are every format's media
+// type, and its content type where that adds a character set; false when
+// none is picked.
+func Accepted(accepts func(offers ...string) string) (Format, bool) {
+	var offers []string
+	for _, f := range Formats {
+		offers = append(offers, f.MediaType)
+		if f.ContentType != f.MediaType {
+			offers = append(offers, f.ContentType)
+		}
+	}
+	picked := accepts(offers...)
+	i := slices.IndexFunc(Formats, func(f Format) bool { return picked != "" && (f.MediaType == picked || f.ContentType == picked) })
 	if i < 0 {
 		return Format{}, false
 	}
