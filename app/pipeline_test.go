@@ -6,14 +6,16 @@ import (
 	"time"
 )
 
-// waitFor polls until ok holds, for up to a few seconds: the time from a
-// 2xx on ingest to the event being queryable.
+// waitFor polls until ok holds: the time from a 2xx on ingest to the
+// event being queryable. The bound is far above the lag measured in
+// benchmarks/ (a test asserts what is stored, not how fast), so that a
+// loaded CI machine does not fail it.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 5 s of the 2xx", what)
+			t.Fatalf("%s: not within 30 s of the 2xx", what)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -94,6 +96,9 @@ func TestLogValidation(t *testing.T) {
 	} {
 		s.do("POST", "/predictions/log", key, body).wantField(t, field)
 	}
+	// Latencies near the largest float64 would overflow a minute's sum.
+	s.do("POST", "/predictions/log", key, map[string]any{"model_id": model, "input_data": map[string]any{},
+		"output_data": map[string]any{}, "latency_ms": 1e300}).wantField(t, "latency_ms")
 	s.do("POST", "/predictions/log", key, map[string]any{"model_id": "00000000-0000-0000-0000-000000000000",
 		"input_data": map[string]any{}, "output_data": map[string]any{}}).wantError(t, 404, "MODEL_NOT_FOUND")
 

@@ -32,9 +32,7 @@ func (r *predictionRequest) validate() error {
 	if r.OutputData == nil {
 		v.Add("output_data", "is required: an object of the model's outputs")
 	}
-	if r.LatencyMS != nil && *r.LatencyMS < 0 {
-		v.Add("latency_ms", "must not be negative")
-	}
+	checkLatency(&v, r.LatencyMS)
 	return v.Err()
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -50,7 +51,9 @@ func (a *API) export(c *fiber.Ctx) error {
 			v.Add(k, "is not an accepted parameter")
 		}
 	}
-	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id"), Oldest: true}
+	// Fiber's strings point into the request's buffer, which the next
+	// request reuses; the body outlives this one.
+	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: strings.Clone(c.Query("model_id")), Oldest: true}
 	f.Range = parseRange(&v, c.Query("start_time"), c.Query("end_time"))
 	if err := v.Err(); err != nil {
 		return err
@@ -76,7 +79,7 @@ func (a *API) export(c *fiber.Ctx) error {
 		return err
 	}
 	setFormat(c, format, true, f.ModelID)
-	s := &stream{log: a.logger().With("request_id", web.RequestID(c), "model_id", f.ModelID, "format", format.Name),
+	s := &stream{log: a.logger().With("request_id", strings.Clone(web.RequestID(c)), "model_id", f.ModelID, "format", format.Name),
 		conn: c.Context().Conn(), timeout: a.writeTimeout()}
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer done()

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,19 +25,26 @@ import (
 )
 
 // fakeStore streams n predictions of organization o1, then fails with
-// fail when it is set; with gate set, it waits for gate to close after
-// the first prediction.
+// fail when it is set. With gate set, its first stream closes waiting and
+// then waits for gate to close after the first prediction.
 type fakeStore struct {
 	query.Store
-	n    int
-	fail error
-	gate chan struct{}
+	n       int
+	fail    error
+	gate    chan struct{}
+	waiting chan struct{}
+	once    sync.Once
 }
 
 func (s *fakeStore) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+	gated := false
+	if s.gate != nil {
+		s.once.Do(func() { gated = true })
+	}
 	return func(yield func(ingest.Prediction, error) bool) {
 		for i := range s.n {
-			if i == 1 && s.gate != nil {
+			if i == 1 && gated {
+				close(s.waiting)
 				<-s.gate
 			}
 			l := float64(i)
@@ -193,23 +201,16 @@ func TestExportErrorMidStream(t *testing.T) {
 // TestExportSlots: with every slot taken, one more export answers 503;
 // once the first is done, exports go through again.
 func TestExportSlots(t *testing.T) {
-	gate := make(chan struct{})
-	base := serve(t, &query.API{Store: &fakeStore{n: 3, gate: gate}, MaxExports: 1})
+	gate, waiting := make(chan struct{}), make(chan struct{})
+	base := serve(t, &query.API{Store: &fakeStore{n: 3, gate: gate, waiting: waiting}, MaxExports: 1})
 	first := make(chan error, 1)
 	go func() {
 		_, _, err := get(t, "GET", base+"/predictions/export", "")
 		first <- err
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		res, _, _ := get(t, "GET", base+"/predictions/export", "")
-		if res.StatusCode == 503 && res.Header.Get("Retry-After") != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("got %d with the only slot taken, want 503 with Retry-After", res.StatusCode)
-		}
-		time.Sleep(10 * time.Millisecond)
+	<-waiting
+	if res, _, _ := get(t, "GET", base+"/predictions/export", ""); res.StatusCode != 503 || res.Header.Get("Retry-After") == "" {
+		t.Fatalf("got %d with the only slot taken, want 503 with Retry-After", res.StatusCode)
 	}
 	close(gate)
 	if err := <-first; err != nil {
