@@ -102,6 +102,9 @@ func TestLogValidation(t *testing.T) {
 	} {
 		s.do("POST", "/predictions/log", key, c.body).wantField(t, c.field)
 	}
+	// Latencies near the largest float64 would overflow a minute's sum.
+	s.do("POST", "/predictions/log", key, map[string]any{"model_id": model, "input_data": map[string]any{},
+		"output_data": map[string]any{}, "latency_ms": 1e300}).wantField(t, "latency_ms")
 	s.do("POST", "/predictions/log", key, map[string]any{"model_id": "00000000-0000-0000-0000-000000000000",
 		"input_data": map[string]any{}, "output_data": map[string]any{}}).wantError(t, 404, "MODEL_NOT_FOUND")
 

@@ -27,14 +27,7 @@ func benchmarkIngest(b *testing.B, base string) {
 	go func() {
 		defer close(bodies)
 		for i := range b.N {
-			items := make([]map[string]any, 1000)
-			for j := range items {
-				items[j] = map[string]any{"prediction_id": fmt.Sprintf("b%d-%d", i, j),
-					"input_data": map[string]any{"age": j % 90, "plan": "pro"}, "output_data": map[string]any{"churn": j%3 == 0},
-					"latency_ms": float64(j%50 + 1)}
-			}
-			body, _ := json.Marshal(map[string]any{"model_id": model, "predictions": items})
-			bodies <- body
+			bodies <- batchBody(model, "b", i)
 		}
 	}()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
@@ -71,6 +64,19 @@ func benchmarkIngest(b *testing.B, base string) {
 	b.ReportMetric(want/accepted.Seconds(), "accepted/s")
 	b.ReportMetric(want/e2e.Seconds(), "e2e/s")
 	reportCPUPerMillion(b, cpu, want)
+}
+
+// batchBody is the i-th batch of 1000 predictions of model, whose ids
+// start with prefix.
+func batchBody(model, prefix string, i int) []byte {
+	items := make([]map[string]any, 1000)
+	for j := range items {
+		items[j] = map[string]any{"prediction_id": fmt.Sprintf("%s%d-%d", prefix, i, j),
+			"input_data": map[string]any{"age": j % 90, "plan": "pro"}, "output_data": map[string]any{"churn": j%3 == 0},
+			"latency_ms": float64(j%50 + 1)}
+	}
+	body, _ := json.Marshal(map[string]any{"model_id": model, "predictions": items})
+	return body
 }
 
 func postRaw(client *http.Client, url, key string, body []byte) int {

@@ -38,9 +38,7 @@ func (r *completionRequest) validate() error {
 			v.Add("tokens.total_tokens", "must equal prompt_tokens + completion_tokens, or be left out")
 		}
 	}
-	if r.LatencyMS != nil && *r.LatencyMS < 0 {
-		v.Add("latency_ms", "must not be negative")
-	}
+	checkLatency(&v, r.LatencyMS)
 	if r.Cost != nil && *r.Cost < 0 {
 		v.Add("cost", "must not be negative")
 	}

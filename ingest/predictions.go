@@ -33,9 +33,7 @@ func (r *predictionRequest) validate() error {
 	if len(r.Metadata) > 0 && !isObject(r.Metadata) {
 		v.Add("metadata", "must be of type object")
 	}
-	if r.LatencyMS != nil && *r.LatencyMS < 0 {
-		v.Add("latency_ms", "must not be negative")
-	}
+	checkLatency(&v, r.LatencyMS)
 	return v.Err()
 }
 

@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -26,6 +28,18 @@ type API struct {
 	Models Models
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// Log receives the errors of exports that fail mid-stream; default
+	// slog.Default().
+	Log *slog.Logger
+	// MaxExports bounds the exports streaming at once, each holding one
+	// of the store's connections; more answer 503. Default 4.
+	MaxExports int
+	// WriteTimeout is how long an export waits for a stalled client
+	// before it gives up: the server's write timeout. Default 30s.
+	WriteTimeout time.Duration
+
+	once    sync.Once
+	exports chan struct{}
 }
 
 // Routes lists the operations of this package. The static paths under
@@ -33,6 +47,7 @@ type API struct {
 func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPost, Path: "/predictions/query", Permission: "predictions:read", Handler: a.queryPredictions},
+		{Method: fiber.MethodGet, Path: "/predictions/export", Permission: "predictions:read", Bucket: web.BucketReports, Handler: a.export},
 		{Method: fiber.MethodPost, Path: "/metrics/calculate", Permission: "metrics:read", Handler: a.calculate},
 		{Method: fiber.MethodGet, Path: "/metrics/aggregate", Permission: "metrics:read", Handler: a.aggregate},
 		{Method: fiber.MethodGet, Path: "/metrics/trend", Permission: "metrics:read", Handler: a.trend},
@@ -75,7 +90,8 @@ type queryRequest struct {
 }
 
 // queryPredictions answers POST /predictions/query: the caller's
-// predictions, newest first, optionally of one model and within a range.
+// predictions, newest first, optionally of one model and within a range,
+// in the format asked for (JSON by default).
 func (a *API) queryPredictions(c *fiber.Ctx) error {
 	var req queryRequest
 	if len(c.Body()) > 0 {
@@ -83,18 +99,13 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
 	var v web.Problems
-	var err error
-	if f.Range.From, err = parseTime(req.StartTime); err != nil {
-		v.Add("start_time", timeProblem)
+	format, err := outputFormat(c, &v)
+	if err != nil {
+		return err
 	}
-	if f.Range.To, err = parseTime(req.EndTime); err != nil {
-		v.Add("end_time", timeProblem)
-	}
-	if !f.Range.From.IsZero() && !f.Range.To.IsZero() && !f.Range.From.Before(f.Range.To) {
-		v.Add("end_time", "must be after start_time")
-	}
+	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
+	f.Range = parseRange(&v, req.StartTime, req.EndTime)
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > 1000 {
 			v.Add("limit", "must be between 1 and 1000")
@@ -115,11 +126,24 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	ps, err := a.Store.Predictions(c.UserContext(), f)
-	if err != nil {
-		return err
+	return answer(c, format, f.ModelID, a.Store.EachPrediction(c.UserContext(), f))
+}
+
+// parseRange reads an optional [start, end) range, recording malformed or
+// reversed times in v.
+func parseRange(v *web.Problems, start, end string) Range {
+	var r Range
+	var err error
+	if r.From, err = parseTime(start); err != nil {
+		v.Add("start_time", timeProblem)
 	}
-	return c.JSON(public(ps))
+	if r.To, err = parseTime(end); err != nil {
+		v.Add("end_time", timeProblem)
+	}
+	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
+		v.Add("end_time", "must be after start_time")
+	}
+	return r
 }
 
 // public drops the organization from predictions before they are answered.

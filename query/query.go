@@ -3,6 +3,8 @@ package query
 import (
 	"context"
 	"fmt"
+	"iter"
+	"math"
 	"strings"
 	"time"
 
@@ -22,8 +24,12 @@ type PredictionFilter struct {
 	// ModelID, when set, keeps one model's predictions.
 	ModelID string
 	Range   Range
-	Limit   int
-	Offset  int
+	// Limit bounds the predictions returned; 0 means all of them.
+	Limit  int
+	Offset int
+	// Oldest orders oldest first; the default is newest first. Ties on
+	// the time are broken by the prediction id, the same way round.
+	Oldest bool
 }
 
 // Where renders f as SQL conditions on org_id, model_id and ts (Unix
@@ -40,6 +46,25 @@ func (f PredictionFilter) Where() (string, []any) {
 		where, args = append(where, "ts < ?"), append(args, f.Range.To.UnixMicro())
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// Select renders the whole query for f over table (the engine may add to
+// the name, as ClickHouse's FINAL): PredictionColumns, Where, the order and
+// the page, with ? placeholders.
+func (f PredictionFilter) Select(table string) (string, []any) {
+	where, args := f.Where()
+	order := "DESC"
+	if f.Oldest {
+		order = "ASC"
+	}
+	// Both engines take OFFSET only after a LIMIT: no limit is the
+	// largest one.
+	limit := int64(f.Limit)
+	if limit <= 0 {
+		limit = math.MaxInt64
+	}
+	return `SELECT ` + PredictionColumns + ` FROM ` + table + ` WHERE ` + where +
+		` ORDER BY ts ` + order + `, event_id ` + order + ` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)
 }
 
 // PredictionStats summarises a model's predictions over a range, from the
@@ -92,8 +117,14 @@ type Activity struct {
 // embedded default (query/sqlite), ClickHouse at scale (query/clickhouse).
 // Every method is scoped to one organization.
 type Store interface {
-	// Predictions returns stored predictions, newest first.
+	// Predictions returns stored predictions in f's order.
 	Predictions(ctx context.Context, f PredictionFilter) ([]ingest.Prediction, error)
+	// EachPrediction yields the same predictions as Predictions, one at a
+	// time as the engine's driver reads them, so that memory does not grow
+	// with their number. The query runs when the sequence is ranged over;
+	// an error is yielded once and ends it, and stopping early releases the
+	// engine's connection.
+	EachPrediction(ctx context.Context, f PredictionFilter) iter.Seq2[ingest.Prediction, error]
 	// Prediction returns one model's prediction by its id;
 	// store.ErrNotFound when there is none.
 	Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error)

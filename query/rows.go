@@ -1,6 +1,7 @@
 package query
 
 import (
+	"iter"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -36,13 +37,36 @@ func ScanPrediction(row Row) (ingest.Prediction, error) {
 
 // ScanPredictions reads every row of PredictionColumns; never nil.
 func ScanPredictions(rows Rows) ([]ingest.Prediction, error) {
-	out := []ingest.Prediction{}
+	return Collect(func(yield func(ingest.Prediction, error) bool) { YieldPredictions(rows, yield) })
+}
+
+// YieldPredictions passes each row of PredictionColumns to yield as it is
+// read, until yield returns false; a scan error or the rows' error is
+// yielded once, last. The caller closes rows.
+func YieldPredictions(rows Rows, yield func(ingest.Prediction, error) bool) {
 	for rows.Next() {
 		p, err := ScanPrediction(rows)
+		if err != nil {
+			yield(ingest.Prediction{}, err)
+			return
+		}
+		if !yield(p, nil) {
+			return
+		}
+	}
+	if err := rows.Err(); err != nil {
+		yield(ingest.Prediction{}, err)
+	}
+}
+
+// Collect gathers the predictions of seq up to its first error; never nil.
+func Collect(seq iter.Seq2[ingest.Prediction, error]) ([]ingest.Prediction, error) {
+	out := []ingest.Prediction{}
+	for p, err := range seq {
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -75,7 +75,8 @@ func (m *Metrics) Handler() fiber.Handler {
 
 // Middleware records each request's count and latency by route pattern and
 // writes one JSON access-log line with its request id: debug for
-// successes, info for client errors, error for server errors.
+// successes, info for client errors, error for server errors. The line's
+// bytes is the body's length, -1 for a streamed body.
 func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
@@ -104,9 +105,15 @@ func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 		case status >= 400:
 			level = slog.LevelInfo
 		}
+		// A streamed body (an export) is sent after this returns: asking
+		// its length would read all of it into memory first.
+		bytes := -1
+		if !c.Response().IsBodyStream() {
+			bytes = len(c.Response().Body())
+		}
 		log.Log(c.UserContext(), level, "request", "request_id", web.RequestID(c), "method", c.Method(),
 			"path", c.Path(), "route", route, "status", status, "duration_ms", float64(d.Microseconds())/1000,
-			"bytes", len(c.Response().Body()))
+			"bytes", bytes)
 		return nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/store"
@@ -25,6 +26,7 @@ const (
 	CodeNotFound         = "NOT_FOUND"
 	CodeBadRequest       = "BAD_REQUEST"
 	CodeMethodNotAllowed = "METHOD_NOT_ALLOWED"
+	CodeNotAcceptable    = "NOT_ACCEPTABLE"
 	CodePayloadTooLarge  = "PAYLOAD_TOO_LARGE"
 	CodeUnavailable      = "SERVICE_UNAVAILABLE"
 	CodeInternal         = "INTERNAL_ERROR"
@@ -104,6 +106,14 @@ func Unauthenticated(message string) *Error {
 func Forbidden(permission string) *Error {
 	return &Error{Status: http.StatusForbidden, Code: CodeInsufficientPermissions,
 		Message: "insufficient permissions", Details: map[string]any{"required_permission": permission}}
+}
+
+// NotAcceptable is a 406: the Accept header allows none of offered, which
+// details lists under "accept".
+func NotAcceptable(offered []string) *Error {
+	return &Error{Status: http.StatusNotAcceptable, Code: CodeNotAcceptable,
+		Message: "none of the media types this operation answers is acceptable",
+		Details: map[string]any{"accept": "must allow one of " + strings.Join(offered, ", ")}}
 }
 
 // Conflict is a 409.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"iter"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
@@ -13,20 +14,29 @@ import (
 
 var _ query.Store = (*Store)(nil)
 
-// Predictions implements query.Store. FINAL merges replays away before
-// the rows are counted out.
+// Predictions implements query.Store.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
+	return query.Collect(s.EachPrediction(ctx, f))
+}
+
+// EachPrediction implements query.Store. FINAL merges replays away before
+// the rows are ordered and counted out; the driver reads the answer one
+// block at a time.
+func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+	return func(yield func(ingest.Prediction, error) bool) {
+		if err := s.ensure(ctx); err != nil {
+			yield(ingest.Prediction{}, err)
+			return
+		}
+		stmt, args := f.Select("predictions FINAL")
+		rows, err := s.conn.Query(ctx, stmt, args...)
+		if err != nil {
+			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
+			return
+		}
+		defer rows.Close()
+		query.YieldPredictions(rows, yield)
 	}
-	where, args := f.Where()
-	rows, err := s.conn.Query(ctx, `SELECT `+query.PredictionColumns+` FROM predictions FINAL WHERE `+where+
-		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, fmt.Errorf("query predictions: %w", err)
-	}
-	defer rows.Close()
-	return query.ScanPredictions(rows)
 }
 
 // Prediction implements query.Store. prediction_ids, ordered by id, gives

@@ -41,6 +41,9 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},
 		{"PoisonSetAside", testPoisonSetAside},
+		{"Stream", testStream},
+		{"StreamStopsEarly", testStreamStopsEarly},
+		{"StreamCancelled", testStreamCancelled},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}

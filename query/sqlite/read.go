@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -17,14 +18,23 @@ var _ query.Store = (*Store)(nil)
 
 // Predictions implements query.Store.
 func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
-	where, args := f.Where()
-	rows, err := s.db.QueryContext(ctx, `SELECT `+query.PredictionColumns+` FROM predictions WHERE `+where+
-		` ORDER BY ts DESC, event_id DESC LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, fmt.Errorf("query predictions: %w", err)
+	return query.Collect(s.EachPrediction(ctx, f))
+}
+
+// EachPrediction implements query.Store: SQLite steps through the rows as
+// they are read. The read holds one of the pool's connections, and one
+// snapshot of the file, until the sequence ends.
+func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+	return func(yield func(ingest.Prediction, error) bool) {
+		stmt, args := f.Select("predictions")
+		rows, err := s.db.QueryContext(ctx, stmt, args...)
+		if err != nil {
+			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
+			return
+		}
+		defer rows.Close()
+		query.YieldPredictions(rows, yield)
 	}
-	defer rows.Close()
-	return query.ScanPredictions(rows)
 }
 
 // Prediction implements query.Store.

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/query/tabular"
+)
+
+// TestExportConstantMemory exports 60,000 and 240,000 predictions in every
+// format from the embedded store, reading the answer slowly and sampling
+// the live heap (after a collection) every MiB read. The server holds at
+// most one batch of rows, which both sizes fill (a Parquet row group's 8
+// MiB of text is some 48,000 of these rows): the peak must not grow with
+// the row count. Holding the rows instead would take well over 100 MiB.
+func TestExportConstantMemory(t *testing.T) {
+	s := start(t, testConfig(t))
+	key, _ := s.key(s.admin(), "read", "write")
+	org := s.do("GET", "/auth/me", key, nil).want(t, 200).str("user.organization_id")
+	sizes := map[string]int{s.model(key, "small", "1"): 60_000, s.model(key, "large", "1"): 240_000}
+	for model, n := range sizes {
+		fill(t, s, org, model, n)
+	}
+	for _, f := range tabular.Formats {
+		peak := map[int]uint64{}
+		for model, n := range sizes {
+			peak[n] = exportPeak(t, s, key, model, f.Name, n)
+		}
+		t.Logf("%s: live heap peak %.1f MiB for 60k rows, %.1f MiB for 240k", f.Name, mib(peak[60_000]), mib(peak[240_000]))
+		if grew := int64(peak[240_000]) - int64(peak[60_000]); grew > 16<<20 {
+			t.Errorf("%s: the live heap's peak grew by %.1f MiB from 60k to 240k rows, want it flat (at most 16 MiB of noise)",
+				f.Name, mib(uint64(grew)))
+		}
+	}
+}
+
+// fill writes n predictions of model straight into the analytical store.
+func fill(t *testing.T, s *server, org, model string, n int) {
+	t.Helper()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for lo := 0; lo < n; lo += 10_000 {
+		ps := make([]ingest.Prediction, 0, 10_000)
+		for i := lo; i < min(lo+10_000, n); i++ {
+			l := float64(i % 100)
+			ps = append(ps, ingest.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p-%07d", i),
+				InputData:  fmt.Appendf(nil, `{"age":%d,"income":%g,"city":"Lyon"}`, i%90, float64(i)*1.5),
+				OutputData: fmt.Appendf(nil, `{"churn":%t,"score":0.25}`, i%3 == 0), LatencyMS: &l,
+				Metadata: []byte(`{"run":"memory"}`), Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
+		}
+		if err := s.app.analytics.Write(context.Background(), processors.Batch{Predictions: ps}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// exportPeak exports model in format, reading 32 KiB at a time, and
+// returns the highest live heap seen, sampled after a collection every
+// MiB.
+func exportPeak(t *testing.T, s *server, key, model, format string, rows int) uint64 {
+	t.Helper()
+	req, err := http.NewRequest("GET", s.base+"/predictions/export?format="+format+"&model_id="+model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("%s: got status %d, want 200", format, res.StatusCode)
+	}
+	var peak uint64
+	var ms runtime.MemStats
+	buf := make([]byte, 32<<10)
+	total, next := 0, 0
+	for {
+		n, err := res.Body.Read(buf)
+		total += n
+		if total >= next {
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+			next += 1 << 20
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: read after %d bytes: %v", format, total, err)
+		}
+	}
+	t.Logf("%s: %d rows, %.1f MiB", format, rows, mib(uint64(total)))
+	return peak
+}
+
+func mib(b uint64) float64 { return float64(b) / (1 << 20) }
