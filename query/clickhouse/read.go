@@ -3,8 +3,8 @@ package clickhouse
 import (
 	"context"
 	"fmt"
-	"slices"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
