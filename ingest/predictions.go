@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
@@ -30,8 +31,8 @@ func (r *predictionRequest) validate() error {
 	v.MaxLen("prediction_id", r.PredictionID, 128)
 	object(&v, "input_data", r.InputData, "is required: an object of the model's inputs")
 	object(&v, "output_data", r.OutputData, "is required: an object of the model's outputs")
-	if len(r.Metadata) > 0 && !isObject(r.Metadata) {
-		v.Add("metadata", "must be of type object")
+	if len(r.Metadata) > 0 && string(r.Metadata) != "null" {
+		object(&v, "metadata", r.Metadata, "")
 	}
 	checkLatency(&v, r.LatencyMS)
 	return v.Err()
@@ -55,6 +56,8 @@ func object(v *web.Problems, field string, raw json.RawMessage, required string)
 		v.Add(field, required)
 	case !isObject(raw):
 		v.Add(field, "must be of type object")
+	case !utf8.Valid(raw):
+		v.Add(field, "must be valid UTF-8")
 	}
 }
 
