@@ -31,9 +31,7 @@ func (r *predictionRequest) validate() error {
 	v.MaxLen("prediction_id", r.PredictionID, 128)
 	object(&v, "input_data", r.InputData, "is required: an object of the model's inputs")
 	object(&v, "output_data", r.OutputData, "is required: an object of the model's outputs")
-	if len(r.Metadata) > 0 && string(r.Metadata) != "null" {
-		object(&v, "metadata", r.Metadata, "")
-	}
+	object(&v, "metadata", r.Metadata, "")
 	checkLatency(&v, r.LatencyMS)
 	return v.Err()
 }
@@ -48,12 +46,14 @@ func (r *predictionRequest) event(a *API, c *fiber.Ctx) Prediction {
 		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: emptyObject(r.Metadata), Timestamp: a.Clock.Now()}
 }
 
-// object records a problem unless raw is a JSON object: required when
-// missing or null, a type error otherwise.
+// object records a problem unless raw is a JSON object of valid UTF-8;
+// when it is missing or null, required is the problem, none when empty.
 func object(v *web.Problems, field string, raw json.RawMessage, required string) {
 	switch {
 	case len(raw) == 0 || string(raw) == "null":
-		v.Add(field, required)
+		if required != "" {
+			v.Add(field, required)
+		}
 	case !isObject(raw):
 		v.Add(field, "must be of type object")
 	case !utf8.Valid(raw):

@@ -105,7 +105,7 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 		return err
 	}
 	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
-	f.Range = parseRange(&v, req.StartTime, req.EndTime)
+	f.Range = timeParams.parse(&v, req.StartTime, req.EndTime)
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > 1000 {
 			v.Add("limit", "must be between 1 and 1000")
@@ -129,21 +129,38 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 	return answer(c, format, f.ModelID, a.Store.EachPrediction(c.UserContext(), f))
 }
 
-// parseRange reads an optional [start, end) range, recording malformed or
-// reversed times in v.
-func parseRange(v *web.Problems, start, end string) Range {
+// rangeParams names the parameters of a time range: start_time and
+// end_time on prediction reads, start_date and end_date on the metric and
+// LLM reads (the spec's names).
+type rangeParams struct{ start, end string }
+
+var (
+	timeParams = rangeParams{"start_time", "end_time"}
+	dateParams = rangeParams{"start_date", "end_date"}
+)
+
+// parse reads an optional [start, end) range, recording malformed or
+// reversed times in v under the parameters' names.
+func (n rangeParams) parse(v *web.Problems, start, end string) Range {
 	var r Range
 	var err error
 	if r.From, err = parseTime(start); err != nil {
-		v.Add("start_time", timeProblem)
+		v.Add(n.start, timeProblem)
 	}
 	if r.To, err = parseTime(end); err != nil {
-		v.Add("end_time", timeProblem)
+		v.Add(n.end, timeProblem)
 	}
-	if !r.From.IsZero() && !r.To.IsZero() && !r.From.Before(r.To) {
-		v.Add("end_time", "must be after start_time")
+	if !r.From.IsZero() && !r.To.IsZero() {
+		n.ordered(v, r)
 	}
 	return r
+}
+
+// ordered records a problem unless r starts before it ends.
+func (n rangeParams) ordered(v *web.Problems, r Range) {
+	if !r.From.Before(r.To) {
+		v.Add(n.end, "must be after "+n.start)
+	}
 }
 
 // public drops the organization from predictions before they are answered.
@@ -213,23 +230,14 @@ type period struct {
 // range, over the last 24 hours.
 func (a *API) stats(c *fiber.Ctx) error {
 	var v web.Problems
-	from, err := parseTime(c.Query("start_time"))
-	if err != nil {
-		v.Add("start_time", timeProblem)
+	r := timeParams.parse(&v, c.Query("start_time"), c.Query("end_time"))
+	if r.To.IsZero() {
+		r.To = a.Clock.Now()
 	}
-	to, err := parseTime(c.Query("end_time"))
-	if err != nil {
-		v.Add("end_time", timeProblem)
+	if r.From.IsZero() {
+		r.From = r.To.Add(-24 * time.Hour)
 	}
-	if to.IsZero() {
-		to = a.Clock.Now()
-	}
-	if from.IsZero() {
-		from = to.Add(-24 * time.Hour)
-	}
-	if !from.Before(to) {
-		v.Add("end_time", "must be after start_time")
-	}
+	timeParams.ordered(&v, r)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -237,12 +245,12 @@ func (a *API) stats(c *fiber.Ctx) error {
 	if err := a.model(c, id); err != nil {
 		return err
 	}
-	st, err := a.Store.PredictionStats(c.UserContext(), identity.OrgID(c), id, Range{From: from, To: to})
+	st, err := a.Store.PredictionStats(c.UserContext(), identity.OrgID(c), id, r)
 	if err != nil {
 		return err
 	}
-	return c.JSON(statsResponse{ModelID: id, TotalPredictions: st.TotalPredictions, Period: period{from, to},
+	return c.JSON(statsResponse{ModelID: id, TotalPredictions: st.TotalPredictions, Period: period{r.From, r.To},
 		AvgLatencyMS: st.AvgLatencyMS, MinLatencyMS: st.MinLatencyMS, MaxLatencyMS: st.MaxLatencyMS,
 		P50LatencyMS: st.P50LatencyMS, P95LatencyMS: st.P95LatencyMS, P99LatencyMS: st.P99LatencyMS,
-		PredictionsPerHour: float64(st.TotalPredictions) / to.Sub(from).Hours()})
+		PredictionsPerHour: float64(st.TotalPredictions) / r.To.Sub(r.From).Hours()})
 }

@@ -1,6 +1,8 @@
 package query
 
 import (
+	"context"
+	"fmt"
 	"iter"
 	"time"
 
@@ -22,6 +24,33 @@ type Rows interface {
 	Err() error
 }
 
+// Reader runs a read query on an analytical engine: *sql.DB's
+// QueryContext and ClickHouse's Query alike, through a one-line adapter.
+type Reader func(ctx context.Context, q string, args ...any) (ClosingRows, error)
+
+// ClosingRows are Rows that must be closed.
+type ClosingRows interface {
+	Rows
+	Close() error
+}
+
+// ReadPredictions implements Store.EachPrediction on any engine: read runs
+// f's query on table, the predictions as the engine reads them
+// (ClickHouse: with FINAL, so that replays are merged away), and the rows
+// are yielded as the driver reads them.
+func ReadPredictions(ctx context.Context, read Reader, table string, f PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+	return func(yield func(ingest.Prediction, error) bool) {
+		stmt, args := f.Select(table)
+		rows, err := read(ctx, stmt, args...)
+		if err != nil {
+			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
+			return
+		}
+		defer rows.Close()
+		yieldPredictions(rows, yield)
+	}
+}
+
 // ScanPrediction reads one row of PredictionColumns.
 func ScanPrediction(row Row) (ingest.Prediction, error) {
 	var p ingest.Prediction
@@ -37,13 +66,13 @@ func ScanPrediction(row Row) (ingest.Prediction, error) {
 
 // ScanPredictions reads every row of PredictionColumns; never nil.
 func ScanPredictions(rows Rows) ([]ingest.Prediction, error) {
-	return Collect(func(yield func(ingest.Prediction, error) bool) { YieldPredictions(rows, yield) })
+	return Collect(func(yield func(ingest.Prediction, error) bool) { yieldPredictions(rows, yield) })
 }
 
-// YieldPredictions passes each row of PredictionColumns to yield as it is
+// yieldPredictions passes each row of PredictionColumns to yield as it is
 // read, until yield returns false; a scan error or the rows' error is
 // yielded once, last. The caller closes rows.
-func YieldPredictions(rows Rows, yield func(ingest.Prediction, error) bool) {
+func yieldPredictions(rows Rows, yield func(ingest.Prediction, error) bool) {
 	for rows.Next() {
 		p, err := ScanPrediction(rows)
 		if err != nil {

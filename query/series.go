@@ -77,16 +77,6 @@ type Series interface {
 	CompletionGroups(ctx context.Context, orgID, modelID string, r Range) ([]CompletionGroup, error)
 }
 
-// Reader runs a read query on an analytical engine: *sql.DB's
-// QueryContext and ClickHouse's Query alike, through a one-line adapter.
-type Reader func(ctx context.Context, q string, args ...any) (ClosingRows, error)
-
-// ClosingRows are Rows that must be closed.
-type ClosingRows interface {
-	Rows
-	Close() error
-}
-
 // ReadMetricSeries implements Series.MetricSeries on any engine that
 // keeps the metric_minutes rollup; table names it as the engine reads it
 // (ClickHouse: with FINAL). CAST(... AS Int64) is integer division on

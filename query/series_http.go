@@ -153,25 +153,16 @@ func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) MetricFilter {
 // period reads start_date and end_date around a window of width: either
 // missing is width from the other, both missing end now.
 func (a *API) period(c *fiber.Ctx, v *web.Problems, width time.Duration) Range {
-	from, err := parseTime(c.Query("start_date"))
-	if err != nil {
-		v.Add("start_date", timeProblem)
-	}
-	to, err := parseTime(c.Query("end_date"))
-	if err != nil {
-		v.Add("end_date", timeProblem)
-	}
+	r := dateParams.parse(v, c.Query("start_date"), c.Query("end_date"))
 	switch {
-	case to.IsZero() && !from.IsZero():
-		to = from.Add(width)
-	case to.IsZero():
-		to = a.Clock.Now()
+	case r.To.IsZero() && !r.From.IsZero():
+		r.To = r.From.Add(width)
+	case r.To.IsZero():
+		r.To = a.Clock.Now()
 	}
-	if from.IsZero() {
-		from = to.Add(-width)
+	if r.From.IsZero() {
+		r.From = r.To.Add(-width)
 	}
-	if !from.Before(to) {
-		v.Add("end_date", "must be after start_date")
-	}
-	return Range{From: from, To: to}
+	dateParams.ordered(v, r)
+	return r
 }

@@ -23,20 +23,7 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 // the rows are ordered and counted out; the driver reads the answer one
 // block at a time.
 func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
-	return func(yield func(ingest.Prediction, error) bool) {
-		if err := s.ensure(ctx); err != nil {
-			yield(ingest.Prediction{}, err)
-			return
-		}
-		stmt, args := f.Select("predictions FINAL")
-		rows, err := s.conn.Query(ctx, stmt, args...)
-		if err != nil {
-			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
-			return
-		}
-		defer rows.Close()
-		query.YieldPredictions(rows, yield)
-	}
+	return query.ReadPredictions(ctx, s.read, "predictions FINAL", f)
 }
 
 // Prediction implements query.Store. prediction_ids, ordered by id, gives

@@ -34,15 +34,14 @@ func (w writer) insertNew(table string, cols []string, rows [][]any) (map[eventK
 		}
 		var res *sql.Rows
 		var err error
-		switch {
-		case len(chunk) < chunkRows:
+		if len(chunk) < chunkRows {
 			res, err = w.tx.QueryContext(w.ctx, insertSQL(table, cols, len(chunk)), args...)
-		case full == nil:
-			if full, err = w.tx.PrepareContext(w.ctx, insertSQL(table, cols, chunkRows)); err != nil {
-				return nil, fmt.Errorf("analytics prepare: %w", err)
+		} else {
+			if full == nil {
+				if full, err = w.tx.PrepareContext(w.ctx, insertSQL(table, cols, chunkRows)); err != nil {
+					return nil, fmt.Errorf("analytics prepare: %w", err)
+				}
 			}
-			fallthrough
-		default:
 			res, err = full.QueryContext(w.ctx, args...)
 		}
 		if err != nil {

@@ -25,16 +25,7 @@ func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]in
 // they are read. The read holds one of the pool's connections, and one
 // snapshot of the file, until the sequence ends.
 func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
-	return func(yield func(ingest.Prediction, error) bool) {
-		stmt, args := f.Select("predictions")
-		rows, err := s.db.QueryContext(ctx, stmt, args...)
-		if err != nil {
-			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
-			return
-		}
-		defer rows.Close()
-		query.YieldPredictions(rows, yield)
-	}
+	return query.ReadPredictions(ctx, s.read, "predictions", f)
 }
 
 // Prediction implements query.Store.
