@@ -54,6 +54,10 @@ func testLogBatchThenQuery(t *testing.T, s *server) {
 	if p99, _ := stats.at("p99_latency_ms").(float64); p99 < 50*0.988 || p99 > 50*1.012 {
 		t.Fatalf("got p99 %v, want 50 within 1.2%%", stats.at("p99_latency_ms"))
 	}
+	// churn is true for i%3 == 0: 334 of 1000.
+	if yes, no := stats.at("output_distribution.churn.values.true"), stats.at("output_distribution.churn.values.false"); yes != 334.0 || no != 666.0 {
+		t.Fatalf("got churn true %v, false %v in output_distribution, want 334 and 666", yes, no)
+	}
 	q := s.do("POST", "/predictions/query", key, map[string]any{"model_id": model, "limit": 1000}).want(t, 200)
 	if len(q.list) != 1000 {
 		t.Fatalf("got %d predictions from query, want 1000", len(q.list))

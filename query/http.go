@@ -219,6 +219,8 @@ type statsResponse struct {
 	P95LatencyMS       *float64 `json:"p95_latency_ms"`
 	P99LatencyMS       *float64 `json:"p99_latency_ms"`
 	PredictionsPerHour float64  `json:"predictions_per_hour"`
+	// OutputDistribution counts the class labels answered (OutputLabels).
+	OutputDistribution OutputDistribution `json:"output_distribution"`
 }
 
 type period struct {
@@ -252,5 +254,5 @@ func (a *API) stats(c *fiber.Ctx) error {
 	return c.JSON(statsResponse{ModelID: id, TotalPredictions: st.TotalPredictions, Period: period{r.From, r.To},
 		AvgLatencyMS: st.AvgLatencyMS, MinLatencyMS: st.MinLatencyMS, MaxLatencyMS: st.MaxLatencyMS,
 		P50LatencyMS: st.P50LatencyMS, P95LatencyMS: st.P95LatencyMS, P99LatencyMS: st.P99LatencyMS,
-		PredictionsPerHour: float64(st.TotalPredictions) / r.To.Sub(r.From).Hours()})
+		PredictionsPerHour: float64(st.TotalPredictions) / r.To.Sub(r.From).Hours(), OutputDistribution: st.Outputs})
 }

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"math"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/quantile"
 )
 
 // Range is a half-open time interval [From, To).
@@ -65,45 +63,6 @@ func (f PredictionFilter) Select(table string) (string, []any) {
 	}
 	return `SELECT ` + PredictionColumns + ` FROM ` + table + ` WHERE ` + where +
 		` ORDER BY ts ` + order + `, event_id ` + order + ` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)
-}
-
-// PredictionStats summarises a model's predictions over a range, from the
-// per-minute rollups rather than the rows.
-type PredictionStats struct {
-	TotalPredictions int64
-	// Latencies are over the predictions that reported one; nil without.
-	AvgLatencyMS, MinLatencyMS, MaxLatencyMS *float64
-	// Percentiles come from the minutes' merged quantile sketches, within
-	// about 1% of the exact value (processors/quantile).
-	P50LatencyMS, P95LatencyMS, P99LatencyMS *float64
-}
-
-// MergePercentiles merges encoded minute sketches and fills the
-// percentiles from the result; nothing when there are none.
-func (st *PredictionStats) MergePercentiles(sketches [][]byte) error {
-	var merged, one quantile.Sketch
-	for _, b := range sketches {
-		if err := one.UnmarshalBinary(b); err != nil {
-			return fmt.Errorf("stored latency sketch: %w", err)
-		}
-		if err := merged.Merge(&one); err != nil {
-			return err
-		}
-	}
-	if merged.Count() == 0 {
-		return nil
-	}
-	for _, p := range []struct {
-		q   float64
-		dst **float64
-	}{{0.5, &st.P50LatencyMS}, {0.95, &st.P95LatencyMS}, {0.99, &st.P99LatencyMS}} {
-		v, err := merged.Quantile(p.q)
-		if err != nil {
-			return err
-		}
-		*p.dst = &v
-	}
-	return nil
 }
 
 // Activity is what a model's predictions add up to: how many are stored

@@ -63,49 +63,14 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 }
 
 // PredictionStats implements query.Store from the newest version of each
-// minute's rollup.
+// hour's and minute's rollup.
 func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
-	var st query.PredictionStats
-	if err := s.ensure(ctx); err != nil {
-		return st, err
-	}
-	var n, latencyN uint64
-	var sum float64
-	var lo, hi *float64
-	err := s.conn.QueryRow(ctx, `SELECT sum(predictions), sum(latency_count), sum(latency_sum), min(latency_min), max(latency_max)
-		FROM prediction_minutes FINAL WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
-		orgID, modelID, r.From.Truncate(time.Minute).UnixMicro(), r.To.UnixMicro()).Scan(&n, &latencyN, &sum, &lo, &hi)
-	if err != nil {
-		return st, fmt.Errorf("prediction stats: %w", err)
-	}
-	st.TotalPredictions = int64(n)
-	if latencyN > 0 {
-		avg := sum / float64(latencyN)
-		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, lo, hi
-	}
-	rows, err := s.conn.Query(ctx, `SELECT latency_sketch FROM prediction_minutes FINAL
-		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ? AND latency_sketch != ''`,
-		orgID, modelID, r.From.Truncate(time.Minute).UnixMicro(), r.To.UnixMicro())
-	if err != nil {
-		return st, fmt.Errorf("prediction stats: %w", err)
-	}
-	defer rows.Close()
-	var sketches [][]byte
-	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
-			return st, err
-		}
-		sketches = append(sketches, []byte(b))
-	}
-	if err := rows.Err(); err != nil {
-		return st, err
-	}
-	return st, st.MergePercentiles(sketches)
+	return query.ReadPredictionStats(ctx, s.read, query.RollupTables{
+		PredictionMinutes: "prediction_minutes FINAL", PredictionHours: "prediction_hours FINAL"}, orgID, modelID, r)
 }
 
 // Activity implements query.Store: counts from the newest version of each
-// minute's rollup, the newest time from the rows.
+// hour's rollup, the newest time from the rows.
 func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]query.Activity, error) {
 	out := map[string]query.Activity{}
 	if len(modelIDs) == 0 {
@@ -114,7 +79,7 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
-	rows, err := s.conn.Query(ctx, `SELECT model_id, sum(predictions) FROM prediction_minutes FINAL
+	rows, err := s.conn.Query(ctx, `SELECT model_id, sum(predictions) FROM prediction_hours FINAL
 		WHERE org_id = ? AND has(?, model_id) GROUP BY model_id`, orgID, modelIDs)
 	if err != nil {
 		return nil, fmt.Errorf("model activity: %w", err)

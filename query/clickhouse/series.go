@@ -11,6 +11,11 @@ func (s *Store) read(ctx context.Context, q string, args ...any) (query.ClosingR
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
+	return s.query(ctx, q, args...)
+}
+
+// query is read without creating the tables.
+func (s *Store) query(ctx context.Context, q string, args ...any) (query.ClosingRows, error) {
 	return s.conn.Query(ctx, q, args...)
 }
 

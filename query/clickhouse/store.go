@@ -2,14 +2,17 @@ package clickhouse
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
+	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/schemas"
 )
 
@@ -37,6 +40,9 @@ func (s *Store) ensure(ctx context.Context) error {
 	if err := createTables(ctx, s.conn); err != nil {
 		return err
 	}
+	if err := query.FillHours(ctx, s.query, tables, s.writeHours); err != nil {
+		return err
+	}
 	s.ready = true
 	return nil
 }
@@ -57,13 +63,24 @@ func createTables(ctx context.Context, conn driver.Conn) error {
 			if strings.TrimSpace(stripComments(stmt)) == "" {
 				continue
 			}
-			if err := conn.Exec(ctx, stmt); err != nil {
+			if err := conn.Exec(ctx, stmt); err != nil && !columnExists(stmt, err) {
 				return fmt.Errorf("clickhouse schema %s: %w", f, err)
 			}
 		}
 	}
 	return nil
 }
+
+// columnExists reports whether err is ClickHouse refusing stmt, an ADD
+// COLUMN, because the column is there already: applied before.
+func columnExists(stmt string, err error) bool {
+	var ex *clickhouse.Exception
+	return errors.As(err, &ex) && ex.Code == errColumnExists && strings.Contains(stripComments(stmt), " ADD COLUMN ")
+}
+
+// errColumnExists is ClickHouse's ILLEGAL_COLUMN, which ADD COLUMN answers
+// for a column the table has.
+const errColumnExists = 44
 
 // stripComments drops -- comment lines.
 func stripComments(s string) string {

@@ -1,7 +1,10 @@
 package clickhouse_test
 
 import (
+	"context"
 	"testing"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/query/clickhouse"
@@ -9,12 +12,24 @@ import (
 )
 
 func TestContract(t *testing.T) {
-	querytest.Run(t, func(t *testing.T) querytest.Store {
-		conn, err := clickhouse.Open(testenv.ClickHouseDatabase(t))
-		if err != nil {
+	querytest.Run(t, func(t *testing.T) querytest.Store { return clickhouse.New(open(t)) })
+}
+
+func TestFillHours(t *testing.T) {
+	conn := open(t)
+	querytest.FillHours(t, clickhouse.New(conn), func(t *testing.T) {
+		if err := conn.Exec(context.Background(), `DROP TABLE prediction_hours`); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { conn.Close() })
-		return clickhouse.New(conn)
-	})
+	}, func(t *testing.T) querytest.Store { return clickhouse.New(conn) })
+}
+
+// open connects to a database of its own.
+func open(t *testing.T) driver.Conn {
+	conn, err := clickhouse.Open(testenv.ClickHouseDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }

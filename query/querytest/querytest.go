@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
+		{"StatsOverHours", testStatsOverHours},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},

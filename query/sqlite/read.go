@@ -38,45 +38,13 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 	return p, err
 }
 
-// PredictionStats implements query.Store from the minute rollups. The
-// range is widened to whole minutes, the rollups' resolution.
+// PredictionStats implements query.Store from the hour and minute
+// rollups. The range is widened to whole minutes, the rollups' resolution.
 func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
-	var st query.PredictionStats
-	var latencyN sql.NullInt64
-	var latencySum, lo, hi sql.NullFloat64
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(predictions), 0), SUM(latency_count), SUM(latency_sum),
-		MIN(latency_min), MAX(latency_max) FROM prediction_minutes
-		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
-		orgID, modelID, minute(r.From), r.To.UnixMicro()).Scan(&st.TotalPredictions, &latencyN, &latencySum, &lo, &hi)
-	if err != nil {
-		return st, fmt.Errorf("prediction stats: %w", err)
-	}
-	if latencyN.Int64 > 0 {
-		avg := latencySum.Float64 / float64(latencyN.Int64)
-		st.AvgLatencyMS, st.MinLatencyMS, st.MaxLatencyMS = &avg, &lo.Float64, &hi.Float64
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT latency_sketch FROM prediction_minutes
-		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ? AND latency_sketch IS NOT NULL`,
-		orgID, modelID, minute(r.From), r.To.UnixMicro())
-	if err != nil {
-		return st, fmt.Errorf("prediction stats: %w", err)
-	}
-	defer rows.Close()
-	var blobs [][]byte
-	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return st, err
-		}
-		blobs = append(blobs, b)
-	}
-	if err := rows.Err(); err != nil {
-		return st, err
-	}
-	return st, st.MergePercentiles(blobs)
+	return query.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
-// Activity implements query.Store: counts from the minute rollups, the
+// Activity implements query.Store: counts from the hour rollups, the
 // newest time from the rows' time index.
 func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]query.Activity, error) {
 	out := map[string]query.Activity{}
@@ -85,7 +53,7 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	}
 	in := strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ")
 	args := append([]any{orgID}, anys(modelIDs)...)
-	rows, err := s.db.QueryContext(ctx, `SELECT model_id, SUM(predictions) FROM prediction_minutes
+	rows, err := s.db.QueryContext(ctx, `SELECT model_id, SUM(predictions) FROM prediction_hours
 		WHERE org_id = ? AND model_id IN (`+in+`) GROUP BY model_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("model activity: %w", err)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/sqlite"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -43,7 +44,12 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate analytics: %w", err)
 	}
-	return &Store{db: db, s: s}, nil
+	st := &Store{db: db, s: s}
+	if err := query.FillHours(ctx, st.read, tables, st.writeHours); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate analytics: %w", err)
+	}
+	return st, nil
 }
 
 // Close closes the store.

@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
+	"path/filepath"
 	"testing"
 
 	"github.com/vigilhq/vigil/query/querytest"
@@ -17,4 +19,26 @@ func TestContract(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		return s
 	})
+}
+
+func TestFillHours(t *testing.T) {
+	dir := t.TempDir()
+	open := func(t *testing.T) querytest.Store {
+		s, err := sqlite.Open(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	querytest.FillHours(t, open(t), func(t *testing.T) {
+		db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(`DELETE FROM prediction_hours`); err != nil {
+			t.Fatal(err)
+		}
+	}, open)
 }

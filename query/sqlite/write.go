@@ -12,7 +12,6 @@ import (
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/quantile"
 )
 
 var _ processors.Sink = (*Store)(nil)
@@ -90,39 +89,6 @@ func nullFloat(p *float64) sql.NullFloat64 {
 	return sql.NullFloat64{Float64: *p, Valid: true}
 }
 
-type predictionMinute struct {
-	orgID, modelID         string
-	minute                 int64
-	n, latencyN            int64
-	latencySum             float64
-	latencyMin, latencyMax sql.NullFloat64
-	sketch                 quantile.Sketch
-}
-
-// mergedSketch merges the minute's stored sketch, if any, into the batch's
-// and encodes the result; nil when the minute has no latency at all.
-func (w writer) mergedSketch(m *predictionMinute) ([]byte, error) {
-	var stored []byte
-	err := w.tx.QueryRowContext(w.ctx, `SELECT latency_sketch FROM prediction_minutes WHERE org_id = ? AND model_id = ? AND minute = ?`,
-		m.orgID, m.modelID, m.minute).Scan(&stored)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("analytics rollup: %w", err)
-	}
-	if len(stored) > 0 {
-		var s quantile.Sketch
-		if err := s.UnmarshalBinary(stored); err != nil {
-			return nil, fmt.Errorf("analytics rollup: stored sketch: %w", err)
-		}
-		if err := m.sketch.Merge(&s); err != nil {
-			return nil, err
-		}
-	}
-	if m.sketch.Count() == 0 {
-		return nil, nil
-	}
-	return m.sketch.MarshalBinary()
-}
-
 func (w writer) predictions(ps []ingest.Prediction) error {
 	if len(ps) == 0 {
 		return nil
@@ -137,48 +103,11 @@ func (w writer) predictions(ps []ingest.Prediction) error {
 	if err != nil {
 		return err
 	}
-	minutes := map[[3]any]*predictionMinute{}
+	var b rollupBatch
 	for _, p := range ps {
-		if !take(added, eventKey{p.OrgID, p.ModelID, p.PredictionID}) {
-			continue
-		}
-		k := [3]any{p.OrgID, p.ModelID, minute(p.Timestamp)}
-		m := minutes[k]
-		if m == nil {
-			m = &predictionMinute{orgID: p.OrgID, modelID: p.ModelID, minute: minute(p.Timestamp)}
-			minutes[k] = m
-		}
-		m.n++
-		if l := p.LatencyMS; l != nil {
-			m.sketch.Add(*l)
-			m.latencyN++
-			m.latencySum += *l
-			if !m.latencyMin.Valid || *l < m.latencyMin.Float64 {
-				m.latencyMin = sql.NullFloat64{Float64: *l, Valid: true}
-			}
-			if !m.latencyMax.Valid || *l > m.latencyMax.Float64 {
-				m.latencyMax = sql.NullFloat64{Float64: *l, Valid: true}
-			}
+		if take(added, eventKey{p.OrgID, p.ModelID, p.PredictionID}) {
+			b.add(p)
 		}
 	}
-	for _, m := range minutes {
-		sketch, err := w.mergedSketch(m)
-		if err != nil {
-			return err
-		}
-		if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO prediction_minutes
-			(org_id, model_id, minute, predictions, latency_count, latency_sum, latency_min, latency_max, latency_sketch)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (org_id, model_id, minute) DO UPDATE SET
-				predictions = predictions + excluded.predictions,
-				latency_count = latency_count + excluded.latency_count,
-				latency_sum = latency_sum + excluded.latency_sum,
-				latency_min = min(coalesce(latency_min, excluded.latency_min), coalesce(excluded.latency_min, latency_min)),
-				latency_max = max(coalesce(latency_max, excluded.latency_max), coalesce(excluded.latency_max, latency_max)),
-				latency_sketch = excluded.latency_sketch`,
-			m.orgID, m.modelID, m.minute, m.n, m.latencyN, m.latencySum, m.latencyMin, m.latencyMax, sketch); err != nil {
-			return fmt.Errorf("analytics rollup: %w", err)
-		}
-	}
-	return nil
+	return w.rollup(b)
 }

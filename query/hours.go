@@ -1,0 +1,110 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// hourMicros is an hour in Unix microseconds.
+const hourMicros = int64(time.Hour / time.Microsecond)
+
+// SumHours sums one model's minute rollups (t.PredictionMinutes) in the
+// hours that overlap [from, to), Unix microseconds, into hours keyed by
+// their start: how
+// ClickHouse recomputes the hours a write touched, and how a store fills
+// its hour rollup from minutes kept before it had one.
+func SumHours(ctx context.Context, read Reader, t RollupTables, orgID, modelID string, from, to int64) (map[int64]*Bucket, error) {
+	// CAST(... AS Int64) is integer division on both engines, as in
+	// ReadMetricSeries.
+	from -= from % hourMicros
+	if r := to % hourMicros; r != 0 && to < 1<<63-1-hourMicros {
+		to += hourMicros - r
+	}
+	rows, err := read(ctx, `SELECT CAST(minute / ? AS Int64) * ?, `+rollupColumns+` FROM `+t.PredictionMinutes+`
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
+		hourMicros, hourMicros, orgID, modelID, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("sum hours: %w", err)
+	}
+	defer rows.Close()
+	hours := map[int64]*Bucket{}
+	for rows.Next() {
+		var h int64
+		var one Bucket
+		if err := one.scan(rows, &h); err != nil {
+			return nil, fmt.Errorf("sum hours: %w", err)
+		}
+		b := hours[h]
+		if b == nil {
+			b = &Bucket{}
+			hours[h] = b
+		}
+		if err := b.Merge(&one); err != nil {
+			return nil, fmt.Errorf("sum hours: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sum hours: %w", err)
+	}
+	return hours, nil
+}
+
+// HourWriter stores one model's hour rollups, replacing what the hours
+// held.
+type HourWriter func(ctx context.Context, orgID, modelID string, hours map[int64]*Bucket) error
+
+// FillHours builds the hour rollup from the minute rollup when the first
+// is empty and the second is not: a store kept before hours existed. It
+// is idempotent, and a no-op once the hours hold anything.
+func FillHours(ctx context.Context, read Reader, t RollupTables, write HourWriter) error {
+	var hours, minutes int64
+	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+t.PredictionHours, &hours); err != nil || hours > 0 {
+		return err
+	}
+	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+t.PredictionMinutes, &minutes); err != nil || minutes == 0 {
+		return err
+	}
+	rows, err := read(ctx, `SELECT DISTINCT org_id, model_id FROM `+t.PredictionMinutes)
+	if err != nil {
+		return fmt.Errorf("fill hours: %w", err)
+	}
+	var models [][2]string
+	for rows.Next() {
+		var m [2]string
+		if err := rows.Scan(&m[0], &m[1]); err != nil {
+			rows.Close()
+			return fmt.Errorf("fill hours: %w", err)
+		}
+		models = append(models, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("fill hours: %w", err)
+	}
+	for _, m := range models {
+		hours, err := SumHours(ctx, read, t, m[0], m[1], -1<<63, 1<<63-1)
+		if err != nil {
+			return err
+		}
+		if err := write(ctx, m[0], m[1], hours); err != nil {
+			return fmt.Errorf("fill hours: %w", err)
+		}
+	}
+	return nil
+}
+
+// readOne reads the single value of a one-row query into dst.
+func readOne(ctx context.Context, read Reader, q string, dst any) error {
+	rows, err := read(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if rows.Next() {
+		if err := rows.Scan(dst); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}

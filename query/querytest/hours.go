@@ -1,0 +1,144 @@
+package querytest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/query"
+)
+
+// testStatsOverHours writes predictions spread over five hours, in
+// batches that overlap (replays), then asks for stats over ranges that
+// start and end anywhere: hours read from the hour rollup and the minutes
+// around them from the minute rollup add up to exactly what the rows say.
+func testStatsOverHours(t *testing.T, s Store) {
+	r := rand.New(rand.NewPCG(3, 5))
+	classes := []string{"approved", "denied", "review"}
+	var ps []ingest.Prediction
+	for i := range 2000 {
+		latency := math.Round(r.ExpFloat64()*4000) / 100
+		out := fmt.Sprintf(`{"decision":%q,"score":%v,"tier":%d}`, classes[r.IntN(3)], r.Float64(), r.IntN(2))
+		ps = append(ps, ingest.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("h%04d", i),
+			InputData: json.RawMessage(`{}`), OutputData: json.RawMessage(out), Metadata: json.RawMessage(`{}`),
+			LatencyMS: &latency, Timestamp: base.Add(time.Duration(r.Int64N(int64(5 * time.Hour))))})
+	}
+	for lo := 0; lo < len(ps); lo += 300 {
+		write(t, s, ps[max(lo-50, 0):min(lo+300, len(ps))]...)
+	}
+	f := func(from, to time.Time) {
+		t.Helper()
+		st, err := s.PredictionStats(context.Background(), "o1", "m1", query.Range{From: from, To: to})
+		if err != nil {
+			t.Fatalf("PredictionStats(%v, %v): %v", from, to, err)
+		}
+		want := exactStats(ps, from, to)
+		if st.TotalPredictions != want.n {
+			t.Fatalf("[%v, %v): got %d predictions, want %d", from, to, st.TotalPredictions, want.n)
+		}
+		if want.n == 0 {
+			if st.AvgLatencyMS != nil || len(st.Outputs) != 0 {
+				t.Fatalf("[%v, %v): got avg %v, outputs %v for no predictions, want nil and none", from, to, st.AvgLatencyMS, st.Outputs)
+			}
+			return
+		}
+		if *st.MinLatencyMS != want.latencies[0] || *st.MaxLatencyMS != want.latencies[len(want.latencies)-1] ||
+			math.Abs(*st.AvgLatencyMS-want.avg) > 1e-9*want.avg {
+			t.Fatalf("[%v, %v): got latency min %v max %v avg %v, want %v %v %v", from, to, *st.MinLatencyMS,
+				*st.MaxLatencyMS, *st.AvgLatencyMS, want.latencies[0], want.latencies[len(want.latencies)-1], want.avg)
+		}
+		rank := func(q float64) float64 { return want.latencies[int(q*float64(len(want.latencies)-1))] }
+		percentiles(t, st, rank(0.5), rank(0.95), rank(0.99))
+		if !reflect.DeepEqual(st.Outputs, want.outputs) {
+			t.Fatalf("[%v, %v): got outputs %s, want %s", from, to, text(st.Outputs), text(want.outputs))
+		}
+	}
+	f(base, base.Add(5*time.Hour))
+	f(base.Add(-time.Hour), base.Add(24*time.Hour))
+	f(base.Add(17*time.Minute+3*time.Second), base.Add(4*time.Hour+2*time.Minute+30*time.Second))
+	f(base.Add(59*time.Minute), base.Add(61*time.Minute))
+	f(base.Add(time.Hour), base.Add(2*time.Hour))
+	f(base.Add(6*time.Hour), base.Add(7*time.Hour))
+	for range 20 {
+		a, b := base.Add(time.Duration(r.Int64N(int64(5*time.Hour)))), base.Add(time.Duration(r.Int64N(int64(5*time.Hour))))
+		if b.Before(a) {
+			a, b = b, a
+		}
+		f(a, b.Add(time.Second))
+	}
+}
+
+// exact is what the rows of a range add up to.
+type exact struct {
+	n         int64
+	latencies []float64 // sorted
+	avg       float64
+	outputs   query.OutputDistribution
+}
+
+// exactStats sums ps in the range the stores read for [from, to): whole
+// minutes, from the start of from's minute to the end of the minute
+// before to.
+func exactStats(ps []ingest.Prediction, from, to time.Time) exact {
+	from = from.Truncate(time.Minute)
+	if end := to.Truncate(time.Minute); end.Before(to) {
+		to = end.Add(time.Minute)
+	}
+	e := exact{outputs: query.OutputDistribution{}}
+	var sum float64
+	for _, p := range ps {
+		if p.Timestamp.Before(from) || !p.Timestamp.Before(to) {
+			continue
+		}
+		e.n++
+		e.latencies = append(e.latencies, *p.LatencyMS)
+		sum += *p.LatencyMS
+		for _, l := range query.OutputLabels(p.OutputData) {
+			e.outputs.Add(l, 1)
+		}
+	}
+	slices.Sort(e.latencies)
+	if e.n > 0 {
+		e.avg = sum / float64(e.n)
+	}
+	return e
+}
+
+func text(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// FillHours checks that a store kept before the hour rollup existed gets
+// its hours from its minutes: it writes predictions to s, takes the hours
+// away with drop (as an older store lacks them) and reads the stats again
+// from a store opened with reopen.
+func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *testing.T) Store) {
+	var ps []ingest.Prediction
+	for i := range 400 { // 400 s from base, within its hour
+		p := prediction("o1", "m1", i*10, float64(i%7)) // 4,000 s: two hours
+		p.OutputData = json.RawMessage(fmt.Sprintf(`{"label":"c%d"}`, i%3))
+		ps = append(ps, p)
+	}
+	write(t, s, ps...)
+	r := query.Range{From: base, To: base.Add(2 * time.Hour)}
+	before, err := s.PredictionStats(context.Background(), "o1", "m1", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drop(t)
+	after, err := reopen(t).PredictionStats(context.Background(), "o1", "m1", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.TotalPredictions != 400 || !reflect.DeepEqual(after, before) {
+		t.Fatalf("got %s after filling the hours, want %s with 400 predictions", text(after), text(before))
+	}
+}

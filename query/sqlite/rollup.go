@@ -1,0 +1,130 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/query"
+)
+
+// resolution is one of the prediction rollups: its table, the column
+// holding a bucket's start and the bucket's width.
+type resolution struct {
+	table, column string
+	width         time.Duration
+}
+
+// resolutions are the prediction rollups, finest first.
+var resolutions = [...]resolution{
+	{"prediction_minutes", "minute", time.Minute},
+	{"prediction_hours", "hour", time.Hour},
+}
+
+// tables names the rollups for query.ReadPredictionStats.
+var tables = query.RollupTables{PredictionMinutes: "prediction_minutes", PredictionHours: "prediction_hours"}
+
+// bucketKey is one model's bucket at one resolution.
+type bucketKey struct {
+	org, model string
+	start      int64
+}
+
+// rollupBatch sums a batch's newly stored predictions per bucket, at
+// every resolution.
+type rollupBatch [len(resolutions)]map[bucketKey]*query.Bucket
+
+func (rb *rollupBatch) add(p ingest.Prediction) {
+	labels := query.OutputLabels(p.OutputData)
+	for i, r := range resolutions {
+		if rb[i] == nil {
+			rb[i] = map[bucketKey]*query.Bucket{}
+		}
+		k := bucketKey{p.OrgID, p.ModelID, p.Timestamp.Truncate(r.width).UnixMicro()}
+		b := rb[i][k]
+		if b == nil {
+			b = &query.Bucket{}
+			rb[i][k] = b
+		}
+		b.Predictions++
+		if p.LatencyMS != nil {
+			b.AddLatency(*p.LatencyMS)
+		}
+		b.AddOutputs(labels)
+	}
+}
+
+// rollup adds the batch's sums to the stored buckets: counts by addition,
+// sketches and output distributions merged with the stored ones.
+func (w writer) rollup(rb rollupBatch) error {
+	for i, r := range resolutions {
+		for k, b := range rb[i] {
+			if err := w.upsert(r, k, b); err != nil {
+				return fmt.Errorf("analytics rollup: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func (w writer) upsert(r resolution, k bucketKey, b *query.Bucket) error {
+	var sketch, outputs []byte
+	err := w.tx.QueryRowContext(w.ctx, `SELECT latency_sketch, output_counts FROM `+r.table+
+		` WHERE org_id = ? AND model_id = ? AND `+r.column+` = ?`, k.org, k.model, k.start).Scan(&sketch, &outputs)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	delta := struct{ n, latencyN int64 }{b.Predictions, b.LatencyCount}
+	if err := b.Decode(sketch, outputs); err != nil {
+		return err
+	}
+	if sketch, outputs, err = b.Encode(); err != nil {
+		return err
+	}
+	_, err = w.tx.ExecContext(w.ctx, `INSERT INTO `+r.table+`
+		(org_id, model_id, `+r.column+`, predictions, latency_count, latency_sum, latency_min, latency_max, latency_sketch, output_counts)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, model_id, `+r.column+`) DO UPDATE SET
+			predictions = predictions + excluded.predictions,
+			latency_count = latency_count + excluded.latency_count,
+			latency_sum = latency_sum + excluded.latency_sum,
+			latency_min = min(coalesce(latency_min, excluded.latency_min), coalesce(excluded.latency_min, latency_min)),
+			latency_max = max(coalesce(latency_max, excluded.latency_max), coalesce(excluded.latency_max, latency_max)),
+			latency_sketch = excluded.latency_sketch,
+			output_counts = excluded.output_counts`,
+		k.org, k.model, k.start, delta.n, delta.latencyN, b.LatencySum, b.LatencyMin, b.LatencyMax, nullBytes(sketch), string(outputs))
+	return err
+}
+
+// nullBytes is NULL for an empty sketch, as the column has always held.
+func nullBytes(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// writeHours replaces one model's hour rollups: query.FillHours's writer.
+func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map[int64]*query.Bucket) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for h, b := range hours {
+		sketch, outputs, err := b.Encode()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO prediction_hours
+			(org_id, model_id, hour, predictions, latency_count, latency_sum, latency_min, latency_max, latency_sketch, output_counts)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			orgID, modelID, h, b.Predictions, b.LatencyCount, b.LatencySum, b.LatencyMin, b.LatencyMax, nullBytes(sketch), string(outputs)); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
