@@ -54,41 +54,51 @@ func SumHours(ctx context.Context, read Reader, t RollupTables, orgID, modelID s
 // held.
 type HourWriter func(ctx context.Context, orgID, modelID string, hours map[int64]*Bucket) error
 
-// FillHours builds the hour rollup from the minute rollup when the first
-// is empty and the second is not: a store kept before hours existed. It
-// is idempotent, and a no-op once the hours hold anything.
-func FillHours(ctx context.Context, read Reader, t RollupTables, write HourWriter) error {
+// PredictionHours returns the FillHours step that sums each model's
+// prediction minutes into hours and stores them with write.
+func PredictionHours(read Reader, t RollupTables, write HourWriter) func(ctx context.Context, orgID, modelID string) error {
+	return func(ctx context.Context, orgID, modelID string) error {
+		hours, err := SumHours(ctx, read, t, orgID, modelID, -1<<63, 1<<63-1)
+		if err != nil {
+			return err
+		}
+		return write(ctx, orgID, modelID, hours)
+	}
+}
+
+// FillHours builds an hour rollup (hoursTable) from its minute rollup
+// (minutesTable) when the first is empty and the second is not, as in a
+// store kept before hours existed: fill runs once for each model the
+// minutes hold. It is a no-op once the hours hold anything, and
+// idempotent when fill is.
+func FillHours(ctx context.Context, read Reader, hoursTable, minutesTable string, fill func(ctx context.Context, orgID, modelID string) error) error {
 	var hours, minutes int64
-	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+t.PredictionHours, &hours); err != nil || hours > 0 {
+	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+hoursTable, &hours); err != nil || hours > 0 {
 		return err
 	}
-	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+t.PredictionMinutes, &minutes); err != nil || minutes == 0 {
+	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+minutesTable, &minutes); err != nil || minutes == 0 {
 		return err
 	}
-	rows, err := read(ctx, `SELECT DISTINCT org_id, model_id FROM `+t.PredictionMinutes)
+	rows, err := read(ctx, `SELECT DISTINCT org_id, model_id FROM `+minutesTable)
 	if err != nil {
-		return fmt.Errorf("fill hours: %w", err)
+		return fmt.Errorf("fill %s: %w", hoursTable, err)
 	}
 	var models [][2]string
 	for rows.Next() {
 		var m [2]string
 		if err := rows.Scan(&m[0], &m[1]); err != nil {
 			rows.Close()
-			return fmt.Errorf("fill hours: %w", err)
+			return fmt.Errorf("fill %s: %w", hoursTable, err)
 		}
 		models = append(models, m)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("fill hours: %w", err)
+		return fmt.Errorf("fill %s: %w", hoursTable, err)
 	}
 	for _, m := range models {
-		hours, err := SumHours(ctx, read, t, m[0], m[1], -1<<63, 1<<63-1)
-		if err != nil {
-			return err
-		}
-		if err := write(ctx, m[0], m[1], hours); err != nil {
-			return fmt.Errorf("fill hours: %w", err)
+		if err := fill(ctx, m[0], m[1]); err != nil {
+			return fmt.Errorf("fill %s: %w", hoursTable, err)
 		}
 	}
 	return nil

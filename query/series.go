@@ -3,6 +3,7 @@ package query
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -24,6 +25,17 @@ type Buckets struct {
 
 // Start is the start of the first bucket in Unix microseconds.
 func (b Buckets) Start() int64 { return b.Range.From.Truncate(time.Minute).UnixMicro() }
+
+// cover splits the buckets' range as Cover does when every whole hour
+// lies in one bucket (one bucket over the range, or buckets of whole
+// hours starting on the hour); otherwise head is all of it.
+func (b Buckets) cover() (head, hours, tail Range) {
+	head, hours, tail = Cover(b.Range)
+	if b.Width <= 0 || b.Width%time.Hour == 0 && b.Start()%hourMicros == 0 {
+		return head, hours, tail
+	}
+	return Range{head.From, tail.To}, Range{tail.To, tail.To}, Range{tail.To, tail.To}
+}
 
 // WidthMicros is the width of a bucket in microseconds.
 func (b Buckets) WidthMicros() int64 {
@@ -78,14 +90,27 @@ type Series interface {
 }
 
 // ReadMetricSeries implements Series.MetricSeries on any engine that
-// keeps the metric_minutes rollup; table names it as the engine reads it
-// (ClickHouse: with FINAL). CAST(... AS Int64) is integer division on
-// both engines: SQLite divides integers, ClickHouse floats exactly.
-func ReadMetricSeries(ctx context.Context, read Reader, table string, f MetricFilter, b Buckets) ([]Summary, error) {
-	rows, err := read(ctx, `SELECT CAST((minute - ?) / ? AS Int64) AS k, SUM(n), SUM(total), MIN(min_value), MAX(max_value)
-		FROM `+table+` WHERE org_id = ? AND model_id = ? AND metric_type = ? AND minute >= ? AND minute < ?
-		GROUP BY k ORDER BY k`,
-		b.Start(), b.WidthMicros(), f.OrgID, f.ModelID, f.MetricType, b.Start(), b.Range.To.UnixMicro())
+// keeps the metric rollups named by t: the hours when whole hours fall in
+// whole buckets, the minutes around them (and all of them otherwise).
+// CAST(... AS Int64) is integer division on both engines: SQLite divides
+// integers, ClickHouse floats exactly.
+func ReadMetricSeries(ctx context.Context, read Reader, t RollupTables, f MetricFilter, b Buckets) ([]Summary, error) {
+	head, hours, tail := b.cover()
+	part := func(table, column string) string {
+		return `SELECT CAST((` + column + ` - ?) / ? AS Int64) AS k, n, total, min_value, max_value FROM ` + table +
+			` WHERE org_id = ? AND model_id = ? AND metric_type = ? AND (` + column + ` >= ? AND ` + column + ` < ? OR ` +
+			column + ` >= ? AND ` + column + ` < ?)`
+	}
+	args := func(in ...Range) []any {
+		out := []any{b.Start(), b.WidthMicros(), f.OrgID, f.ModelID, f.MetricType}
+		for _, r := range in {
+			out = append(out, r.From.UnixMicro(), r.To.UnixMicro())
+		}
+		return out
+	}
+	rows, err := read(ctx, `SELECT k, SUM(n), SUM(total), MIN(min_value), MAX(max_value) FROM (`+
+		part(t.MetricMinutes, "minute")+` UNION ALL `+part(t.MetricHours, "hour")+`) GROUP BY k ORDER BY k`,
+		append(args(head, tail), args(hours, hours)...)...)
 	if err != nil {
 		return nil, fmt.Errorf("metric series: %w", err)
 	}
@@ -104,15 +129,19 @@ func ReadMetricSeries(ctx context.Context, read Reader, table string, f MetricFi
 }
 
 // ReadCompletionGroups implements Series.CompletionGroups on any engine
-// that keeps the completion_minutes rollup, named by table as for
-// ReadMetricSeries.
-func ReadCompletionGroups(ctx context.Context, read Reader, table, orgID, modelID string, r Range) ([]CompletionGroup, error) {
+// that keeps the completion rollups named by t: whole hours from the hour
+// rollup, the minutes around them from the minute rollup.
+func ReadCompletionGroups(ctx context.Context, read Reader, t RollupTables, orgID, modelID string, r Range) ([]CompletionGroup, error) {
+	head, hours, tail := Cover(r)
 	where, args := PredictionFilter{OrgID: orgID, ModelID: modelID}.Where()
+	const sums = `model_name, completions, prompt_tokens, completion_tokens, total_tokens, cost, latency_count, latency_sum`
 	rows, err := read(ctx, `SELECT model_name, SUM(completions), SUM(prompt_tokens), SUM(completion_tokens), SUM(total_tokens),
-		SUM(cost), SUM(latency_count), SUM(latency_sum)
-		FROM `+table+` WHERE `+where+` AND minute >= ? AND minute < ?
+		SUM(cost), SUM(latency_count), SUM(latency_sum) FROM (
+			SELECT `+sums+` FROM `+t.CompletionMinutes+` WHERE `+where+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
+			UNION ALL SELECT `+sums+` FROM `+t.CompletionHours+` WHERE `+where+` AND hour >= ? AND hour < ?)
 		GROUP BY model_name ORDER BY model_name`,
-		append(args, r.From.Truncate(time.Minute).UnixMicro(), r.To.UnixMicro())...)
+		slices.Concat(args, []any{head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro()},
+			args, []any{hours.From.UnixMicro(), hours.To.UnixMicro()})...)
 	if err != nil {
 		return nil, fmt.Errorf("completion totals: %w", err)
 	}

@@ -22,13 +22,25 @@ type PredictionStats struct {
 	Outputs OutputDistribution
 }
 
-// Rollup tables: every analytical store keeps a model's predictions summed
-// per minute and per hour, under these names and with the same columns
-// but the bucket's (minute, hour: its start in Unix microseconds).
-// PredictionMinutes, PredictionHours name them; the engine may add to the
-// name, as ClickHouse's FINAL.
+// RollupTables name the rollups of an analytical store as its reads see
+// them (the engine may add to a name, as ClickHouse's FINAL). Every store
+// keeps predictions, metric values and LLM completions summed per minute
+// and per hour, each pair with the same columns but the bucket's: minute or
+// hour, its start in Unix microseconds.
 type RollupTables struct {
 	PredictionMinutes, PredictionHours string
+	MetricMinutes, MetricHours         string
+	CompletionMinutes, CompletionHours string
+}
+
+// Rollups names the rollup tables as they are; with a suffix (" FINAL"),
+// each name followed by it.
+func Rollups(suffix string) RollupTables {
+	return RollupTables{
+		PredictionMinutes: "prediction_minutes" + suffix, PredictionHours: "prediction_hours" + suffix,
+		MetricMinutes: "metric_minutes" + suffix, MetricHours: "metric_hours" + suffix,
+		CompletionMinutes: "completion_minutes" + suffix, CompletionHours: "completion_hours" + suffix,
+	}
 }
 
 // rollupColumns are the columns ReadPredictionStats reads of both rollups,

@@ -11,9 +11,9 @@ import (
 	"github.com/vigilhq/vigil/query"
 )
 
-// tables names the prediction rollups as reads see them: the newest
+// tables names the rollups as reads see them: the newest
 // version of each bucket.
-var tables = query.RollupTables{PredictionMinutes: "prediction_minutes FINAL", PredictionHours: "prediction_hours FINAL"}
+var tables = query.Rollups(" FINAL")
 
 func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) error {
 	return write(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, time.Time) {

@@ -65,8 +65,7 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 // PredictionStats implements query.Store from the newest version of each
 // hour's and minute's rollup.
 func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r query.Range) (query.PredictionStats, error) {
-	return query.ReadPredictionStats(ctx, s.read, query.RollupTables{
-		PredictionMinutes: "prediction_minutes FINAL", PredictionHours: "prediction_hours FINAL"}, orgID, modelID, r)
+	return query.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
 // Activity implements query.Store: counts from the newest version of each

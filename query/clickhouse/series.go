@@ -20,13 +20,13 @@ func (s *Store) query(ctx context.Context, q string, args ...any) (query.Closing
 }
 
 // MetricSeries implements query.Series from the newest version of each
-// minute's rollup.
+// hour's and minute's rollup.
 func (s *Store) MetricSeries(ctx context.Context, f query.MetricFilter, b query.Buckets) ([]query.Summary, error) {
-	return query.ReadMetricSeries(ctx, s.read, "metric_minutes FINAL", f, b)
+	return query.ReadMetricSeries(ctx, s.read, tables, f, b)
 }
 
 // CompletionGroups implements query.Series from the newest version of
-// each minute's rollup.
+// each hour's and minute's rollup.
 func (s *Store) CompletionGroups(ctx context.Context, orgID, modelID string, r query.Range) ([]query.CompletionGroup, error) {
-	return query.ReadCompletionGroups(ctx, s.read, "completion_minutes FINAL", orgID, modelID, r)
+	return query.ReadCompletionGroups(ctx, s.read, tables, orgID, modelID, r)
 }

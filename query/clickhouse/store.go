@@ -40,8 +40,17 @@ func (s *Store) ensure(ctx context.Context) error {
 	if err := createTables(ctx, s.conn); err != nil {
 		return err
 	}
-	if err := query.FillHours(ctx, s.query, tables, s.writeHours); err != nil {
-		return err
+	for _, f := range []struct {
+		hours, minutes string
+		fill           func(ctx context.Context, orgID, modelID string) error
+	}{
+		{tables.PredictionHours, tables.PredictionMinutes, query.PredictionHours(s.query, tables, s.writeHours)},
+		{tables.MetricHours, tables.MetricMinutes, metricRollup.fill(s)},
+		{tables.CompletionHours, tables.CompletionMinutes, completionRollup.fill(s)},
+	} {
+		if err := query.FillHours(ctx, s.query, f.hours, f.minutes, f.fill); err != nil {
+			return err
+		}
 	}
 	s.ready = true
 	return nil

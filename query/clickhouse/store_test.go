@@ -18,8 +18,10 @@ func TestContract(t *testing.T) {
 func TestFillHours(t *testing.T) {
 	conn := open(t)
 	querytest.FillHours(t, clickhouse.New(conn), func(t *testing.T) {
-		if err := conn.Exec(context.Background(), `DROP TABLE prediction_hours`); err != nil {
-			t.Fatal(err)
+		for _, table := range []string{"prediction_hours", "metric_hours", "completion_hours"} {
+			if err := conn.Exec(context.Background(), `DROP TABLE `+table); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}, func(t *testing.T) querytest.Store { return clickhouse.New(conn) })
 }

@@ -116,10 +116,11 @@ func text(v any) string {
 	return string(b)
 }
 
-// FillHours checks that a store kept before the hour rollup existed gets
-// its hours from its minutes: it writes predictions to s, takes the hours
-// away with drop (as an older store lacks them) and reads the stats again
-// from a store opened with reopen.
+// FillHours checks that a store kept before the hour rollups existed gets
+// its hours from its minutes: it writes predictions, metric values and
+// completions to s, takes every hour rollup away with drop (as an older
+// store lacks them) and reads stats, series and totals again from a store
+// opened with reopen.
 func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *testing.T) Store) {
 	var ps []ingest.Prediction
 	for i := range 400 { // 400 s from base, within its hour
@@ -128,17 +129,31 @@ func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *te
 		ps = append(ps, p)
 	}
 	write(t, s, ps...)
-	r := query.Range{From: base, To: base.Add(2 * time.Hour)}
-	before, err := s.PredictionStats(context.Background(), "o1", "m1", r)
-	if err != nil {
-		t.Fatal(err)
+	seriesEvents(t, s)
+	r := query.Range{From: base, To: base.Add(5 * time.Hour)}
+	read := func(s Store) string {
+		t.Helper()
+		st, err := s.PredictionStats(context.Background(), "o1", "m1", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := s.MetricSeries(context.Background(), query.MetricFilter{OrgID: "o1", ModelID: "m1", MetricType: "accuracy", Range: r},
+			query.Buckets{Range: r, Width: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs, err := s.CompletionGroups(context.Background(), "o1", "m1", r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.TotalPredictions != 400 || len(ms) != 5 || len(cs) != 2 {
+			t.Fatalf("got %d predictions, %d metric hours, %d LLMs; want 400, 5, 2", st.TotalPredictions, len(ms), len(cs))
+		}
+		return text([]any{st, ms, cs})
 	}
+	before := read(s)
 	drop(t)
-	after, err := reopen(t).PredictionStats(context.Background(), "o1", "m1", r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if before.TotalPredictions != 400 || !reflect.DeepEqual(after, before) {
-		t.Fatalf("got %s after filling the hours, want %s with 400 predictions", text(after), text(before))
+	if after := read(reopen(t)); after != before {
+		t.Fatalf("got %s after filling the hours, want %s", after, before)
 	}
 }

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
 		{"StatsOverHours", testStatsOverHours},
+		{"SeriesOverHours", testSeriesOverHours},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},

@@ -81,6 +81,18 @@ func insertSQL(table string, cols []string, n int) string {
 
 // take reports whether k was stored by this write and is not counted yet,
 // and marks it counted: an event repeated within a batch counts once.
+// newOnly returns, in a new slice, the events of es that insertNew added,
+// each once.
+func newOnly[E any](es []E, added map[eventKey]bool, key func(E) eventKey) []E {
+	out := make([]E, 0, len(added))
+	for _, e := range es {
+		if take(added, key(e)) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func take(added map[eventKey]bool, k eventKey) bool {
 	if !added[k] {
 		return false

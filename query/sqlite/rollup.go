@@ -11,21 +11,24 @@ import (
 	"github.com/vigilhq/vigil/query"
 )
 
-// resolution is one of the prediction rollups: its table, the column
+// resolution is one width of the rollups: the tables' suffix, the column
 // holding a bucket's start and the bucket's width.
 type resolution struct {
-	table, column string
-	width         time.Duration
+	suffix, column string
+	width          time.Duration
 }
 
-// resolutions are the prediction rollups, finest first.
+// resolutions are the rollups' widths, finest first.
 var resolutions = [...]resolution{
-	{"prediction_minutes", "minute", time.Minute},
-	{"prediction_hours", "hour", time.Hour},
+	{"minutes", "minute", time.Minute},
+	{"hours", "hour", time.Hour},
 }
 
-// tables names the rollups for query.ReadPredictionStats.
-var tables = query.RollupTables{PredictionMinutes: "prediction_minutes", PredictionHours: "prediction_hours"}
+// start is the start of t's bucket in Unix microseconds.
+func (r resolution) start(t time.Time) int64 { return t.Truncate(r.width).UnixMicro() }
+
+// tables names the rollups for the shared reads of package query.
+var tables = query.Rollups("")
 
 // bucketKey is one model's bucket at one resolution.
 type bucketKey struct {
@@ -43,7 +46,7 @@ func (rb *rollupBatch) add(p ingest.Prediction) {
 		if rb[i] == nil {
 			rb[i] = map[bucketKey]*query.Bucket{}
 		}
-		k := bucketKey{p.OrgID, p.ModelID, p.Timestamp.Truncate(r.width).UnixMicro()}
+		k := bucketKey{p.OrgID, p.ModelID, r.start(p.Timestamp)}
 		b := rb[i][k]
 		if b == nil {
 			b = &query.Bucket{}
@@ -72,7 +75,7 @@ func (w writer) rollup(rb rollupBatch) error {
 
 func (w writer) upsert(r resolution, k bucketKey, b *query.Bucket) error {
 	var sketch, outputs []byte
-	err := w.tx.QueryRowContext(w.ctx, `SELECT latency_sketch, output_counts FROM `+r.table+
+	err := w.tx.QueryRowContext(w.ctx, `SELECT latency_sketch, output_counts FROM prediction_`+r.suffix+
 		` WHERE org_id = ? AND model_id = ? AND `+r.column+` = ?`, k.org, k.model, k.start).Scan(&sketch, &outputs)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
@@ -84,7 +87,7 @@ func (w writer) upsert(r resolution, k bucketKey, b *query.Bucket) error {
 	if sketch, outputs, err = b.Encode(); err != nil {
 		return err
 	}
-	_, err = w.tx.ExecContext(w.ctx, `INSERT INTO `+r.table+`
+	_, err = w.tx.ExecContext(w.ctx, `INSERT INTO prediction_`+r.suffix+`
 		(org_id, model_id, `+r.column+`, predictions, latency_count, latency_sum, latency_min, latency_max, latency_sketch, output_counts)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (org_id, model_id, `+r.column+`) DO UPDATE SET
@@ -127,4 +130,37 @@ func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map
 		}
 	}
 	return tx.Commit()
+}
+
+// fillSeries are the statements that sum one model's metric and
+// completion minutes into hours, for query.FillHours; the placeholders are
+// the organization and the model.
+var fillSeries = []struct{ hours, minutes, stmt string }{
+	{"metric_hours", "metric_minutes", `INSERT OR REPLACE INTO metric_hours
+		(org_id, model_id, metric_type, hour, n, total, min_value, max_value)
+		SELECT org_id, model_id, metric_type, minute / 3600000000 * 3600000000 AS h,
+			SUM(n), SUM(total), MIN(min_value), MAX(max_value)
+		FROM metric_minutes WHERE org_id = ? AND model_id = ? GROUP BY org_id, model_id, metric_type, h`},
+	{"completion_hours", "completion_minutes", `INSERT OR REPLACE INTO completion_hours
+		(org_id, model_id, model_name, hour, completions, prompt_tokens, completion_tokens, total_tokens, cost,
+		 latency_count, latency_sum)
+		SELECT org_id, model_id, model_name, minute / 3600000000 * 3600000000 AS h, SUM(completions),
+			SUM(prompt_tokens), SUM(completion_tokens), SUM(total_tokens), SUM(cost), SUM(latency_count), SUM(latency_sum)
+		FROM completion_minutes WHERE org_id = ? AND model_id = ? GROUP BY org_id, model_id, model_name, h`},
+}
+
+// fillHours fills every hour rollup that is empty from its minutes.
+func (s *Store) fillHours(ctx context.Context) error {
+	err := query.FillHours(ctx, s.read, tables.PredictionHours, tables.PredictionMinutes,
+		query.PredictionHours(s.read, tables, s.writeHours))
+	for _, f := range fillSeries {
+		if err != nil {
+			return err
+		}
+		err = query.FillHours(ctx, s.read, f.hours, f.minutes, func(ctx context.Context, orgID, modelID string) error {
+			_, err := s.db.ExecContext(ctx, f.stmt, orgID, modelID)
+			return err
+		})
+	}
+	return err
 }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/sqlite"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -45,7 +44,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		return nil, fmt.Errorf("migrate analytics: %w", err)
 	}
 	st := &Store{db: db, s: s}
-	if err := query.FillHours(ctx, st.read, tables, st.writeHours); err != nil {
+	if err := st.fillHours(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate analytics: %w", err)
 	}

@@ -37,8 +37,10 @@ func TestFillHours(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		if _, err := db.Exec(`DELETE FROM prediction_hours`); err != nil {
-			t.Fatal(err)
+		for _, table := range []string{"prediction_hours", "metric_hours", "completion_hours"} {
+			if _, err := db.Exec(`DELETE FROM ` + table); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}, open)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	msqlite "modernc.org/sqlite"
 
@@ -15,9 +14,6 @@ import (
 )
 
 var _ processors.Sink = (*Store)(nil)
-
-// minute is the start of t's minute in Unix microseconds.
-func minute(t time.Time) int64 { return t.Truncate(time.Minute).UnixMicro() }
 
 // Write implements processors.Sink: one transaction inserts the events not
 // stored yet and adds exactly those to the rollups. An event no store can
@@ -104,10 +100,8 @@ func (w writer) predictions(ps []ingest.Prediction) error {
 		return err
 	}
 	var b rollupBatch
-	for _, p := range ps {
-		if take(added, eventKey{p.OrgID, p.ModelID, p.PredictionID}) {
-			b.add(p)
-		}
+	for _, p := range newOnly(ps, added, func(p ingest.Prediction) eventKey { return eventKey{p.OrgID, p.ModelID, p.PredictionID} }) {
+		b.add(p)
 	}
 	return w.rollup(b)
 }

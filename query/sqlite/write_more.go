@@ -6,9 +6,9 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 )
 
-type metricMinute struct {
+type metricBucket struct {
 	orgID, modelID, metricType string
-	minute, n                  int64
+	start, n                   int64
 	total, min, max            float64
 }
 
@@ -28,38 +28,38 @@ func (w writer) metrics(ms []ingest.Metric) error {
 	if err != nil {
 		return err
 	}
-	minutes := map[[4]any]*metricMinute{}
-	for _, m := range ms {
-		if !take(added, eventKey{m.OrgID, m.ModelID, m.ID}) {
-			continue
+	ms = newOnly(ms, added, func(m ingest.Metric) eventKey { return eventKey{m.OrgID, m.ModelID, m.ID} })
+	for _, res := range resolutions {
+		buckets := map[[4]any]*metricBucket{}
+		for _, m := range ms {
+			k := [4]any{m.OrgID, m.ModelID, m.MetricType, res.start(m.Timestamp)}
+			r := buckets[k]
+			if r == nil {
+				r = &metricBucket{orgID: m.OrgID, modelID: m.ModelID, metricType: m.MetricType,
+					start: res.start(m.Timestamp), min: m.Value, max: m.Value}
+				buckets[k] = r
+			}
+			r.n++
+			r.total += m.Value
+			r.min, r.max = min(r.min, m.Value), max(r.max, m.Value)
 		}
-		k := [4]any{m.OrgID, m.ModelID, m.MetricType, minute(m.Timestamp)}
-		r := minutes[k]
-		if r == nil {
-			r = &metricMinute{orgID: m.OrgID, modelID: m.ModelID, metricType: m.MetricType,
-				minute: minute(m.Timestamp), min: m.Value, max: m.Value}
-			minutes[k] = r
-		}
-		r.n++
-		r.total += m.Value
-		r.min, r.max = min(r.min, m.Value), max(r.max, m.Value)
-	}
-	for _, r := range minutes {
-		if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO metric_minutes
-			(org_id, model_id, metric_type, minute, n, total, min_value, max_value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (org_id, model_id, metric_type, minute) DO UPDATE SET
-				n = n + excluded.n, total = total + excluded.total,
-				min_value = min(min_value, excluded.min_value), max_value = max(max_value, excluded.max_value)`,
-			r.orgID, r.modelID, r.metricType, r.minute, r.n, r.total, r.min, r.max); err != nil {
-			return fmt.Errorf("analytics rollup: %w", err)
+		for _, r := range buckets {
+			if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO metric_`+res.suffix+`
+				(org_id, model_id, metric_type, `+res.column+`, n, total, min_value, max_value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, model_id, metric_type, `+res.column+`) DO UPDATE SET
+					n = n + excluded.n, total = total + excluded.total,
+					min_value = min(min_value, excluded.min_value), max_value = max(max_value, excluded.max_value)`,
+				r.orgID, r.modelID, r.metricType, r.start, r.n, r.total, r.min, r.max); err != nil {
+				return fmt.Errorf("analytics rollup: %w", err)
+			}
 		}
 	}
 	return nil
 }
 
-type completionMinute struct {
+type completionBucket struct {
 	orgID, modelID, modelName string
-	minute, n                 int64
+	start, n                  int64
 	prompt, completion, total int64
 	cost, latencySum          float64
 	latencyN                  int64
@@ -84,41 +84,41 @@ func (w writer) completions(cs []ingest.Completion) error {
 	if err != nil {
 		return err
 	}
-	minutes := map[[4]any]*completionMinute{}
-	for _, c := range cs {
-		if !take(added, eventKey{c.OrgID, c.ModelID, c.ID}) {
-			continue
+	cs = newOnly(cs, added, func(c ingest.Completion) eventKey { return eventKey{c.OrgID, c.ModelID, c.ID} })
+	for _, res := range resolutions {
+		buckets := map[[4]any]*completionBucket{}
+		for _, c := range cs {
+			k := [4]any{c.OrgID, c.ModelID, c.ModelName, res.start(c.Timestamp)}
+			r := buckets[k]
+			if r == nil {
+				r = &completionBucket{orgID: c.OrgID, modelID: c.ModelID, modelName: c.ModelName, start: res.start(c.Timestamp)}
+				buckets[k] = r
+			}
+			r.n++
+			r.prompt += c.Tokens.PromptTokens
+			r.completion += c.Tokens.CompletionTokens
+			r.total += c.Tokens.TotalTokens
+			r.cost += c.Cost
+			if c.LatencyMS != nil {
+				r.latencyN++
+				r.latencySum += *c.LatencyMS
+			}
 		}
-		k := [4]any{c.OrgID, c.ModelID, c.ModelName, minute(c.Timestamp)}
-		r := minutes[k]
-		if r == nil {
-			r = &completionMinute{orgID: c.OrgID, modelID: c.ModelID, modelName: c.ModelName, minute: minute(c.Timestamp)}
-			minutes[k] = r
-		}
-		r.n++
-		r.prompt += c.Tokens.PromptTokens
-		r.completion += c.Tokens.CompletionTokens
-		r.total += c.Tokens.TotalTokens
-		r.cost += c.Cost
-		if c.LatencyMS != nil {
-			r.latencyN++
-			r.latencySum += *c.LatencyMS
-		}
-	}
-	for _, r := range minutes {
-		if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO completion_minutes
-			(org_id, model_id, model_name, minute, completions, prompt_tokens, completion_tokens, total_tokens, cost,
-			 latency_count, latency_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (org_id, model_id, model_name, minute) DO UPDATE SET
-				completions = completions + excluded.completions,
-				prompt_tokens = prompt_tokens + excluded.prompt_tokens,
-				completion_tokens = completion_tokens + excluded.completion_tokens,
-				total_tokens = total_tokens + excluded.total_tokens,
-				cost = cost + excluded.cost,
-				latency_count = latency_count + excluded.latency_count,
-				latency_sum = latency_sum + excluded.latency_sum`,
-			r.orgID, r.modelID, r.modelName, r.minute, r.n, r.prompt, r.completion, r.total, r.cost, r.latencyN, r.latencySum); err != nil {
-			return fmt.Errorf("analytics rollup: %w", err)
+		for _, r := range buckets {
+			if _, err := w.tx.ExecContext(w.ctx, `INSERT INTO completion_`+res.suffix+`
+				(org_id, model_id, model_name, `+res.column+`, completions, prompt_tokens, completion_tokens, total_tokens, cost,
+				 latency_count, latency_sum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (org_id, model_id, model_name, `+res.column+`) DO UPDATE SET
+					completions = completions + excluded.completions,
+					prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+					completion_tokens = completion_tokens + excluded.completion_tokens,
+					total_tokens = total_tokens + excluded.total_tokens,
+					cost = cost + excluded.cost,
+					latency_count = latency_count + excluded.latency_count,
+					latency_sum = latency_sum + excluded.latency_sum`,
+				r.orgID, r.modelID, r.modelName, r.start, r.n, r.prompt, r.completion, r.total, r.cost, r.latencyN, r.latencySum); err != nil {
+				return fmt.Errorf("analytics rollup: %w", err)
+			}
 		}
 	}
 	return nil
