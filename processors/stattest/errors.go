@@ -35,10 +35,11 @@ type InputError struct {
 
 // Error renders "feature: sample: reason" (without the feature when unset).
 func (e *InputError) Error() string {
-	if e.Feature != "" {
-		return fmt.Sprintf("feature %q: %s sample: %s", e.Feature, e.Sample, e.Reason)
+	msg := e.Sample + " sample: " + e.Reason
+	if e.Feature == "" {
+		return msg
 	}
-	return fmt.Sprintf("%s sample: %s", e.Sample, e.Reason)
+	return fmt.Sprintf("feature %q: %s", e.Feature, msg)
 }
 
 // Unwrap returns ErrInvalid and the Kind, so errors.Is matches both.

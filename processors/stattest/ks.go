@@ -25,17 +25,7 @@ const (
 )
 
 // String returns "auto", "exact" or "asymptotic".
-func (m Mode) String() string {
-	switch m {
-	case ModeAuto:
-		return "auto"
-	case ModeExact:
-		return "exact"
-	case ModeAsymptotic:
-		return "asymptotic"
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
+func (m Mode) String() string { return enumName(int(m), "Mode", "auto", "exact", "asymptotic") }
 
 // Alternative is the alternative hypothesis of KS, as in scipy. The zero
 // Alternative is TwoSided.
@@ -54,15 +44,15 @@ const (
 
 // String returns "two-sided", "less" or "greater".
 func (a Alternative) String() string {
-	switch a {
-	case TwoSided:
-		return "two-sided"
-	case Less:
-		return "less"
-	case Greater:
-		return "greater"
+	return enumName(int(a), "Alternative", "two-sided", "less", "greater")
+}
+
+// enumName is names[i], or "Type(i)" out of range.
+func enumName(i int, typ string, names ...string) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
 	}
-	return fmt.Sprintf("Alternative(%d)", int(a))
+	return fmt.Sprintf("%s(%d)", typ, i)
 }
 
 // maxAutoN is scipy's MAX_AUTO_N: ModeAuto is exact up to this size.

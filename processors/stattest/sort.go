@@ -52,20 +52,15 @@ func sortFloats(a []float64) {
 	}
 }
 
-// orderKey maps a float to an integer with the same order: negative floats
-// have all bits flipped, others only the sign bit.
+// orderKey maps a float to an integer with the same order: the sign bit
+// is set on non-negative floats, and every bit of a negative one is flipped
+// (so larger magnitudes sort lower).
 func orderKey(v float64) uint64 {
 	b := math.Float64bits(v)
-	if b>>63 == 1 {
-		return ^b
-	}
-	return b | 1<<63
+	return b ^ (uint64(int64(b)>>63) | 1<<63)
 }
 
 // fromOrderKey inverts orderKey.
 func fromOrderKey(k uint64) float64 {
-	if k>>63 == 1 {
-		return math.Float64frombits(k &^ (1 << 63))
-	}
-	return math.Float64frombits(^k)
+	return math.Float64frombits(k ^ (uint64(int64(^k)>>63) | 1<<63))
 }
