@@ -48,34 +48,61 @@ func (t *tracker) loc() float64 {
 	return t.locCur
 }
 
+// merge walks the distinct values of two sorted samples in ascending
+// order. After each next, v is the value, and i and j are the numbers of
+// values <= v in a and b (so F_a(v) = i/len(a)).
+type merge struct {
+	a, b  []float64
+	i, j  int
+	v     float64
+	inRef bool // v occurs in a
+}
+
+func (m *merge) next() bool {
+	a, b := m.a, m.b
+	if m.i == len(a) && m.j == len(b) {
+		return false
+	}
+	if m.j == len(b) || (m.i < len(a) && a[m.i] <= b[m.j]) {
+		m.v = a[m.i]
+	} else {
+		m.v = b[m.j]
+	}
+	i0 := m.i
+	for m.i < len(a) && a[m.i] == m.v {
+		m.i++
+	}
+	for m.j < len(b) && b[m.j] == m.v {
+		m.j++
+	}
+	m.inRef = m.i > i0
+	return true
+}
+
+// peek is the next distinct value, +Inf at the end.
+func (m *merge) peek() float64 {
+	next := math.Inf(1)
+	if m.i < len(m.a) {
+		next = m.a[m.i]
+	}
+	if m.j < len(m.b) {
+		next = min(next, m.b[m.j])
+	}
+	return next
+}
+
 // ecdfExtremes merges two sorted, non-empty samples once. At every distinct
 // pooled value x it evaluates F_ref(x) - F_cur(x) as i/n1 - j/n2, the same
 // floating-point expression scipy evaluates, so the statistic is identical.
 func ecdfExtremes(a, b []float64) extremes {
-	n1, n2 := len(a), len(b)
-	f1, f2 := float64(n1), float64(n2)
+	f1, f2 := float64(len(a)), float64(len(b))
 	hi := tracker{best: math.Inf(-1)}
 	lo := tracker{best: math.Inf(1), negative: true}
-	i, j := 0, 0
-	for i < n1 || j < n2 {
-		var v float64
-		switch {
-		case j == n2 || (i < n1 && a[i] <= b[j]):
-			v = a[i]
-		default:
-			v = b[j]
-		}
-		i0 := i
-		for i < n1 && a[i] == v {
-			i++
-		}
-		for j < n2 && b[j] == v {
-			j++
-		}
-		diff := float64(i)/f1 - float64(j)/f2
-		inRef := i > i0
-		hi.see(diff, v, inRef)
-		lo.see(diff, v, inRef)
+	m := merge{a: a, b: b}
+	for m.next() {
+		diff := float64(m.i)/f1 - float64(m.j)/f2
+		hi.see(diff, m.v, m.inRef)
+		lo.see(diff, m.v, m.inRef)
 	}
 	return extremes{max: hi.best, min: lo.best, maxLoc: hi.loc(), minLoc: lo.loc()}
 }
