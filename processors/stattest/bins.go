@@ -57,8 +57,10 @@ func quantile(sorted []float64, q float64) float64 {
 	}
 	a, b, t := sorted[i], sorted[i+1], vi-lo
 	diff := b - a
+	// float64() keeps the compiler from fusing into an FMA, which NumPy
+	// does not do.
 	if t >= 0.5 {
-		return b - diff*(1-t)
+		return b - float64(diff*(1-t))
 	}
-	return a + diff*t
+	return a + float64(diff*t)
 }

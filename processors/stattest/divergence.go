@@ -16,24 +16,45 @@ type JSResult struct {
 // JensenShannon compares the reference and current proportions of the
 // cells. Empty cells need no smoothing (0·log 0 = 0), and a category
 // unseen in the reference is an ordinary cell with p = 0.
+//
+// The sum is taken cell by cell, each cell's share
+// p·ln(p/m) + q·ln(q/m) = m·[(1+δ)ln(1+δ) + (1-δ)ln(1-δ)], δ = (p-q)/(p+q),
+// being non-negative; for |δ| <= 0.1 it is evaluated by its series
+// m·Σ δ^(2k)/(k(2k-1)), with δ formed exactly from the integer counts. So
+// the result keeps about 1e-15 relative accuracy even for nearly equal
+// distributions, where scipy's two separate sums cancel (for a million vs
+// a hundred thousand values from one distribution, scipy's divergence is
+// off by about 3e-9 relative).
 func (t Table) JensenShannon() JSResult {
 	p, q := t.proportions()
-	var left, right float64
+	js := 0.0
 	for i := range p {
-		m := (p[i] + q[i]) / 2.0
-		left += relEntr(p[i], m)
-		right += relEntr(q[i], m)
+		js += jsCell(p[i], q[i], t.Ref[i], t.Cur[i], t.NRef, t.NCur)
 	}
-	div := (left + right) / math.Ln2 / 2.0
+	div := js / math.Ln2 / 2.0
 	return JSResult{Divergence: div, Distance: math.Sqrt(div), Counts: t.Counts}
 }
 
-// relEntr is x·log(x/y), 0 for x = 0 (scipy.special.rel_entr for y > 0).
-func relEntr(x, y float64) float64 {
-	if x == 0 {
-		return 0
+// jsCell is p·ln(p/m) + q·ln(q/m) with m = (p+q)/2, for p = a/nr and
+// q = b/nc.
+func jsCell(p, q float64, a, b, nr, nc int) float64 {
+	ac, br := float64(a)*float64(nc), float64(b)*float64(nr) // exact below 2^53
+	delta := (ac - br) / (ac + br)
+	m := (p + q) / 2.0
+	if math.IsNaN(delta) || math.Abs(delta) > 0.1 || ac >= 1<<53 || br >= 1<<53 {
+		return relEntr(p, m) + relEntr(q, m)
 	}
-	return x * math.Log(x/y)
+	d2 := delta * delta
+	sum, pw := 0.0, 1.0
+	for k := 1.0; k < 40; k++ {
+		pw *= d2
+		next := sum + pw/(k*(2*k-1))
+		if next == sum {
+			break
+		}
+		sum = next
+	}
+	return m * sum
 }
 
 // DistanceResult is a distance between the reference and the current
@@ -58,4 +79,12 @@ func (t Table) Hellinger() DistanceResult {
 		s += d * d
 	}
 	return DistanceResult{Value: math.Sqrt(0.5 * s), Counts: t.Counts}
+}
+
+// relEntr is x·log(x/y), 0 for x = 0 (scipy.special.rel_entr for y > 0).
+func relEntr(x, y float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x * math.Log(x/y)
 }

@@ -115,8 +115,10 @@ func oneSidedExact(m, n, g int, h int64) (float64, bool) {
 	// Path at (x, y): x steps in the larger sample, y in the smaller. It
 	// has crossed when mg·y <= ng·x - h, i.e. y <= (ng·x - h)/mg. q[y] is
 	// the probability of reaching (x, y) without having crossed, under the
-	// uniform path measure, and the answer is 1 - q[n] at x = m.
+	// uniform path measure. The mass that enters the crossed region is
+	// summed as it enters, so small p-values keep full relative accuracy.
 	q := make([]float64, n+1)
+	crossed := 0.0
 	fm, fn := float64(m), float64(n)
 	for x := int64(0); x <= int64(m); x++ {
 		lim := floorDiv(ng*x-h, mg) // rows <= lim have crossed
@@ -136,12 +138,13 @@ func oneSidedExact(m, n, g int, h int64) (float64, bool) {
 				}
 			}
 			if y <= lim {
+				crossed += v
 				v = 0
 			}
 			q[y] = v
 		}
 	}
-	return 1 - q[n], true
+	return crossed, true
 }
 
 // lchoose is log C(n, k).

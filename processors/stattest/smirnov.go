@@ -39,13 +39,10 @@ func smirnovSF(n int, x float64) float64 {
 	}
 	nxfl := int(fl)
 	last := n - nxfl - 1 // last v with 1-x-v/n > 0
-	if alpha == 0 {
-		last--
-	}
 	if nxfl == 0 || (nxfl == 1 && alpha == 0) {
 		return 1 - x*powf(1+x, fn-1)
 	}
-	if -2*fn*x*x < -7.08396418532264106224e2 {
+	if -2*fn*x*x < -7.451332191019412076235e2 { // log of the smallest subnormal
 		return 0
 	}
 	if nxfl >= n-1 {
@@ -61,9 +58,11 @@ func smirnovSF(n int, x float64) float64 {
 	sum := math.Exp(fn*math.Log1p(-x)) / x // v = 0
 	const eps = 0x1p-52
 	for v := 1; v <= last; v++ {
-		fv := float64(v)
-		mean := fv + nxhi // n·p for p = x + v/n
-		term := binomPMF(n, v, mean+nxlo, (fn-mean)-nxlo) * fn / (mean + nxlo)
+		// n·p and n·(1-p) for p = x + v/n, from the exact split
+		// n·x = nxfl + alpha, so that 1-p keeps its accuracy near 0.
+		np := float64(v+nxfl) + alpha
+		nq := float64(n-v-nxfl) - alpha
+		term := binomPMF(n, v, np, nq) * fn / np
 		sum += term
 		if term != 0 {
 			if 4*float64(last+1-v)*term < eps*sum && v != last {
