@@ -30,13 +30,13 @@ type numericCase struct {
 }
 
 type ksCase struct {
-	Mode        string     `json:"mode"`
-	Alternative string     `json:"alternative"`
-	Statistic   float64    `json:"statistic"`
+	Mode        string    `json:"mode"`
+	Alternative string    `json:"alternative"`
+	Statistic   float64   `json:"statistic"`
 	PValue      jsonFloat `json:"pvalue"` // null: NaN
-	Location    float64    `json:"location"`
-	Sign        int        `json:"sign"`
-	Method      string     `json:"method"`
+	Location    float64   `json:"location"`
+	Sign        int       `json:"sign"`
+	Method      string    `json:"method"`
 }
 
 type tableStats struct {

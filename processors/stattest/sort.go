@@ -10,9 +10,11 @@ const radixMin = 2048
 
 // sortFloats sorts NaN-free floats ascending. Long inputs go through an LSD
 // radix sort on 11-bit digits of an order-preserving integer image of the
-// float bits: six passes over the data, about five times faster than
-// slices.Sort on a million values. All six digit histograms are built in
-// one read, and a pass whose digit is equal for every key is skipped.
+// float bits: at most six passes over the data, about twice as fast as
+// slices.Sort on a million normal values (8- and 16-bit digits measured
+// the same). All six digit
+// histograms are built in one read, and a pass whose digit is equal for
+// every key is skipped.
 func sortFloats(a []float64) {
 	if len(a) < radixMin {
 		slices.Sort(a)
@@ -22,7 +24,7 @@ func sortFloats(a []float64) {
 	const size = 1 << bits
 	keys := make([]uint64, 2*len(a))
 	src, dst := keys[:len(a)], keys[len(a):]
-	var hist [passes][size]int
+	hist := new([passes][size]uint32)
 	for i, v := range a {
 		k := orderKey(v)
 		src[i] = k
@@ -32,10 +34,10 @@ func sortFloats(a []float64) {
 	}
 	for p := range passes {
 		h := &hist[p]
-		if h[(src[0]>>(p*bits))&(size-1)] == len(a) {
+		if int(h[(src[0]>>(p*bits))&(size-1)]) == len(a) {
 			continue
 		}
-		pos := 0
+		var pos uint32
 		for d, c := range h {
 			h[d] = pos
 			pos += c

@@ -94,6 +94,9 @@ func FromCounts(labels []string, ref, cur []int) (Table, error) {
 	return t, nil
 }
 
+// Cells is the number of cells.
+func (t Table) Cells() int { return len(t.Ref) }
+
 // proportions returns Ref and Cur divided by their totals.
 func (t Table) proportions() (p, q []float64) {
 	p = make([]float64, len(t.Ref))
