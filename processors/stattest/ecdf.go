@@ -91,18 +91,86 @@ func (m *merge) peek() float64 {
 	return next
 }
 
-// ecdfExtremes merges two sorted, non-empty samples once. At every distinct
-// pooled value x it evaluates F_ref(x) - F_cur(x) as i/n1 - j/n2, the same
-// floating-point expression scipy evaluates, so the statistic is identical.
-func ecdfExtremes(a, b []float64) extremes {
-	f1, f2 := float64(len(a)), float64(len(b))
+// ecdfExtremes finds the extremes of F_ref - F_cur over the pooled
+// values of two sorted, non-empty samples. It visits only the points where
+// an extreme can occur (see sparseExtremes), in O(s·log(l/s)) for sizes
+// s <= l, and evaluates each difference as i/n_ref - j/n_cur, the
+// floating-point expression scipy evaluates at every pooled value, so the
+// statistic and its location are identical to scipy's.
+func ecdfExtremes(ref, cur []float64) extremes {
+	if len(cur) <= len(ref) {
+		return sparseExtremes(ref, cur, false)
+	}
+	// Extremes of F_cur - F_ref: negation is exact in floating point, and
+	// the location rules depend only on which points are in ref.
+	e := sparseExtremes(cur, ref, true)
+	return extremes{max: -e.min, min: -e.max, maxLoc: e.minLoc, minLoc: e.maxLoc}
+}
+
+// sparseExtremes returns the extremes of F_l - F_s, s being the smaller
+// sample, with locations by scipy's rule (sIsRef tells which sample is the
+// reference). Between two consecutive distinct values of s, F_s is
+// constant and F_l - F_s rises at each value of l, so within such a run of
+// l-only values the difference is largest at the run's last value and
+// smallest just before the run, at a value of s. The extremes, and every
+// point attaining them, are therefore among the values of s and the last
+// l-only value before each of them (and after the last one). The run ends
+// are found by galloping search from the previous one.
+func sparseExtremes(l, s []float64, sIsRef bool) extremes {
+	fl, fs := float64(len(l)), float64(len(s))
 	hi := tracker{best: math.Inf(-1)}
 	lo := tracker{best: math.Inf(1), negative: true}
-	m := merge{a: a, b: b}
-	for m.next() {
-		diff := float64(m.i)/f1 - float64(m.j)/f2
-		hi.see(diff, m.v, m.inRef)
-		lo.see(diff, m.v, m.inRef)
+	see := func(i, j int, v float64, inRef bool) {
+		diff := float64(i)/fl - float64(j)/fs
+		if diff >= hi.best {
+			hi.see(diff, v, inRef)
+		}
+		if diff <= lo.best {
+			lo.see(diff, v, inRef)
+		}
+	}
+	prevI, j := 0, 0
+	for j < len(s) {
+		c, j0 := s[j], j // j0: the s-count in force before c
+		for j < len(s) && s[j] == c {
+			j++
+		}
+		lt := gallop(l, prevI, c) // values of l below c
+		if lt > prevI {
+			see(lt, j0, l[lt-1], !sIsRef)
+		}
+		le := lt
+		for le < len(l) && l[le] == c {
+			le++
+		}
+		see(le, j, c, sIsRef || le > lt)
+		prevI = le
+	}
+	if prevI < len(l) {
+		see(len(l), len(s), l[len(l)-1], !sIsRef)
 	}
 	return extremes{max: hi.best, min: lo.best, maxLoc: hi.loc(), minLoc: lo.loc()}
+}
+
+// gallop returns the first index >= from at which a[index] >= c (len(a)
+// if none), searching with doubling steps and then bisection, so a short
+// distance costs few comparisons.
+func gallop(a []float64, from int, c float64) int {
+	lo, step := from, 1
+	hi := from
+	for hi < len(a) && a[hi] < c {
+		lo = hi + 1
+		hi += step
+		step *= 2
+	}
+	hi = min(hi, len(a))
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if a[mid] < c {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }

@@ -159,3 +159,40 @@ func TestKSSymmetry(t *testing.T) {
 		f(Greater, Less)
 	}
 }
+
+// TestExtremesAgainstMerge compares the sparse search for the ECDF
+// extremes with a scan of every pooled value.
+func TestExtremesAgainstMerge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 300 {
+		n1, n2 := 1+rng.IntN(60), 1+rng.IntN(60)
+		levels := 1 + rng.IntN(30)
+		col := func(n int, shift int) []float64 {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = float64(rng.IntN(levels) + rng.IntN(shift+1))
+			}
+			sortFloats(v)
+			return v
+		}
+		a, b := col(n1, rng.IntN(3)), col(n2, rng.IntN(3))
+		got, want := ecdfExtremes(a, b), scanExtremes(a, b)
+		if got != want {
+			t.Fatalf("trial %d: ref %v cur %v: got %+v, want %+v", trial, a, b, got, want)
+		}
+	}
+}
+
+// scanExtremes evaluates F_ref - F_cur at every pooled value.
+func scanExtremes(a, b []float64) extremes {
+	f1, f2 := float64(len(a)), float64(len(b))
+	hi := tracker{best: math.Inf(-1)}
+	lo := tracker{best: math.Inf(1), negative: true}
+	m := merge{a: a, b: b}
+	for m.next() {
+		diff := float64(m.i)/f1 - float64(m.j)/f2
+		hi.see(diff, m.v, m.inRef)
+		lo.see(diff, m.v, m.inRef)
+	}
+	return extremes{max: hi.best, min: lo.best, maxLoc: hi.loc(), minLoc: lo.loc()}
+}
