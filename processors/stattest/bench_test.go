@@ -3,6 +3,7 @@ package stattest
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -96,4 +97,55 @@ func benchNumeric(b *testing.B) Numeric {
 	}
 	b.ResetTimer()
 	return d
+}
+
+// BenchmarkFeature is one numeric feature of POST /drift/detect: prepare
+// both columns, then KS, Wasserstein, and PSI, Jensen-Shannon and
+// Hellinger on 10 reference-quantile bins.
+func BenchmarkFeature(b *testing.B) {
+	ref, cur := benchColumns()
+	b.ResetTimer()
+	for b.Loop() {
+		d, err := NewNumeric(ref, cur)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := d.KS(ModeAuto, TwoSided); err != nil {
+			b.Fatal(err)
+		}
+		d.Wasserstein()
+		t := d.Bin(0)
+		t.PSI(0)
+		t.JensenShannon()
+		t.Hellinger()
+	}
+}
+
+func sortInput() []float64 {
+	rng := rand.New(rand.NewPCG(7, 8))
+	a := make([]float64, 1_000_000)
+	for i := range a {
+		a[i] = rng.NormFloat64()
+	}
+	return a
+}
+
+// BenchmarkSortRadix is the sort behind NewSample on a million values.
+func BenchmarkSortRadix(b *testing.B) {
+	a := sortInput()
+	c := make([]float64, len(a))
+	for b.Loop() {
+		copy(c, a)
+		sortFloats(c)
+	}
+}
+
+// BenchmarkSortSlices is slices.Sort on the same values, for comparison.
+func BenchmarkSortSlices(b *testing.B) {
+	a := sortInput()
+	c := make([]float64, len(a))
+	for b.Loop() {
+		copy(c, a)
+		slices.Sort(c)
+	}
 }
