@@ -48,17 +48,11 @@ func BenchmarkKSPrepared(b *testing.B) {
 
 // BenchmarkPSI is preparation plus 10 reference-quantile bins plus PSI.
 func BenchmarkPSI(b *testing.B) {
-	ref, cur := benchColumns()
-	b.ResetTimer()
-	for b.Loop() {
-		d, err := NewNumeric(ref, cur)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchRaw(b, func(d Numeric) {
 		if v := d.Bin(0).PSI(0).Value; math.IsNaN(v) {
 			b.Fatal("NaN PSI")
 		}
-	}
+	})
 }
 
 // BenchmarkPSIPrepared is binning and PSI on prepared samples.
@@ -70,15 +64,7 @@ func BenchmarkPSIPrepared(b *testing.B) {
 }
 
 // BenchmarkPrepare is NewNumeric alone: the cost shared by every test.
-func BenchmarkPrepare(b *testing.B) {
-	ref, cur := benchColumns()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := NewNumeric(ref, cur); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkPrepare(b *testing.B) { benchRaw(b, func(Numeric) {}) }
 
 // BenchmarkWassersteinPrepared is the Wasserstein merge on prepared samples.
 func BenchmarkWassersteinPrepared(b *testing.B) {
@@ -103,13 +89,7 @@ func benchNumeric(b *testing.B) Numeric {
 // both columns, then KS, Wasserstein, and PSI, Jensen-Shannon and
 // Hellinger on 10 reference-quantile bins.
 func BenchmarkFeature(b *testing.B) {
-	ref, cur := benchColumns()
-	b.ResetTimer()
-	for b.Loop() {
-		d, err := NewNumeric(ref, cur)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchRaw(b, func(d Numeric) {
 		if _, err := d.KS(ModeAuto, TwoSided); err != nil {
 			b.Fatal(err)
 		}
@@ -118,6 +98,19 @@ func BenchmarkFeature(b *testing.B) {
 		t.PSI(0)
 		t.JensenShannon()
 		t.Hellinger()
+	})
+}
+
+// benchRaw times NewNumeric on the raw benchmark columns followed by fn.
+func benchRaw(b *testing.B, fn func(Numeric)) {
+	ref, cur := benchColumns()
+	b.ResetTimer()
+	for b.Loop() {
+		d, err := NewNumeric(ref, cur)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fn(d)
 	}
 }
 
