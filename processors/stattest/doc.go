@@ -47,7 +47,11 @@
 // (SciPy counts paths with floating binomials; both give up and fall back
 // to the asymptotic formula when C(n_ref+n_cur, n_ref) overflows a
 // float64). ModeExact also falls back, as in SciPy, when lcm(n_ref, n_cur)
-// exceeds the int32 range. The asymptotic two-sided p-value is SciPy's
+// exceeds the int32 range, and when rounding puts the exact p-value
+// outside [0, 1] (it happens for equal sizes at the smallest statistic,
+// where p is 1). KSResult.Method says which method produced the p-value.
+// ksexact_test.go checks every exact p-value of sizes up to 13×11 against
+// a direct count of lattice paths. The asymptotic two-sided p-value is SciPy's
 // kstwo.sf(D, round(n_ref·n_cur/(n_ref+n_cur))): the exact one-sample
 // Kolmogorov distribution of that size, by Simard and L'Ecuyer's choice of
 // method (Durbin matrix, Pomeranz, Pelz-Good, Smirnov's one-sided sum); the
