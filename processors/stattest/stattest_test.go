@@ -196,3 +196,20 @@ func scanExtremes(a, b []float64) extremes {
 	}
 	return extremes{max: hi.best, min: lo.best, maxLoc: hi.loc(), minLoc: lo.loc()}
 }
+
+// TestSortSkewed sorts data whose range is set by a few outliers, so that
+// one top-level bucket holds almost everything and is partitioned again.
+func TestSortSkewed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	a := make([]float64, 300000)
+	for i := range a {
+		a[i] = rng.Float64()
+	}
+	a[7], a[99] = 1e300, -1e300
+	want := slices.Clone(a)
+	slices.Sort(want)
+	sortFloats(a)
+	if !slices.Equal(a, want) {
+		t.Fatal("skewed input: got an unsorted result, want slices.Sort's order")
+	}
+}
