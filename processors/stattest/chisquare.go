@@ -22,6 +22,7 @@ type ChiSquareResult struct {
 	Cells int
 	// Unseen counts cells with current values but no reference value.
 	Unseen int
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 

@@ -10,6 +10,7 @@ type JSResult struct {
 	// Distance is sqrt(Divergence): scipy.spatial.distance.jensenshannon
 	// (p, q, base=2).
 	Distance float64
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 
@@ -62,6 +63,7 @@ func jsCell(p, q float64, a, b, nr, nc int) float64 {
 type DistanceResult struct {
 	// Value is the distance.
 	Value float64
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 

@@ -80,6 +80,7 @@ type KSResult struct {
 	Method Mode
 	// Alternative is the hypothesis tested.
 	Alternative Alternative
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 

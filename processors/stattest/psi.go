@@ -16,6 +16,7 @@ type PSIResult struct {
 	// EmptyRef and EmptyCur count the cells whose proportion was raised
 	// to epsilon.
 	EmptyRef, EmptyCur int
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 

@@ -21,6 +21,7 @@ type Table struct {
 	Edges []float64
 	// Ref and Cur count the reference and current values in each cell.
 	Ref, Cur []int
+	// Counts are the values used and the missing values removed.
 	Counts
 }
 
