@@ -27,11 +27,9 @@ type JSResult struct {
 // a hundred thousand values from one distribution, scipy's divergence is
 // off by about 3e-9 relative).
 func (t Table) JensenShannon() JSResult {
-	p, q := t.proportions()
-	js := 0.0
-	for i := range p {
-		js += jsCell(p[i], q[i], t.Ref[i], t.Cur[i], t.NRef, t.NCur)
-	}
+	js := t.sumCells(func(i int, p, q float64) float64 {
+		return jsCell(p, q, t.Ref[i], t.Cur[i], t.NRef, t.NCur)
+	})
 	div := js / math.Ln2 / 2.0
 	return JSResult{Divergence: div, Distance: math.Sqrt(div), Counts: t.Counts}
 }
@@ -74,12 +72,10 @@ type DistanceResult struct {
 // full relative accuracy for nearly equal distributions, where the
 // equivalent sqrt(1 - Σ √(p_i q_i)) cancels.
 func (t Table) Hellinger() DistanceResult {
-	p, q := t.proportions()
-	s := 0.0
-	for i := range p {
-		d := math.Sqrt(p[i]) - math.Sqrt(q[i])
-		s += d * d
-	}
+	s := t.sumCells(func(_ int, p, q float64) float64 {
+		d := math.Sqrt(p) - math.Sqrt(q)
+		return d * d
+	})
 	return DistanceResult{Value: math.Sqrt(0.5 * s), Counts: t.Counts}
 }
 

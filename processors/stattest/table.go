@@ -98,6 +98,17 @@ func FromCounts(labels []string, ref, cur []int) (Table, error) {
 // Cells is the number of cells.
 func (t Table) Cells() int { return len(t.Ref) }
 
+// sumCells adds f(i, p_i, q_i) over the cells, p and q the reference and
+// current proportions.
+func (t Table) sumCells(f func(i int, p, q float64) float64) float64 {
+	p, q := t.proportions()
+	s := 0.0
+	for i := range p {
+		s += f(i, p[i], q[i])
+	}
+	return s
+}
+
 // proportions returns Ref and Cur divided by their totals.
 func (t Table) proportions() (p, q []float64) {
 	p = make([]float64, len(t.Ref))
