@@ -1,13 +1,14 @@
 package query
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/vigilhq/vigil/ingest"
 )
 
 // Output distribution: how often a model answered each class label, per
@@ -37,23 +38,13 @@ type Label struct {
 // OutputLabels returns the labels of output_data, a JSON object (nil when
 // it is anything else or holds none).
 func OutputLabels(out json.RawMessage) []Label {
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
-	}
 	var labels []Label
-	for dec.More() && len(labels) < MaxLabels {
-		k, err := dec.Token()
-		if err != nil {
-			return labels
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return labels
+	for name, raw := range ingest.Fields(out) {
+		if len(labels) == MaxLabels {
+			break
 		}
 		if v, ok := labelValue(raw); ok {
-			labels = append(labels, Label{Field: k.(string), Value: v})
+			labels = append(labels, Label{Field: name, Value: v})
 		}
 	}
 	return labels

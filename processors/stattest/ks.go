@@ -180,3 +180,16 @@ func gcd(a, b int) int {
 	}
 	return a
 }
+
+// KSPValue is the p-value of a two-sample KS statistic d between samples
+// of n1 and n2 values, with the method chosen as KS chooses it (mode) and
+// the one it used: for a statistic computed elsewhere, e.g. from sketches
+// whose cumulative counts are exact at bucket boundaries, so that d is of
+// the form i/n1 − j/n2.
+func KSPValue(n1, n2 int, d float64, mode Mode, alt Alternative) (Mode, float64) {
+	if n1 <= 0 || n2 <= 0 {
+		return ModeAsymptotic, math.NaN()
+	}
+	used, _, p := ksPValue(n1, n2, d, mode, alt)
+	return used, p
+}

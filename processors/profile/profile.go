@@ -1,0 +1,140 @@
+package profile
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors/quantile"
+)
+
+// Limits on what one profile keeps.
+const (
+	// MaxFeatures is how many features a profile keeps: the first ones
+	// seen; fields beyond are counted in Profile.Dropped.
+	MaxFeatures = 256
+	// MaxCategories is how many categories a feature keeps by name; the
+	// values of further ones are summed in Feature.Other.
+	MaxCategories = 1000
+)
+
+// Profile summarises JSON object documents feature by feature. The zero
+// Profile is empty and ready to use.
+type Profile struct {
+	// Rows counts the documents added.
+	Rows int64 `json:"rows"`
+	// Features are keyed by field name.
+	Features map[string]*Feature `json:"features,omitempty"`
+	// Dropped counts field values of features beyond MaxFeatures.
+	Dropped int64 `json:"dropped,omitempty"`
+}
+
+// Feature is one field's values across a profile's documents.
+type Feature struct {
+	// Numbers holds the numeric values.
+	Numbers quantile.Sketch
+	// Categories counts string and boolean values by value.
+	Categories map[string]int64
+	// Other counts the values of categories beyond MaxCategories.
+	Other int64
+	// Nulls counts null values; Unsupported objects and arrays.
+	Nulls       int64
+	Unsupported int64
+}
+
+// Values is how many values the feature holds of either kind.
+func (f *Feature) Values() int64 { return int64(f.Numbers.Count()) + f.categorical() }
+
+func (f *Feature) categorical() int64 {
+	n := f.Other
+	for _, c := range f.Categories {
+		n += c
+	}
+	return n
+}
+
+// Add profiles one document (input_data or output_data); a document that
+// is not a JSON object counts as a row without features.
+func (p *Profile) Add(doc json.RawMessage) {
+	p.Rows++
+	for name, raw := range ingest.Fields(doc) {
+		f := p.feature(name)
+		if f == nil {
+			p.Dropped++
+			continue
+		}
+		f.add(raw)
+	}
+}
+
+// feature returns the named feature, made on first use; nil when the
+// profile holds MaxFeatures others.
+func (p *Profile) feature(name string) *Feature {
+	if f := p.Features[name]; f != nil {
+		return f
+	}
+	if len(p.Features) >= MaxFeatures {
+		return nil
+	}
+	if p.Features == nil {
+		p.Features = map[string]*Feature{}
+	}
+	f := &Feature{}
+	p.Features[name] = f
+	return f
+}
+
+func (f *Feature) add(raw json.RawMessage) {
+	switch {
+	case len(raw) == 0:
+	case raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			f.addCategory(s, 1)
+		}
+	case string(raw) == "true" || string(raw) == "false":
+		f.addCategory(string(raw), 1)
+	case string(raw) == "null":
+		f.Nulls++
+	case raw[0] == '{' || raw[0] == '[':
+		f.Unsupported++
+	default:
+		if v, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			f.Numbers.Add(v)
+		}
+	}
+}
+
+func (f *Feature) addCategory(v string, n int64) {
+	if _, ok := f.Categories[v]; !ok && len(f.Categories) >= MaxCategories {
+		f.Other += n
+		return
+	}
+	if f.Categories == nil {
+		f.Categories = map[string]int64{}
+	}
+	f.Categories[v] += n
+}
+
+// Merge adds o's documents to p, as if they had been added to p.
+func (p *Profile) Merge(o *Profile) error {
+	p.Rows += o.Rows
+	p.Dropped += o.Dropped
+	for name, of := range o.Features {
+		f := p.feature(name)
+		if f == nil {
+			p.Dropped += of.Values() + of.Nulls + of.Unsupported
+			continue
+		}
+		if err := f.Numbers.Merge(&of.Numbers); err != nil {
+			return err
+		}
+		for v, n := range of.Categories {
+			f.addCategory(v, n)
+		}
+		f.Other += of.Other
+		f.Nulls += of.Nulls
+		f.Unsupported += of.Unsupported
+	}
+	return nil
+}
