@@ -21,6 +21,7 @@ type Store interface {
 	query.Store
 	processors.Sink
 	processors.DeadLetters
+	processors.ProfileStore
 }
 
 // Run runs the contract on stores made by open, a fresh one per case.
@@ -39,6 +40,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
 		{"StatsOverHours", testStatsOverHours},
 		{"SeriesOverHours", testSeriesOverHours},
+		{"Profiles", testProfiles},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},

@@ -1,0 +1,87 @@
+package processors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// memProfiles is a ProfileStore in memory that keeps snapshots as their
+// stored text, so that nothing is shared with the caller.
+type memProfiles struct {
+	mu    sync.Mutex
+	saved map[ProfileKey][2]string
+}
+
+func (m *memProfiles) LoadProfiles(_ context.Context, keys []ProfileKey) (map[ProfileKey]*ProfileSnapshot, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[ProfileKey]*ProfileSnapshot{}
+	for _, k := range keys {
+		if t, ok := m.saved[k]; ok {
+			s := &ProfileSnapshot{Key: k}
+			if err := s.Decode(t[0], t[1]); err != nil {
+				return nil, err
+			}
+			out[k] = s
+		}
+	}
+	return out, nil
+}
+
+func (m *memProfiles) SaveProfiles(_ context.Context, snaps []*ProfileSnapshot) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.saved == nil {
+		m.saved = map[ProfileKey][2]string{}
+	}
+	for _, s := range snaps {
+		p, o, err := s.Encode()
+		if err != nil {
+			return err
+		}
+		m.saved[s.Key] = [2]string{p, o}
+	}
+	return nil
+}
+
+// TestProfileBatchReplay folds batches whose replays are cut differently,
+// across two partitions and three hours: each event is profiled once.
+func TestProfileBatchReplay(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
+	var events []positioned
+	for i := range 200 {
+		p := ingest.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprint(i),
+			InputData:  json.RawMessage(fmt.Sprintf(`{"x":%d}`, i)),
+			OutputData: json.RawMessage(`{"y":"a"}`), Timestamp: at.Add(time.Duration(i) * 30 * time.Second)}
+		events = append(events, positioned{p, Position{Partition: int32(i % 2), Offset: int64(i / 2)}})
+	}
+	store := &memProfiles{}
+	ctx := context.Background()
+	for _, cut := range [][2]int{{0, 80}, {50, 120}, {0, 200}, {150, 200}, {10, 20}} {
+		batch := append([]positioned(nil), events[cut[0]:cut[1]]...)
+		if err := profileBatch(ctx, store, batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var rows int64
+	for _, hour := range []time.Time{at.Truncate(time.Hour), at.Truncate(time.Hour).Add(time.Hour), at.Truncate(time.Hour).Add(2 * time.Hour)} {
+		snaps, err := store.LoadProfiles(ctx, []ProfileKey{{"o", "m", SideInput, hour}, {"o", "m", SideOutput, hour}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, out := snaps[ProfileKey{"o", "m", SideInput, hour}], snaps[ProfileKey{"o", "m", SideOutput, hour}]
+		if in == nil || out == nil || in.Profile.Rows != out.Profile.Rows || in.Profile.Features["x"].Values() != in.Profile.Rows {
+			t.Fatalf("hour %v: got input %+v, output %+v; want equal rows, every x counted", hour, in, out)
+		}
+		rows += in.Profile.Rows
+	}
+	if rows != 200 {
+		t.Fatalf("got %d rows profiled over both hours, want 200: each event once", rows)
+	}
+}

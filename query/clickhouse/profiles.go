@@ -1,0 +1,73 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/processors"
+)
+
+var _ processors.ProfileStore = (*Store)(nil)
+
+// LoadProfiles implements processors.ProfileStore from the newest version
+// of each snapshot.
+func (s *Store) LoadProfiles(ctx context.Context, keys []processors.ProfileKey) (map[processors.ProfileKey]*processors.ProfileSnapshot, error) {
+	if err := s.ensure(ctx); err != nil {
+		return nil, err
+	}
+	out := map[processors.ProfileKey]*processors.ProfileSnapshot{}
+	for _, k := range keys {
+		rows, err := s.conn.Query(ctx, `SELECT profile, offsets FROM feature_profiles FINAL
+			WHERE org_id = ? AND model_id = ? AND side = ? AND hour = ?`, k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro())
+		if err != nil {
+			return nil, fmt.Errorf("load profile: %w", err)
+		}
+		for rows.Next() {
+			var prof, offsets string
+			if err := rows.Scan(&prof, &offsets); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("load profile: %w", err)
+			}
+			snap := &processors.ProfileSnapshot{Key: k}
+			if err := snap.Decode(prof, offsets); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[k] = snap
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("load profile: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// SaveProfiles implements processors.ProfileStore: one insert of every
+// snapshot as its newest version.
+func (s *Store) SaveProfiles(ctx context.Context, snaps []*processors.ProfileSnapshot) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO feature_profiles (org_id, model_id, side, hour, profile, offsets, version)`)
+	if err != nil {
+		return fmt.Errorf("save profiles: %w", err)
+	}
+	defer batch.Close() // ends the INSERT when Send is not reached
+	version := uint64(time.Now().UnixNano())
+	for _, snap := range snaps {
+		prof, offsets, err := snap.Encode()
+		if err != nil {
+			return err
+		}
+		k := snap.Key
+		if err := batch.Append(k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro(), prof, offsets, version); err != nil {
+			return fmt.Errorf("save profiles: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("save profiles: %w", err)
+	}
+	return nil
+}

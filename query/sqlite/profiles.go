@@ -1,0 +1,58 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/vigilhq/vigil/processors"
+)
+
+var _ processors.ProfileStore = (*Store)(nil)
+
+// LoadProfiles implements processors.ProfileStore.
+func (s *Store) LoadProfiles(ctx context.Context, keys []processors.ProfileKey) (map[processors.ProfileKey]*processors.ProfileSnapshot, error) {
+	out := map[processors.ProfileKey]*processors.ProfileSnapshot{}
+	for _, k := range keys {
+		var prof, offsets string
+		err := s.db.QueryRowContext(ctx, `SELECT profile, offsets FROM feature_profiles
+			WHERE org_id = ? AND model_id = ? AND side = ? AND hour = ?`, k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro()).Scan(&prof, &offsets)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load profile: %w", err)
+		}
+		snap := &processors.ProfileSnapshot{Key: k}
+		if err := snap.Decode(prof, offsets); err != nil {
+			return nil, err
+		}
+		out[k] = snap
+	}
+	return out, nil
+}
+
+// SaveProfiles implements processors.ProfileStore, in one transaction.
+func (s *Store) SaveProfiles(ctx context.Context, snaps []*processors.ProfileSnapshot) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save profiles: %w", err)
+	}
+	defer tx.Rollback()
+	for _, snap := range snaps {
+		prof, offsets, err := snap.Encode()
+		if err != nil {
+			return err
+		}
+		k := snap.Key
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO feature_profiles (org_id, model_id, side, hour, profile, offsets)
+			VALUES (?, ?, ?, ?, ?, ?)`, k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro(), prof, offsets); err != nil {
+			return fmt.Errorf("save profile: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save profiles: %w", err)
+	}
+	return nil
+}
