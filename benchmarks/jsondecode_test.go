@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/bytedance/sonic"
 	sonicdecoder "github.com/bytedance/sonic/decoder"
 	gojson "github.com/goccy/go-json"
+
+	"github.com/vigilhq/vigil/platform/web"
 )
 
 // The JSON decoder comparison of issue 3: which decoder the ingest path
@@ -70,33 +71,10 @@ var jsonDecoders = []jsonDecoder{
 	{name: "sonic", decode: decodeSonic, answer: answerSonic},
 }
 
-// decodeStd is web.DecodeBytes's decode.
+// decodeStd is web.DecodeBytesStd's decode, web.DecodeBytes's before goccy.
 func decodeStd(body []byte, v any) error {
-	return decodeStream(json.NewDecoder(bytes.NewReader(body)), v)
+	return web.DecodeOne(json.NewDecoder(bytes.NewReader(body)), v)
 }
-
-// streamDecoder is the Decoder of encoding/json and of goccy/go-json.
-type streamDecoder interface {
-	DisallowUnknownFields()
-	Decode(v any) error
-	Token() (json.Token, error)
-}
-
-// decodeStream decodes one value with unknown fields refused, then
-// refuses anything but whitespace after it.
-func decodeStream(dec streamDecoder, v any) error {
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errTrailing
-	}
-	return nil
-}
-
-// errTrailing is data after the JSON value, which web.DecodeBytes answers 400.
-var errTrailing = errors.New("unexpected data after the JSON value")
 
 // answerStd is web.decodeError.
 func answerStd(err error) string {
@@ -129,7 +107,7 @@ func unknownFieldAnswer(err error) string {
 // decodeGoccy is decodeStd with goccy/go-json, whose Decoder is the only
 // way to refuse unknown fields (Unmarshal has no option for it).
 func decodeGoccy(body []byte, v any) error {
-	return decodeStream(gojson.NewDecoder(bytes.NewReader(body)), v)
+	return web.DecodeOne(gojson.NewDecoder(bytes.NewReader(body)), v)
 }
 
 func answerGoccy(err error) string {
