@@ -84,3 +84,43 @@ func FuzzDecodeBytes(f *testing.F) {
 }
 
 func reflectValue(v any) reflect.Value { return reflect.ValueOf(v) }
+
+func TestDecodeMembers(t *testing.T) {
+	f := func(body string, ok bool, wantA string, wantB []int) {
+		t.Helper()
+		var a string
+		var b []int
+		err := DecodeMembers([]byte(body), func(name string) any {
+			switch name {
+			case "a":
+				return &a
+			case "b":
+				return &b
+			}
+			return nil
+		})
+		if (err == nil) != ok {
+			t.Fatalf("%s: got error %v, want ok %v", body, err, ok)
+		}
+		if ok && (a != wantA || !reflect.DeepEqual(b, wantB)) {
+			t.Errorf("%s: got %q %v, want %q %v", body, a, b, wantA, wantB)
+		}
+	}
+	f(`{"a":"x","b":[1,2]}`, true, "x", []int{1, 2})
+	f(` { "b" : [ ] , "a" : "\u0078" } `+"\n", true, "x", []int{})
+	f(`{}`, true, "", nil)
+	f(`{"a":"x","a":"y"}`, false, "", nil)
+	f(`{"A":"x"}`, false, "", nil)
+	f(`{"c":1}`, false, "", nil)
+	f(`{"a":1}`, false, "", nil)
+	f(`{"b":[{"x":1}]}`, false, "", nil)
+	f(`{"a":"x\u0000"}`, false, "", nil)
+	f(`{"a":"x"} {}`, false, "", nil)
+	f(`{"a":"x",}`, false, "", nil)
+	f(`{"a":"x" "b":[]}`, false, "", nil)
+	f(`{"a" "x"}`, false, "", nil)
+	f(`{"a":"x"`, false, "", nil)
+	f(`[]`, false, "", nil)
+	f(`null`, false, "", nil)
+	f(``, false, "", nil)
+}
