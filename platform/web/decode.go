@@ -169,7 +169,7 @@ func decodeError(err error) error {
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
-			return BadRequest("request body must be a JSON " + typ.Type.Kind().String())
+			return BadRequest("request body must be a JSON " + jsonType(typ.Type.Kind().String()))
 		}
 		return Invalid(field, "must be of type "+jsonType(typ.Type.Kind().String()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

@@ -56,6 +56,23 @@ func TestDecodeBytes(t *testing.T) {
 	}
 }
 
+// TestDecodeBytesTopLevelKind: a body of another kind than the request
+// answers 400 in the API's words (object), not Go's (struct, map).
+func TestDecodeBytesTopLevelKind(t *testing.T) {
+	f := func(body string, v any) {
+		t.Helper()
+		err := DecodeBytes([]byte(body), v)
+		var e *Error
+		if !errors.As(err, &e) || e.Status != 400 || e.Message != "request body must be a JSON object" {
+			t.Errorf("%s into %T: got %v, want 400 request body must be a JSON object", body, v, err)
+		}
+	}
+	f(`[]`, new(struct{}))
+	f(`"x"`, new(struct{}))
+	f(`[1]`, new(map[string]json.RawMessage))
+	f(`5`, new(map[string]any))
+}
+
 func TestHasEscapedNUL(t *testing.T) {
 	for in, want := range map[string]bool{
 		`"\u0000"`: true, `"x\\u0000"`: false, `"\\\u0000"`: true, `"\u00001"`: true, `"\u0001"`: false, `"\`: false, ``: false,
