@@ -258,6 +258,8 @@ func batchBodies() [][]byte {
 				[]byte(`{"MODEL_ID":"m","`+field+`":`+items+`}`))
 		}
 	}
+	deep := strings.Repeat(`[`, 20000) + strings.Repeat(`]`, 20000)
+	bodies = append(bodies, []byte(`{"model_id":"m","predictions":[{"input_data":{"a":`+deep+`},"output_data":{}}]}`))
 	return append(bodies, webtest.Bodies()...)
 }
 

@@ -95,15 +95,15 @@ func wantDelim(dec *gojson.Decoder, delim json.Delim) error {
 // It decodes with github.com/goccy/go-json, the fastest decoder that
 // decodes as encoding/json does (benchmarks/RESULTS.md, "JSON decoders"):
 // it accepts the same bodies and decodes them to the same values, which
-// the differential tests (decode_test.go, webtest) hold it to. Its refusals
-// differ in detail: a type error names the field with indexes and map
-// keys (predictions.3.latency_ms where encoding/json says
+// the differential tests (decode_std_test.go, webtest) hold it to. Its
+// refusals differ in detail: a type error names the field with indexes
+// and map keys (predictions.3.latency_ms where encoding/json says
 // predictions.latency_ms), and an unknown field is reported before a type
 // error earlier in the body. So a body that goccy refuses is decoded again
 // from the zero value with encoding/json (DecodeBytesStd), whose answer is
-// the answer: every refusal keeps its status, message and field, and a body
-// that goccy alone refused would still be accepted. Refusals cost the
-// second decode; accepted bodies, nearly all of them, do not.
+// the answer: every refusal keeps its status, message and field, and a
+// body that goccy alone refused would still be accepted. Refusals cost
+// the second decode; accepted bodies, nearly all of them, do not.
 func DecodeBytes(body []byte, v any) error {
 	if err := decodeGoccy(body, v); err != nil {
 		if p := reflect.ValueOf(v); p.Kind() == reflect.Pointer && !p.IsNil() {
