@@ -6,6 +6,7 @@ import (
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
 	"errors"
+	"maps"
 	"strings"
 )
 
@@ -15,6 +16,9 @@ import (
 func init() {
 	jsonDecoders[0].name = "encoding-json-on-v2"
 	jsonDecoders = append(jsonDecoders, jsonDecoder{name: "json-v2", decode: decodeV2, answer: answerV2})
+	// web.DecodeBytes answers a body goccy refuses as encoding/json does,
+	// which is then the one on v2.
+	maps.Copy(deviations["vigil"], deviations["encoding-json-on-v2"])
 }
 
 // decodeV2 is DecodeBytes with encoding/json/v2. Unmarshal refuses data

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/identity"
@@ -82,9 +84,31 @@ func (c Completion) public() any { c.OrgID = ""; return c }
 // record encodes an event of kind for the log, keyed by the caller's
 // organization and the model so that one model's events stay in order.
 func record(kind string, c *fiber.Ctx, modelID string, event any) (Record, error) {
-	b, err := json.Marshal(event)
+	b, err := EncodeEvent(event)
 	if err != nil {
 		return Record{}, err
 	}
 	return Record{Kind: kind, Key: identity.OrgID(c) + "/" + modelID, Value: b}, nil
+}
+
+// EncodeEvent encodes an event (Prediction, Metric, Completion) as the
+// Value of its Record; DecodeEvent decodes one. Both use goccy/go-json,
+// which writes for the event types the very bytes encoding/json writes
+// (sorted map keys, HTML and invalid UTF-8 escaped, documents compacted)
+// and reads them back to the same values (event_test.go), faster.
+func EncodeEvent(event any) ([]byte, error) {
+	b, err := gojson.Marshal(event)
+	if err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	return b, nil
+}
+
+// DecodeEvent decodes the Value of a Record, made by EncodeEvent, into
+// event, a pointer to the Prediction, Metric or Completion of its Kind.
+func DecodeEvent(value []byte, event any) error {
+	if err := gojson.Unmarshal(value, event); err != nil {
+		return fmt.Errorf("decode event: %w", err)
+	}
+	return nil
 }

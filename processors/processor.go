@@ -2,7 +2,6 @@ package processors
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -193,17 +192,17 @@ func (p *Processor) decode(msgs []Message) Batch {
 		switch m.Kind {
 		case ingest.KindPrediction:
 			var e ingest.Prediction
-			if err = json.Unmarshal(m.Value, &e); err == nil {
+			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Predictions = append(b.Predictions, e)
 			}
 		case ingest.KindMetric:
 			var e ingest.Metric
-			if err = json.Unmarshal(m.Value, &e); err == nil {
+			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Metrics = append(b.Metrics, e)
 			}
 		case ingest.KindCompletion:
 			var e ingest.Completion
-			if err = json.Unmarshal(m.Value, &e); err == nil {
+			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Completions = append(b.Completions, e)
 			}
 		default:

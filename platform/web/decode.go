@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -15,22 +19,141 @@ import (
 // the field, so a misspelt or forbidden field (org_id, role, ...) is never
 // silently dropped.
 func Decode(c *fiber.Ctx, v any) error {
-	body := c.Body()
+	return DecodeBody(c.Body(), v)
+}
+
+// DecodeBody is Decode for a request body read already: an empty or blank
+// one answers 400.
+func DecodeBody(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return BadRequest("request body is empty; send a JSON object")
 	}
 	return DecodeBytes(body, v)
 }
 
-// DecodeBytes is Decode for a byte slice.
-func DecodeBytes(body []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
+// DecodeMembers decodes body, a JSON object, in one pass with
+// goccy/go-json: the value of each member into what into returns for its
+// name (a pointer), as DecodeBytes decodes. It is the fast path of a
+// caller that reads an object's members itself (ingest's batches), whose
+// errors are not for the client: it refuses a body that is not one
+// object, that names a member twice or one that into has no value for
+// (nil), whose values do not decode, or that holds the \u0000 escape
+// anywhere. The caller then reads the body its exact way, which tells the
+// client what is wrong.
+func DecodeMembers(body []byte, into func(name string) any) error {
+	if hasEscapedNUL(body) {
+		return errors.New("decode members: the body holds the \\u0000 escape")
+	}
+	dec := gojson.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return decodeError(err)
+	if err := wantDelim(dec, '{'); err != nil {
+		return err
+	}
+	var seen []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("decode members: %w", err)
+		}
+		name, _ := tok.(string)
+		v := into(name)
+		switch {
+		case v == nil:
+			return fmt.Errorf("decode members: no value for member %q", name)
+		case slices.Contains(seen, name):
+			return fmt.Errorf("decode members: member %q twice", name)
+		}
+		seen = append(seen, name)
+		if err := dec.Decode(v); err != nil {
+			return fmt.Errorf("decode members: %s: %w", name, err)
+		}
+	}
+	if err := wantDelim(dec, '}'); err != nil {
+		return err
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return BadRequest("malformed JSON: unexpected data after the JSON value")
+		return ErrTrailingData
+	}
+	return nil
+}
+
+// wantDelim reads delim, the next token of dec.
+func wantDelim(dec *gojson.Decoder, delim json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("decode members: want %v: %w", delim, err)
+	}
+	if tok != delim {
+		return fmt.Errorf("decode members: got %v, want %v", tok, delim)
+	}
+	return nil
+}
+
+// DecodeBytes is Decode for a byte slice; v points to a zero value, as it
+// does for every caller.
+//
+// It decodes with github.com/goccy/go-json, the fastest decoder that
+// decodes as encoding/json does (benchmarks/RESULTS.md, "JSON decoders"):
+// it accepts the same bodies and decodes them to the same values, which
+// the differential tests (decode_std_test.go, webtest) hold it to. Its
+// refusals differ in detail: a type error names the field with indexes
+// and map keys (predictions.3.latency_ms where encoding/json says
+// predictions.latency_ms), and an unknown field is reported before a type
+// error earlier in the body. So a body that goccy refuses is decoded again
+// from the zero value with encoding/json (DecodeBytesStd), whose answer is
+// the answer: every refusal keeps its status, message and field, and a
+// body that goccy alone refused would still be accepted. Refusals cost
+// the second decode; accepted bodies, nearly all of them, do not.
+func DecodeBytes(body []byte, v any) error {
+	if err := decodeGoccy(body, v); err != nil {
+		if p := reflect.ValueOf(v); p.Kind() == reflect.Pointer && !p.IsNil() {
+			p.Elem().SetZero()
+		}
+		return DecodeBytesStd(body, v)
+	}
+	return checkNUL(body, v)
+}
+
+// decodeGoccy decodes body into v with goccy/go-json as DecodeBytesStd
+// does with encoding/json. Strings are copied out of the body (goccy's
+// default), which fiber reuses after the request.
+func decodeGoccy(body []byte, v any) error {
+	return DecodeOne(gojson.NewDecoder(bytes.NewReader(body)), v)
+}
+
+// StreamDecoder is the Decoder of encoding/json, and of the libraries that
+// copy its API (goccy/go-json).
+type StreamDecoder interface {
+	DisallowUnknownFields()
+	Decode(v any) error
+	Token() (json.Token, error)
+}
+
+// DecodeOne decodes the one JSON value that dec reads into v as
+// DecodeBytes does, with unknown fields refused and nothing but whitespace
+// after the value (else ErrTrailingData), and returns the library's own
+// error: how benchmarks/jsondecode_test.go runs each candidate decoder.
+func DecodeOne(dec StreamDecoder, v any) error {
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return ErrTrailingData
+	}
+	return nil
+}
+
+// ErrTrailingData is data after the JSON value, which DecodeBytes answers
+// 400.
+var ErrTrailingData = errors.New("unexpected data after the JSON value")
+
+// DecodeBytesStd is DecodeBytes with encoding/json alone: the answer
+// DecodeBytes gives for a body goccy/go-json refuses, and the reference the
+// differential tests compare DecodeBytes with.
+func DecodeBytesStd(body []byte, v any) error {
+	if err := DecodeOne(json.NewDecoder(bytes.NewReader(body)), v); err != nil {
+		return decodeError(err)
 	}
 	return checkNUL(body, v)
 }
@@ -39,12 +162,14 @@ func decodeError(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
+	case errors.Is(err, ErrTrailingData):
+		return BadRequest("malformed JSON: " + err.Error())
 	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return &Error{Status: 400, Code: CodeBadRequest, Message: "malformed JSON: " + err.Error(), Err: err}
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {
-			return BadRequest("request body must be a JSON " + typ.Type.Kind().String())
+			return BadRequest("request body must be a JSON " + jsonType(typ.Type.Kind().String()))
 		}
 		return Invalid(field, "must be of type "+jsonType(typ.Type.Kind().String()))
 	case strings.HasPrefix(err.Error(), "json: unknown field "):

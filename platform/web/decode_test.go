@@ -56,6 +56,23 @@ func TestDecodeBytes(t *testing.T) {
 	}
 }
 
+// TestDecodeBytesTopLevelKind: a body of another kind than the request
+// answers 400 in the API's words (object), not Go's (struct, map).
+func TestDecodeBytesTopLevelKind(t *testing.T) {
+	f := func(body string, v any) {
+		t.Helper()
+		err := DecodeBytes([]byte(body), v)
+		var e *Error
+		if !errors.As(err, &e) || e.Status != 400 || e.Message != "request body must be a JSON object" {
+			t.Errorf("%s into %T: got %v, want 400 request body must be a JSON object", body, v, err)
+		}
+	}
+	f(`[]`, new(struct{}))
+	f(`"x"`, new(struct{}))
+	f(`[1]`, new(map[string]json.RawMessage))
+	f(`5`, new(map[string]any))
+}
+
 func TestHasEscapedNUL(t *testing.T) {
 	for in, want := range map[string]bool{
 		`"\u0000"`: true, `"x\\u0000"`: false, `"\\\u0000"`: true, `"\u00001"`: true, `"\u0001"`: false, `"\`: false, ``: false,
@@ -84,3 +101,43 @@ func FuzzDecodeBytes(f *testing.F) {
 }
 
 func reflectValue(v any) reflect.Value { return reflect.ValueOf(v) }
+
+func TestDecodeMembers(t *testing.T) {
+	f := func(body string, ok bool, wantA string, wantB []int) {
+		t.Helper()
+		var a string
+		var b []int
+		err := DecodeMembers([]byte(body), func(name string) any {
+			switch name {
+			case "a":
+				return &a
+			case "b":
+				return &b
+			}
+			return nil
+		})
+		if (err == nil) != ok {
+			t.Fatalf("%s: got error %v, want ok %v", body, err, ok)
+		}
+		if ok && (a != wantA || !reflect.DeepEqual(b, wantB)) {
+			t.Errorf("%s: got %q %v, want %q %v", body, a, b, wantA, wantB)
+		}
+	}
+	f(`{"a":"x","b":[1,2]}`, true, "x", []int{1, 2})
+	f(` { "b" : [ ] , "a" : "\u0078" } `+"\n", true, "x", []int{})
+	f(`{}`, true, "", nil)
+	f(`{"a":"x","a":"y"}`, false, "", nil)
+	f(`{"A":"x"}`, false, "", nil)
+	f(`{"c":1}`, false, "", nil)
+	f(`{"a":1}`, false, "", nil)
+	f(`{"b":[{"x":1}]}`, false, "", nil)
+	f(`{"a":"x\u0000"}`, false, "", nil)
+	f(`{"a":"x"} {}`, false, "", nil)
+	f(`{"a":"x",}`, false, "", nil)
+	f(`{"a":"x" "b":[]}`, false, "", nil)
+	f(`{"a" "x"}`, false, "", nil)
+	f(`{"a":"x"`, false, "", nil)
+	f(`[]`, false, "", nil)
+	f(`null`, false, "", nil)
+	f(``, false, "", nil)
+}
