@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -86,8 +87,15 @@ func (a *API) createDefault(c *fiber.Ctx) error {
 }
 
 // applyPreset sets the thresholds to a preset's, creating the default
-// configuration first when none is on file; the other parts stay.
+// configuration first when none is on file; the other parts stay. An
+// unknown model is a 404 MODEL_NOT_FOUND, an unknown preset NOT_FOUND.
 func (a *API) applyPreset(c *fiber.Ctx) error {
+	// The model first: its 404 must not depend on the preset named.
+	if _, err := a.Store.Model(c.UserContext(), identity.OrgID(c), c.Params("model_id")); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("model")
+	} else if err != nil {
+		return err
+	}
 	p, err := pathPreset(c, "preset")
 	if err != nil {
 		return err
@@ -113,11 +121,7 @@ func (a *API) put(c *fiber.Ctx) error {
 	modelID := c.Params("model_id")
 	body := putBody{Settings: Default("", modelID).Settings}
 	if err := web.Decode(c, &body); err != nil {
-		var perr *time.ParseError
-		if errors.As(err, &perr) {
-			return web.Invalid("schedule_config.reference", "start and end must be RFC 3339 timestamps or null")
-		}
-		return err
+		return decodeError(err)
 	}
 	var v web.Problems
 	if body.ModelID != nil && *body.ModelID != modelID {
@@ -128,6 +132,25 @@ func (a *API) put(c *fiber.Ctx) error {
 		return err
 	}
 	return a.update(c, func(cfg *Config) { cfg.Settings = body.Settings })
+}
+
+// decodeError names the fields of a PUT body's decoding error as the
+// document does: encoding/json puts the embedded Settings in the path, and
+// reports a bad timestamp as malformed JSON.
+func decodeError(err error) error {
+	var perr *time.ParseError
+	if errors.As(err, &perr) {
+		return web.Invalid("schedule_config.reference", "start and end must be RFC 3339 timestamps or null")
+	}
+	var e *web.Error
+	if errors.As(err, &e) && len(e.Details) > 0 {
+		details := map[string]any{}
+		for field, problem := range e.Details {
+			details[strings.TrimPrefix(field, "Settings.")] = problem
+		}
+		e.Details = details
+	}
+	return err
 }
 
 // update applies change to the model's configuration (the default when

@@ -40,6 +40,13 @@ func (c Settings) validate(v *web.Problems) {
 	c.Thresholds.validate(v)
 }
 
+// oneOf records a problem unless s is one of allowed ("" included).
+func oneOf(v *web.Problems, field, s string, allowed []string) {
+	if !slices.Contains(allowed, s) {
+		v.Add(field, "must be one of "+strings.Join(allowed, ", "))
+	}
+}
+
 func (f FeatureConfig) validate(v *web.Problems, path, name string) {
 	if strings.TrimSpace(name) == "" || utf8.RuneCountInString(name) > maxNameLen {
 		v.Add(path, fmt.Sprintf("feature names must be 1-%d characters, not blank", maxNameLen))
@@ -69,17 +76,14 @@ func (c ConceptDriftConfig) validate(v *web.Problems) {
 	if strings.TrimSpace(c.Metric) == "" || utf8.RuneCountInString(c.Metric) > 100 {
 		v.Add("concept_drift_config.metric", "must be 1-100 characters, not blank")
 	}
-	v.OneOf("concept_drift_config.window", c.Window, windows...)
+	oneOf(v, "concept_drift_config.window", c.Window, windows)
 	if c.MinSamples < 1 || c.MinSamples > 1_000_000 {
 		v.Add("concept_drift_config.min_samples", fmt.Sprintf("got %d, want 1 to 1000000", c.MinSamples))
 	}
 }
 
 func (a AlertConfig) validate(v *web.Problems) {
-	v.OneOf("alert_config.min_severity", string(a.MinSeverity), Severities...)
-	if a.MinSeverity == "" {
-		v.Add("alert_config.min_severity", "must be one of "+strings.Join(Severities, ", "))
-	}
+	oneOf(v, "alert_config.min_severity", string(a.MinSeverity), Severities)
 	if len(a.Channels) > maxChannels {
 		v.Add("alert_config.channels", fmt.Sprintf("got %d channels, want at most %d", len(a.Channels), maxChannels))
 	}
@@ -108,8 +112,8 @@ func (ch Channel) validate(v *web.Problems, path string) {
 }
 
 func (s ScheduleConfig) validate(v *web.Problems) {
-	v.OneOf("schedule_config.interval", s.Interval, intervals...)
-	v.OneOf("schedule_config.window", s.Window, windows...)
+	oneOf(v, "schedule_config.interval", s.Interval, intervals)
+	oneOf(v, "schedule_config.window", s.Window, windows)
 	r := s.Reference
 	switch r.Type {
 	case ReferenceUploaded:
