@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -79,9 +80,10 @@ func malformed(format string, args ...any) *fieldError {
 // full checking of every element's syntax.
 func readColumn(raw []byte) (column, *fieldError) {
 	c := column{first: -1}
-	// A number takes at least two bytes with its comma: a fair first guess.
+	// One value per comma and one more: exact for a column of numbers, and
+	// found at memory speed.
 	if raw[1] != '"' {
-		c.nums = make([]float64, 0, len(raw)/8+1)
+		c.nums = make([]float64, 0, bytes.Count(raw, []byte{','})+1)
 	}
 	i := skipWS(raw, 1)
 	if raw[i] == ']' {
