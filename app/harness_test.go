@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
@@ -229,7 +230,8 @@ func (r response) wantError(t *testing.T, status int, code string) response {
 func (r response) wantField(t *testing.T, field string) {
 	t.Helper()
 	r.wantError(t, http.StatusUnprocessableEntity, "VALIDATION_ERROR")
-	if r.at("error.details."+field) == nil {
+	// Field names may hold dots (reference_data.age): look the key up whole.
+	if details, _ := r.at("error.details").(map[string]any); details[field] == nil {
 		t.Fatalf("got details %v, want one naming %q", r.at("error.details"), field)
 	}
 }
@@ -279,5 +281,5 @@ func (s *server) model(token, name, version string) string {
 
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
-	return Routes(&identity.API{}, &registry.API{}, &ingest.API{}, &query.API{})
+	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &ingest.API{}, &query.API{})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
@@ -146,10 +147,11 @@ func (a *App) initAPI(ctx context.Context) error {
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
+	drifts := &drift.API{Store: a.store}
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
-	web.Mount(v1, Routes(ids, models, events, reads), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, events, reads), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -176,12 +178,12 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
-func Routes(ids *identity.API, models *registry.API, events *ingest.API, reads *query.API) []web.Route {
+func Routes(ids *identity.API, models *registry.API, drifts *drift.API, events *ingest.API, reads *query.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), events.Routes(), reads.Routes()} {
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), events.Routes(), reads.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

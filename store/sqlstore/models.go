@@ -189,13 +189,8 @@ func (s *DB) UpdateModel(ctx context.Context, orgID, id string, change func(*reg
 		if err != nil {
 			return err
 		}
-		cols := strings.Split(modelColumns, ",")
-		sets := make([]string, 0, len(cols))
-		for _, c := range cols[2:] {
-			sets = append(sets, strings.TrimSpace(c)+" = ?")
-		}
 		args = args[2:]
-		if _, err := s.exec(ctx, tx, `UPDATE models SET `+strings.Join(sets, ", ")+`, search_text = ? WHERE org_id = ? AND id = ?`,
+		if _, err := s.exec(ctx, tx, `UPDATE models SET `+assignments(modelColumns, 2)+`, search_text = ? WHERE org_id = ? AND id = ?`,
 			append(args, searchText(m), orgID, id)...); err != nil {
 			return err
 		}
@@ -220,6 +215,17 @@ func (s *DB) DeleteModel(ctx context.Context, orgID, id string) error {
 		}
 		return err
 	})
+}
+
+// assignments returns "col = ?, ..." for the comma-separated columns after
+// the first skip (the key columns, which an UPDATE keeps).
+func assignments(columns string, skip int) string {
+	cols := strings.Split(columns, ",")
+	sets := make([]string, 0, len(cols))
+	for _, c := range cols[skip:] {
+		sets = append(sets, strings.TrimSpace(c)+" = ?")
+	}
+	return strings.Join(sets, ", ")
 }
 
 func placeholders(n int) string {

@@ -14,15 +14,23 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/registry"
 )
 
-// Store is what the suite tests: both stores on one engine.
+// Store is what the suite tests: every store on one engine.
 type Store interface {
 	identity.Store
 	registry.Store
+	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
+	CreateDriftConfig(ctx context.Context, c drift.Config) error
+	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
 }
+
+// drift.Store shares Model with registry.Store, so it cannot be embedded
+// beside it; this checks the suite's Store still covers it.
+var _ drift.Store = Store(nil)
 
 // test is one case of the suite; it gets a fresh, empty store.
 type test struct {
@@ -36,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	var tests []test
 	tests = append(tests, identityTests...)
 	tests = append(tests, modelTests...)
+	tests = append(tests, driftTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

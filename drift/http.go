@@ -1,0 +1,73 @@
+package drift
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// API serves /drift/detect and /drift-config.
+type API struct {
+	Store    Store
+	Detector Detector
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
+
+// Routes lists the operations of this package. The preset routes come
+// before /drift-config/:model_id so that "presets" is never read as a
+// model id.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.detect},
+		{Method: fiber.MethodGet, Path: "/drift-config/presets", Permission: "drift:read", Handler: a.presets},
+		{Method: fiber.MethodGet, Path: "/drift-config/presets/:preset_name", Permission: "drift:read", Handler: a.preset},
+		{Method: fiber.MethodPost, Path: "/drift-config/:model_id/default", Permission: "drift:write", Handler: a.createDefault},
+		{Method: fiber.MethodPost, Path: "/drift-config/:model_id/sensitivity/:preset", Permission: "drift:write", Handler: a.applyPreset},
+		{Method: fiber.MethodGet, Path: "/drift-config/:model_id", Permission: "drift:read", Handler: a.get},
+		{Method: fiber.MethodPut, Path: "/drift-config/:model_id", Permission: "drift:write", Handler: a.put},
+	}
+}
+
+// detect answers POST /drift/detect: the body's shape first (400, 422),
+// then the model (404), then the values (422, 413) and the tests.
+func (a *API) detect(c *fiber.Ctx) error {
+	req, err := ParseRequest(c.Body())
+	if err != nil {
+		return err
+	}
+	cfg, err := a.config(c.UserContext(), identity.OrgID(c), req.ModelID)
+	if err != nil {
+		return err
+	}
+	d := a.Detector
+	if d.Clock == nil {
+		d.Clock = a.Clock
+	}
+	res, err := d.Detect(c.UserContext(), req, cfg)
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}
+
+// config returns the model's configuration, or Default when none is on
+// file; a 404 when the organization has no such model.
+func (a *API) config(ctx context.Context, orgID, modelID string) (Config, error) {
+	cfg, err := a.Store.DriftConfig(ctx, orgID, modelID)
+	if !errors.Is(err, store.ErrNotFound) {
+		return cfg, err
+	}
+	if _, err := a.Store.Model(ctx, orgID, modelID); errors.Is(err, store.ErrNotFound) {
+		return cfg, web.NotFound("model")
+	} else if err != nil {
+		return cfg, err
+	}
+	return Default(orgID, modelID), nil
+}

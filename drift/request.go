@@ -1,0 +1,284 @@
+package drift
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+// MaxFeatures is the most features one detection request may carry.
+const MaxFeatures = 10000
+
+// Request is a POST /drift/detect body, checked for shape: the feature
+// arrays are located but not read yet (Detect reads them in parallel), so
+// that the model can be looked up before the expensive part.
+type Request struct {
+	ModelID string
+	// Features are the features of reference_data, each with its two
+	// arrays, sorted by name.
+	Features []Feature
+	// Method and Threshold are the request's config; they apply to every
+	// feature and take precedence over the model's configuration.
+	Method    Method
+	Threshold *float64
+}
+
+// Feature is one feature's two JSON arrays, as sent.
+type Feature struct {
+	Name               string
+	Reference, Current []byte
+}
+
+// requestConfig is the config member of the body.
+type requestConfig struct {
+	Threshold *float64 `json:"threshold"`
+	Method    Method   `json:"method"`
+}
+
+// ParseRequest checks the shape of a POST /drift/detect body: a JSON object
+// with model_id, reference_data and current_data (objects of feature name
+// to array, with the same features) and an optional config. Malformed JSON
+// is a 400, everything else a 422 naming the field (reference_data.age);
+// every problem found is reported at once. The arrays' contents are checked
+// by Detect.
+func ParseRequest(body []byte) (Request, error) {
+	var req Request
+	var v web.Problems
+	var ref, cur map[string][]byte
+	s := scanner{b: body, i: skipWS(body, 0)}
+	if s.i >= len(body) || body[s.i] != '{' {
+		return req, web.BadRequest("request body must be a JSON object")
+	}
+	seen := map[string]bool{}
+	err := s.members(func(name string) error {
+		if seen[name] {
+			v.Add(name, "appears twice")
+		}
+		seen[name] = true
+		var err error
+		switch name {
+		case "reference_data":
+			ref, err = s.data(&v, name)
+			return err
+		case "current_data":
+			cur, err = s.data(&v, name)
+			return err
+		}
+		raw, err := s.value()
+		if err != nil {
+			return err
+		}
+		switch name {
+		case "model_id":
+			if err := json.Unmarshal(raw, &req.ModelID); err != nil {
+				v.Add("model_id", "must be a string")
+			}
+		case "config":
+			req.config(&v, raw)
+		default:
+			v.Add(name, "is not an accepted field")
+		}
+		return nil
+	})
+	if err != nil {
+		return req, err
+	}
+	if skipWS(body, s.i) != len(body) {
+		return req, web.BadRequest("malformed JSON: unexpected data after the JSON value")
+	}
+	v.Required("model_id", req.ModelID)
+	v.Text("model_id", req.ModelID)
+	req.pair(&v, ref, cur)
+	return req, v.Err()
+}
+
+// config decodes the config member.
+func (r *Request) config(v *web.Problems, raw []byte) {
+	if bytes.Equal(raw, []byte("null")) {
+		return
+	}
+	var c requestConfig
+	if err := web.DecodeBytes(raw, &c); err != nil {
+		var e *web.Error
+		if errors.As(err, &e) && e.Status == http.StatusUnprocessableEntity {
+			for field, problem := range e.Details {
+				v.Add("config."+field, fmt.Sprint(problem))
+			}
+			return
+		}
+		v.Add("config", "must be an object {threshold, method}")
+		return
+	}
+	if !c.Method.Valid() {
+		v.Add("config.method", "must be one of "+strings.Join(methodNames(), ", "))
+	}
+	if c.Threshold != nil {
+		checkThreshold(v, "config.threshold", c.Method, *c.Threshold)
+	}
+	r.Method, r.Threshold = c.Method, c.Threshold
+}
+
+// pair matches the features of both sides.
+func (r *Request) pair(v *web.Problems, ref, cur map[string][]byte) {
+	for side, m := range map[string]map[string][]byte{"reference_data": ref, "current_data": cur} {
+		switch {
+		case m == nil:
+			v.Add(side, "is required: an object of feature name to array of values")
+		case len(m) == 0:
+			v.Add(side, "got no features, want at least 1")
+		case len(m) > MaxFeatures:
+			v.Add(side, fmt.Sprintf("got %d features, want at most %d", len(m), MaxFeatures))
+		}
+	}
+	if ref == nil || cur == nil {
+		return
+	}
+	for name, raw := range ref {
+		c, ok := cur[name]
+		if !ok {
+			v.Add("current_data."+name, "is missing: the feature is in reference_data, so current_data needs it too")
+			continue
+		}
+		r.Features = append(r.Features, Feature{Name: name, Reference: raw, Current: c})
+	}
+	for name := range cur {
+		if _, ok := ref[name]; !ok {
+			v.Add("reference_data."+name, "is missing: the feature is in current_data, so reference_data needs it too")
+		}
+	}
+	slices.SortFunc(r.Features, func(a, b Feature) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// scanner walks the body. Only the two data objects are read by hand; the
+// small members go through encoding/json.
+type scanner struct {
+	b []byte
+	i int
+}
+
+// members reads the object at s.i, calling value with each name once s.i
+// is at the value; value must move s.i past it.
+func (s *scanner) members(value func(name string) error) error {
+	s.i = skipWS(s.b, s.i+1)
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil
+	}
+	for {
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return web.BadRequest("malformed JSON: want a member name in double quotes")
+		}
+		end, escaped, ok := stringEnd(s.b, s.i)
+		if !ok {
+			return web.BadRequest("malformed JSON: a member name is not a valid string")
+		}
+		name := string(s.b[s.i+1 : end-1])
+		if escaped {
+			if err := json.Unmarshal(s.b[s.i:end], &name); err != nil {
+				return web.BadRequest("malformed JSON: a member name is not a valid string")
+			}
+		}
+		s.i = skipWS(s.b, end)
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return web.BadRequest("malformed JSON: want : after a member name")
+		}
+		s.i = skipWS(s.b, s.i+1)
+		if s.i >= len(s.b) {
+			return web.BadRequest("malformed JSON: unexpected end of the body")
+		}
+		if err := value(name); err != nil {
+			return err
+		}
+		s.i = skipWS(s.b, s.i)
+		if s.i >= len(s.b) {
+			return web.BadRequest("malformed JSON: unexpected end of the body")
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i = skipWS(s.b, s.i+1)
+		case '}':
+			s.i++
+			return nil
+		default:
+			return web.BadRequest("malformed JSON: want , or } after a member")
+		}
+	}
+}
+
+// data reads a reference_data or current_data member at s.i: an object of
+// feature name to array (null is treated as absent).
+func (s *scanner) data(v *web.Problems, field string) (map[string][]byte, error) {
+	if s.b[s.i] != '{' {
+		raw, err := s.value()
+		if err == nil && !bytes.Equal(raw, []byte("null")) {
+			v.Add(field, "must be an object of feature name to array of values")
+		}
+		return nil, err
+	}
+	out := map[string][]byte{}
+	err := s.members(func(name string) error {
+		path := field + "." + name
+		if _, dup := out[name]; dup {
+			v.Add(path, "appears twice")
+		}
+		if s.b[s.i] != '[' {
+			v.Add(path, "must be an array of values")
+			_, err := s.value()
+			return err
+		}
+		end, err := arrayEnd(s.b, s.i, path)
+		if err != nil {
+			return err
+		}
+		out[name] = s.b[s.i:end]
+		s.i = end
+		return nil
+	})
+	return out, err
+}
+
+// value reads any JSON value at s.i with encoding/json and returns it.
+func (s *scanner) value() ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(s.b[s.i:]))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, &web.Error{Status: http.StatusBadRequest, Code: web.CodeBadRequest, Message: "malformed JSON: " + err.Error(), Err: err}
+	}
+	start := s.i
+	s.i += int(dec.InputOffset())
+	return s.b[start:s.i], nil
+}
+
+// arrayEnd returns the index after the array at b[i], a feature column.
+// Its elements are checked when read (readColumn); here only strings are
+// skipped, and a nested array or object is refused (422 naming field).
+// An array without strings ends at its first ']', found with a byte search.
+func arrayEnd(b []byte, i int, field string) (int, error) {
+	if j := bytes.IndexByte(b[i+1:], ']'); j >= 0 {
+		seg := b[i+1 : i+1+j]
+		if bytes.IndexByte(seg, '"') < 0 && bytes.IndexByte(seg, '[') < 0 && bytes.IndexByte(seg, '{') < 0 {
+			return i + 2 + j, nil
+		}
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			end, _, ok := stringEnd(b, j)
+			if !ok {
+				return 0, web.BadRequest("malformed JSON: " + field + " holds an invalid string")
+			}
+			j = end - 1
+		case '[', '{':
+			return 0, web.Invalid(field, "holds an array or object, want numbers, strings, booleans or null")
+		case ']':
+			return j + 1, nil
+		}
+	}
+	return 0, web.BadRequest("malformed JSON: " + field + " is not closed")
+}
