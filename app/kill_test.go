@@ -3,6 +3,8 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -13,6 +15,9 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/query/clickhouse"
 )
 
 // killCount is how many times the kill tests SIGKILL a Vigil process.
@@ -153,6 +158,42 @@ func TestFaultProcessorKill(t *testing.T) {
 	if len(l.acked) != 100_000 || len(l.ambiguous) != 0 {
 		t.Fatalf("got %d acknowledged, %d ambiguous, want all 100000 acknowledged: the API was never killed", len(l.acked), len(l.ambiguous))
 	}
+	if n := profiledRows(t, cfg.ClickHouseURL, l.model); n != 100_000 {
+		t.Fatalf("got %d predictions in the model's input profiles, want 100000: each once, however the kills cut the batches", n)
+	}
+}
+
+// profiledRows sums the rows of a model's hourly input profiles, read
+// straight from ClickHouse.
+func profiledRows(t *testing.T, url, model string) int64 {
+	t.Helper()
+	conn, err := clickhouse.Open(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	rows, err := conn.Query(context.Background(), `SELECT profile FROM feature_profiles FINAL WHERE model_id = ? AND side = ?`,
+		model, processors.SideInput)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var total int64
+	for rows.Next() {
+		var text string
+		var p profile.Profile
+		if err := rows.Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(text), &p); err != nil {
+			t.Fatal(err)
+		}
+		total += p.Rows
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return total
 }
 
 // TestFaultServeKill: on the embedded default, where the log and the

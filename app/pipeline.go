@@ -23,6 +23,7 @@ type analytics interface {
 	query.Store
 	processors.Sink
 	processors.DeadLetters
+	processors.ProfileStore
 }
 
 // processorGroup is the processors' consumer group on the event log
@@ -88,7 +89,7 @@ func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
 // initProcessor runs the processor role: it reads the event log and lands
 // events in the analytical store, committing only after each write.
 func (a *App) initProcessor(context.Context) error {
-	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Models: registeredModels{a.store},
+	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Profiles: a.analytics, Models: registeredModels{a.store},
 		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace}
 	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {

@@ -77,9 +77,10 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 			for _, id := range c.poison {
 				poison[id] = true
 			}
-			sink, dead := &flaky{down: true, poison: poison}, &letters{}
+			sink, dead, profiles := &flaky{down: true, poison: poison}, &letters{}, &memProfiles{}
 			reg := prometheus.NewRegistry()
-			p := &Processor{Source: src, Sink: sink, DeadLetters: dead, Metrics: NewMetrics(reg), Log: quiet(), MaxBackoff: 10 * time.Millisecond}
+			p := &Processor{Source: src, Sink: sink, DeadLetters: dead, Profiles: profiles, Metrics: NewMetrics(reg), Log: quiet(),
+				MaxBackoff: 10 * time.Millisecond}
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
 			go func() { done <- p.Run(ctx) }()
@@ -102,6 +103,19 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 			sink.mu.Unlock()
 			if want := 21 - len(c.poison); stored != want {
 				t.Fatalf("got %d distinct events stored, want %d", stored, want)
+			}
+			// Only the stored predictions are profiled.
+			k := ProfileKey{OrgID: "o", ModelID: "m", Side: SideInput}
+			snaps, err := profiles.LoadProfiles(context.Background(), []ProfileKey{k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var profiled int64
+			if snaps[k] != nil {
+				profiled = snaps[k].Profile.Rows
+			}
+			if want := int64(10 - len(slices.DeleteFunc(slices.Clone(c.poison), func(id string) bool { return id[0] != 'p' }))); profiled != want {
+				t.Fatalf("got %d predictions profiled, want %d", profiled, want)
 			}
 			if n := counted(t, reg, "vigil_processor_dead_letters_total"); n != float64(len(c.poison)) {
 				t.Fatalf("got vigil_processor_dead_letters_total %v, want %d", n, len(c.poison))

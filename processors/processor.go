@@ -29,6 +29,9 @@ type Processor struct {
 	// ModelTTL is how long an answer of Models is trusted
 	// (DefaultModelTTL).
 	ModelTTL time.Duration
+	// Profiles, when set, keeps each model's hourly feature profiles of
+	// the predictions stored, folded in before the batch is committed.
+	Profiles ProfileStore
 	// Metrics counts dead letters and dropped events; nil counts nothing.
 	Metrics *Metrics
 	Log     *slog.Logger
@@ -41,7 +44,13 @@ type Processor struct {
 	MaxBackoff time.Duration
 
 	cache *modelCache
+	// aside collects the events of the batch in flight set aside as dead
+	// letters, which are not profiled.
+	aside map[eventKey]bool
 }
+
+// eventKey identifies an event within its organization and model.
+type eventKey struct{ org, model, id string }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
 func (p *Processor) Run(ctx context.Context) error {
@@ -66,7 +75,8 @@ func (p *Processor) Run(ctx context.Context) error {
 // process writes and commits one batch. It keeps going after ctx ends, for
 // up to Grace, so that a shutdown does not cut a batch in half.
 func (p *Processor) process(ctx context.Context, msgs []Message) error {
-	b := p.decode(msgs)
+	b, positions := p.decode(msgs)
+	p.aside = nil
 	grace := p.Grace
 	if grace <= 0 {
 		grace = 30 * time.Second
@@ -81,6 +91,10 @@ func (p *Processor) process(ctx context.Context, msgs []Message) error {
 	b, err := p.live(wctx, b)
 	if err == nil {
 		err = p.store(wctx, b)
+	}
+	if err == nil && p.Profiles != nil {
+		ps := p.profiled(b, positions)
+		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps) })
 	}
 	if err != nil {
 		if wctx.Err() != nil {
@@ -147,6 +161,15 @@ func (p *Processor) setAside(ctx context.Context, b Batch, cause error) error {
 		return fmt.Errorf("analytical store refused an event and no dead-letter store is set: %w", cause)
 	}
 	dls := b.deadLetters(cause.Error(), time.Now().UTC())
+	for _, d := range dls {
+		if d.Kind != ingest.KindPrediction {
+			continue
+		}
+		if p.aside == nil {
+			p.aside = map[eventKey]bool{}
+		}
+		p.aside[eventKey{d.OrgID, d.ModelID, d.EventID}] = true
+	}
 	if err := p.retry(ctx, "setting dead letters aside", len(dls), func() error { return p.DeadLetters.SetAside(ctx, dls) }); err != nil {
 		return fmt.Errorf("set aside dead letters: %w", err)
 	}
@@ -182,11 +205,12 @@ func (p *Processor) maxBackoff() time.Duration {
 	return 10 * time.Second
 }
 
-// decode turns messages into events. A message that does not decode (it
-// cannot have come from the ingest API) is logged and skipped rather than
-// blocking the log forever.
-func (p *Processor) decode(msgs []Message) Batch {
+// decode turns messages into events, with the log position of each
+// prediction. A message that does not decode (it cannot have come from the
+// ingest API) is logged and skipped rather than blocking the log forever.
+func (p *Processor) decode(msgs []Message) (Batch, map[eventKey]Position) {
 	var b Batch
+	positions := map[eventKey]Position{}
 	for _, m := range msgs {
 		var err error
 		switch m.Kind {
@@ -194,6 +218,7 @@ func (p *Processor) decode(msgs []Message) Batch {
 			var e ingest.Prediction
 			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Predictions = append(b.Predictions, e)
+				positions[eventKey{e.OrgID, e.ModelID, e.PredictionID}] = Position{m.Partition, m.Offset}
 			}
 		case ingest.KindMetric:
 			var e ingest.Metric
@@ -213,5 +238,18 @@ func (p *Processor) decode(msgs []Message) Batch {
 			p.Log.Error("skipping an undecodable event", "kind", m.Kind, "partition", m.Partition, "offset", m.Offset, "err", err)
 		}
 	}
-	return b
+	return b, positions
+}
+
+// profiled is the stored predictions of b (those not set aside) with
+// their log positions.
+func (p *Processor) profiled(b Batch, positions map[eventKey]Position) []positioned {
+	out := make([]positioned, 0, len(b.Predictions))
+	for _, e := range b.Predictions {
+		k := eventKey{e.OrgID, e.ModelID, e.PredictionID}
+		if !p.aside[k] {
+			out = append(out, positioned{e, positions[k]})
+		}
+	}
+	return out
 }
