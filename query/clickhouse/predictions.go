@@ -98,35 +98,14 @@ func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
 	return nil
 }
 
-// rollupMinutes recomputes a model's minutes from the stored rows, three
+// rollupMinutes recomputes a model's minutes from the stored rows, two
 // server-side aggregations for all of them (so a batch that spans hours,
 // as a backlog does, costs the same round trips as one that spans a
 // minute), and writes them as the minutes' newest version.
 func (s *Store) rollupMinutes(ctx context.Context, k modelKey, set map[int64]bool) error {
 	minutes, lo, hi := span(set)
-	// sum over a minute whose latencies are all NULL is NULL: ifNull keeps
-	// the scan into a float.
-	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, CAST(count() AS Int64),
-		CAST(count(latency_ms) AS Int64), ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
-		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m) GROUP BY m`,
-		k.org, k.model, lo, hi, minutes)
+	got, err := s.latencies(ctx, k, minutes, lo, hi)
 	if err != nil {
-		return fmt.Errorf("clickhouse rollup read: %w", err)
-	}
-	defer rows.Close()
-	got := map[int64]*query.Bucket{}
-	for rows.Next() {
-		var m int64
-		b := &query.Bucket{}
-		if err := rows.Scan(&m, &b.Predictions, &b.LatencyCount, &b.LatencySum, &b.LatencyMin, &b.LatencyMax); err != nil {
-			return fmt.Errorf("clickhouse rollup read: %w", err)
-		}
-		got[m] = b
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("clickhouse rollup read: %w", err)
-	}
-	if err := s.latencySketches(ctx, k, minutes, lo, hi, got); err != nil {
 		return err
 	}
 	if err := s.outputCounts(ctx, k, minutes, lo, hi, got); err != nil {
@@ -183,40 +162,49 @@ func span(set map[int64]bool) (minutes []int64, lo, hi int64) {
 // within 0.1% of every latency in it, well inside the sketch's 1%.
 const histogramWidth = 0.001
 
-// latencySketches builds each minute's latency sketch from a histogram
-// that ClickHouse computes over the stored rows, so the rows never cross
-// the wire; latencies of 0, which have no logarithm, are the rest of the
-// minute's latency count.
-func (s *Store) latencySketches(ctx context.Context, k modelKey, minutes []int64, lo, hi int64, got map[int64]*query.Bucket) error {
-	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, floor(log(latency_ms) / ?) AS k, count()
-		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m) AND latency_ms > 0
+// latencies sums each minute's predictions and latencies and builds its
+// latency sketch, in one scan: ClickHouse groups the rows by minute and
+// by a histogram bucket of their latency (NULL without one, -Inf for 0,
+// which has no logarithm), so the rows never cross the wire.
+func (s *Store) latencies(ctx context.Context, k modelKey, minutes []int64, lo, hi int64) (map[int64]*query.Bucket, error) {
+	// sum over a group whose latencies are all NULL is NULL: ifNull keeps
+	// the scan into a float.
+	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, floor(log(latency_ms) / ?) AS k,
+		CAST(count() AS Int64), CAST(count(latency_ms) AS Int64), ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
+		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m)
 		GROUP BY m, k`, histogramWidth, k.org, k.model, lo, hi, minutes)
 	if err != nil {
-		return fmt.Errorf("clickhouse latency histogram: %w", err)
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
 	}
 	defer rows.Close()
-	positive := map[int64]uint64{}
+	got := map[int64]*query.Bucket{}
 	for rows.Next() {
 		var m int64
-		var b float64
-		var n uint64
-		if err := rows.Scan(&m, &b, &n); err != nil {
-			return fmt.Errorf("clickhouse latency histogram: %w", err)
+		var h *float64
+		var one query.Bucket
+		if err := rows.Scan(&m, &h, &one.Predictions, &one.LatencyCount, &one.LatencySum, &one.LatencyMin, &one.LatencyMax); err != nil {
+			return nil, fmt.Errorf("clickhouse rollup read: %w", err)
 		}
-		if r := got[m]; r != nil {
-			r.Sketch.AddN(math.Exp((b+0.5)*histogramWidth), n)
-			positive[m] += n
+		switch {
+		case h == nil:
+		case math.IsInf(*h, -1):
+			one.Sketch.AddN(0, uint64(one.LatencyCount))
+		default:
+			one.Sketch.AddN(math.Exp((*h+0.5)*histogramWidth), uint64(one.LatencyCount))
+		}
+		b := got[m]
+		if b == nil {
+			b = &query.Bucket{}
+			got[m] = b
+		}
+		if err := b.Merge(&one); err != nil {
+			return nil, err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("clickhouse latency histogram: %w", err)
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
 	}
-	for m, r := range got {
-		if n := uint64(r.LatencyCount); n > positive[m] {
-			r.Sketch.AddN(0, n-positive[m])
-		}
-	}
-	return nil
+	return got, nil
 }
 
 // outputCounts counts each minute's output labels over the stored rows,
