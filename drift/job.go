@@ -125,16 +125,33 @@ func (j job) test(ref, cur *column) (FeatureResult, *fieldError) {
 		ref.asCategories()
 		cur.asCategories()
 	}
+	if err := j.setThreshold(&res); err != nil {
+		return res, err
+	}
+	if err := measure(&res, ref, cur); err != nil {
+		return res, invalid("%v", err)
+	}
+	j.decide(&res)
+	return res, nil
+}
+
+// setThreshold sets the threshold of res.Method: the job's own, else the
+// method's from the thresholds; a threshold that does not suit the
+// method is a problem.
+func (j job) setThreshold(res *FeatureResult) *fieldError {
 	res.Threshold = j.thresholds.For(res.Method)
 	if j.threshold != nil {
 		res.Threshold = *j.threshold
 	}
 	if ok, want := res.Method.thresholdOK(res.Threshold); !ok {
-		return res, invalid("threshold %v does not suit %s: want a number %s", res.Threshold, res.Method, want)
+		return invalid("threshold %v does not suit %s: want a number %s", res.Threshold, res.Method, want)
 	}
-	if err := measure(&res, ref, cur); err != nil {
-		return res, invalid("%v", err)
-	}
+	return nil
+}
+
+// decide says whether the measured feature drifted, and how badly: a
+// test's p-value below the threshold, or a score at or above it.
+func (j job) decide(res *FeatureResult) {
 	if res.Method.Tests() {
 		res.DriftDetected = res.PValue != nil && *res.PValue < res.Threshold
 	} else {
@@ -144,7 +161,6 @@ func (j job) test(ref, cur *column) (FeatureResult, *fieldError) {
 	if res.DriftDetected {
 		res.Severity = j.thresholds.Severity.Grade(res.DriftScore)
 	}
-	return res, nil
 }
 
 // measure computes res.Method's statistic, score and p-value with
@@ -171,6 +187,13 @@ func measure(res *FeatureResult, ref, cur *column) error {
 			return err
 		}
 	}
+	scoreTable(res, table)
+	return nil
+}
+
+// scoreTable sets res's statistic, score and p-value from a binned or
+// categorical table, for every method but ks_test.
+func scoreTable(res *FeatureResult, table stattest.Table) {
 	switch res.Method {
 	case ChiSquared:
 		chi := table.ChiSquare(true)
@@ -183,7 +206,6 @@ func measure(res *FeatureResult, ref, cur *column) error {
 		res.Statistic = table.JensenShannon().Distance
 		res.DriftScore = res.Statistic
 	}
-	return nil
 }
 
 // categoryTable counts both columns into one table over the union of
