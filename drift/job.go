@@ -112,13 +112,7 @@ func (j job) test(ref, cur *column) (FeatureResult, *fieldError) {
 	if res.Type == Numeric && ref.kind != kindNumber {
 		return res, invalid("holds %s, but feature_configs makes the feature numeric", ref.kind)
 	}
-	res.Method = j.method
-	switch {
-	case res.Method == "" && res.Type == Numeric:
-		res.Method = KS
-	case res.Method == "":
-		res.Method = ChiSquared
-	case res.Method.Numeric() && res.Type != Numeric:
+	if !j.chooseMethod(&res) {
 		return res, invalid("is categorical (%s), but %s needs numbers: choose chi_squared, psi or js_divergence", ref.kind, res.Method)
 	}
 	if res.Type == Categorical {
@@ -133,6 +127,22 @@ func (j job) test(ref, cur *column) (FeatureResult, *fieldError) {
 	}
 	j.decide(&res)
 	return res, nil
+}
+
+// chooseMethod sets res.Method: the job's, else ks_test for numbers and
+// chi_squared for categories. It reports false when the job's method
+// needs numbers and the feature is categorical.
+func (j job) chooseMethod(res *FeatureResult) bool {
+	res.Method = j.method
+	switch {
+	case res.Method == "" && res.Type == Numeric:
+		res.Method = KS
+	case res.Method == "":
+		res.Method = ChiSquared
+	case res.Method.Numeric() && res.Type != Numeric:
+		return false
+	}
+	return true
 }
 
 // setThreshold sets the threshold of res.Method: the job's own, else the

@@ -75,13 +75,7 @@ func (j job) fromProfile(c profile.Result) (FeatureResult, error) {
 	if j.typ != "" {
 		res.TypeSource = sourceFeature
 	}
-	res.Method = j.method
-	switch {
-	case res.Method == "" && res.Type == Numeric:
-		res.Method = KS
-	case res.Method == "":
-		res.Method = ChiSquared
-	case res.Method.Numeric() && res.Type != Numeric:
+	if !j.chooseMethod(&res) {
 		return res, fmt.Errorf("is categorical, but %s needs numbers", res.Method)
 	}
 	if err := j.setThreshold(&res); err != nil {
