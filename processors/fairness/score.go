@@ -1,0 +1,36 @@
+package fairness
+
+import "math"
+
+// passLine is the score of a metric exactly at its threshold: the lower
+// bound of the good band, so a passing metric scores at least 0.80 and a
+// failing one below it.
+const passLine = 0.8
+
+// scoreOf maps a miss (0 for no disparity, 1 at the threshold) to a metric
+// score: 1 − 0.2·miss, clamped to [0, 1]. A failing metric scores below the
+// pass line even at exactly a strict threshold (equal opportunity difference
+// of exactly 0.1).
+func scoreOf(passed bool, miss float64) float64 {
+	s := math.Max(0, math.Min(1, 1-(1-passLine)*miss))
+	if !passed && s >= passLine {
+		s = math.Nextafter(passLine, 0)
+	}
+	return s
+}
+
+// ratioMiss is the miss of a ratio r against a band [lo, hi] around 1: the
+// distance to 1 divided by the distance from 1 to the bound on r's side.
+// Pass hi = +Inf for a one-sided condition.
+func ratioMiss(r, lo, hi float64) float64 {
+	if r <= 1 {
+		return (1 - r) / (1 - lo)
+	}
+	if math.IsInf(hi, 1) {
+		return 0
+	}
+	return (r - 1) / (hi - 1)
+}
+
+// differenceMiss is the miss of a difference d against its maximum.
+func differenceMiss(d, max float64) float64 { return d / max }
