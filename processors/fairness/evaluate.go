@@ -59,9 +59,9 @@ func (r rule) passes(v float64) bool {
 // miss is how many allowances v spends (see score.go).
 func (r rule) miss(v float64) float64 {
 	if r.ratio {
-		return ratioMiss(v, r.lo, r.hi)
+		return rounded(ratioMiss(v, r.lo, r.hi))
 	}
-	return differenceMiss(v, r.max)
+	return rounded(differenceMiss(v, r.max))
 }
 
 // slack orders ratios by how close they come to leaving the band: the

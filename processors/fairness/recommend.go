@@ -71,7 +71,7 @@ func failures(res Result, rule rule) []finding {
 	var out []finding
 	for i, g := range gaps {
 		if i == maxGroupsNamed {
-			out = append(out, finding{res.Severity, 0, fmt.Sprintf("%d more groups of attribute %q fail %s (%s)",
+			out = append(out, finding{res.Severity, 0, fmt.Sprintf("%d more groups of attribute '%s' fail %s (%s)",
 				len(gaps)-i, res.Attribute, res.Metric, res.Condition)})
 			break
 		}

@@ -12,12 +12,18 @@ const passLine = 0.8
 // pass line even at exactly a strict threshold (equal opportunity difference
 // of exactly 0.1).
 func scoreOf(passed bool, miss float64) float64 {
-	s := math.Max(0, math.Min(1, 1-(1-passLine)*miss))
+	s := rounded(math.Max(0, math.Min(1, 1-(1-passLine)*miss)))
 	if !passed && s >= passLine {
 		s = math.Nextafter(passLine, 0)
 	}
 	return s
 }
+
+// rounded rounds v to nine decimals, so that a disparity exactly on a band
+// or severity boundary (an impact of 0.7: miss 1.5) lands on it rather than
+// one unit in the last place beyond. Pass and fail are decided on the exact
+// value, not on the rounded miss.
+func rounded(v float64) float64 { return math.Round(v*1e9) / 1e9 }
 
 // ratioMiss is the miss of a ratio r against a band [lo, hi] around 1: the
 // distance to 1 divided by the distance from 1 to the bound on r's side.

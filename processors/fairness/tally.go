@@ -42,17 +42,33 @@ func inChunks(n int, work func(part, lo, hi int)) int {
 	return parts
 }
 
-// cell returns the cell of row i.
-func cell(pred, truth []bool, i int) int {
-	c := 0
-	if pred[i] {
-		c = cellFP
-	}
-	if truth != nil && truth[i] {
-		c += cellFN
-	}
-	return c
+// rowCells reads the cell of each row without branching on the data:
+// without labels it reads the predictions twice and masks the label bit off.
+type rowCells struct {
+	pred, truth []bool
+	labelMask   int
 }
+
+func newRowCells(pred, truth []bool) rowCells {
+	if truth == nil {
+		return rowCells{pred, pred, 0}
+	}
+	return rowCells{pred, truth, cellFN}
+}
+
+// at returns the cell of row i.
+func (r rowCells) at(i int) int { return b2i(r.pred[i]) | (b2i(r.truth[i])*cellFN)&r.labelMask }
+
+// b2i is 1 for true; the compiler turns it into a byte load.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cell returns the cell of row i (for tests and slow paths).
+func cell(pred, truth []bool, i int) int { return newRowCells(pred, truth).at(i) }
 
 // tallyValues counts string-labelled rows: each chunk encodes its labels
 // with its own dictionary while counting, and the chunks are merged by label.
@@ -74,19 +90,21 @@ func sliceOrNil(v []bool, lo, hi int) []bool {
 func tallyValueChunk(values []string, pred, truth []bool) tally {
 	var t tally
 	var d dictionary
+	var counts []int64
+	rc := newRowCells(pred, truth)
 	for i, v := range values {
-		c := cell(pred, truth, i)
+		c := rc.at(i)
 		if v == "" {
 			t.missing[c]++
 			continue
 		}
 		code := d.code(v)
-		if code*cells >= len(t.counts) {
-			t.counts = append(t.counts, make([]int64, cells)...)
+		if code*cells >= len(counts) {
+			counts = append(counts, make([]int64, cells)...)
 		}
-		t.counts[code*cells+c]++
+		counts[code*cells+c]++
 	}
-	t.levels = d.levels
+	t.levels, t.counts = d.levels, counts
 	return t
 }
 
@@ -145,18 +163,21 @@ func tallyCodes(name string, levels []string, codes []int32, pred, truth []bool)
 // tallyCodeChunk counts one chunk; the second result is the index of the
 // first code outside [−∞, k), or −1.
 func tallyCodeChunk(k int, codes []int32, pred, truth []bool) (tally, int) {
-	t := tally{counts: make([]int64, k*cells)}
+	var t tally
+	counts := make([]int64, k*cells)
+	rc := newRowCells(pred, truth)
 	for i, code := range codes {
-		c := cell(pred, truth, i)
+		c := rc.at(i)
 		switch {
 		case code < 0:
 			t.missing[c]++
 		case int(code) >= k:
 			return t, i
 		default:
-			t.counts[int(code)*cells+c]++
+			counts[int(code)*cells+c]++
 		}
 	}
+	t.counts = counts
 	return t, -1
 }
 
