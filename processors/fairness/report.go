@@ -10,8 +10,8 @@ type Report struct {
 	Overall Group `json:"overall"`
 	// Attributes has one report per attribute, in input order.
 	Attributes []AttributeReport `json:"attributes"`
-	// Metrics summarises each requested metric over every attribute: the
-	// spec's results object.
+	// Metrics summarises each requested metric over every attribute, in the
+	// order of AttributeReport.Results: the spec's results object.
 	Metrics []Summary `json:"metrics"`
 	// Scored is false when no metric could be computed; Score and Band are
 	// then zero.
@@ -42,7 +42,8 @@ type AttributeReport struct {
 	// Reference is the reference group, "" when groups are compared with
 	// each other.
 	Reference string `json:"reference,omitempty"`
-	// Results has one result per requested metric, in Metrics order.
+	// Results has one result per requested metric, in the order of
+	// Input.Metrics (of Metrics when it names none).
 	Results []Result `json:"results"`
 }
 

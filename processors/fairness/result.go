@@ -67,6 +67,7 @@ type GroupGap struct {
 	// Versus is the group of the comparison, and VersusRate its rate.
 	Versus     string `json:"versus,omitempty"`
 	VersusRate Rate   `json:"versus_rate"`
-	// Passed reports whether Gap meets the metric's condition.
+	// Passed reports whether Gap meets the metric's condition; false for a
+	// group not compared.
 	Passed bool `json:"passed"`
 }
