@@ -76,8 +76,8 @@
 // every other group is compared with it instead: demographic parity tests
 // each group's selection rate over the reference's against [0.8, 1.2]
 // (so a group selected much more often than the reference fails too: this
-// is what the bound 1.2 is for) and reports the ratio nearest to leaving
-// the band; disparate impact reports the smallest such ratio (one-sided);
+// is what the bound 1.2 is for) and reports the ratio with the largest
+// miss (see Score); disparate impact reports the smallest such ratio (one-sided);
 // equal opportunity and equalized odds report the largest absolute
 // difference from the reference's TPR (or FPR). Difference and Ratio stay
 // fairlearn's between-groups figures over all groups.
@@ -85,8 +85,7 @@
 // Result.Groups gives each group's gap: for a difference metric its largest
 // difference from any compared group (between groups) or from the
 // reference, for a ratio metric its rate over the highest rate or the
-// reference's; the headline is the largest gap, or the ratio with the least
-// slack. Differences and ratios are computed from the counts, rounded once
+// reference's; the headline is the gap with the largest miss. Differences and ratios are computed from the counts, rounded once
 // (exact below 2^53, every audit of fewer than 94 million rows), so a
 // difference of exactly 0.1 fails "below 0.1" and a ratio of exactly 0.8
 // passes "at least 0.8"; fairlearn rounds each rate first and agrees to

@@ -56,17 +56,17 @@ func (r rule) passes(v float64) bool {
 	return v < r.max
 }
 
-// miss is how many allowances v spends (see score.go).
-func (r rule) miss(v float64) float64 {
+// distance is how many allowances v spends (see score.go), unrounded: it
+// orders gaps.
+func (r rule) distance(v float64) float64 {
 	if r.ratio {
-		return rounded(ratioMiss(v, r.lo, r.hi))
+		return ratioMiss(v, r.lo, r.hi)
 	}
-	return rounded(differenceMiss(v, r.max))
+	return differenceMiss(v, r.max)
 }
 
-// slack orders ratios by how close they come to leaving the band: the
-// headline of a ratio metric is the gap with the least slack.
-func (r rule) slack(v float64) float64 { return min(v-r.lo, r.hi-v) }
+// miss is distance rounded for grading.
+func (r rule) miss(v float64) float64 { return rounded(r.distance(v)) }
 
 // attributeData is what evaluate needs of one attribute.
 type attributeData struct {
@@ -152,18 +152,19 @@ func gapsOf(r rule, groups []Group, comps []comparison) []GroupGap {
 	return out
 }
 
-// headline picks the group whose gap is the metric's value: the largest
-// difference, or the ratio with the least slack. On a tie the group below
-// its comparison wins, then the first by name.
+// headline picks the group whose gap is the metric's value: the one that
+// spends the most allowances (the largest difference; the ratio farthest
+// from 1 for its side's bound). On a tie the smaller ratio wins (so
+// disparate impact reports the smallest ratio even when every ratio is
+// above 1), then the group below its comparison, then the first by name.
 func headline(r rule, gaps []GroupGap) int {
 	best := -1
 	worse := func(a, b GroupGap) bool {
-		ka, kb := a.Gap, b.Gap
-		if r.ratio {
-			ka, kb = -r.slack(a.Gap), -r.slack(b.Gap)
-		}
-		if ka != kb {
+		if ka, kb := r.distance(a.Gap), r.distance(b.Gap); ka != kb {
 			return ka > kb
+		}
+		if r.ratio && a.Gap != b.Gap {
+			return a.Gap < b.Gap
 		}
 		return below(a) && !below(b)
 	}

@@ -38,7 +38,8 @@ missing-value group and intersections) and, per attribute:
   rates: without a reference group, the parity and impact ratios are
   demographic_parity_ratio and the opportunity and odds differences the
   "vigil" ones; with a reference group, every other group's selection rate
-  over the reference's (parity: the ratio nearest to leaving [0.8, 1.2];
+  over the reference's (parity: the ratio farthest outside, or nearest to
+  leaving, [0.8, 1.2] relative to the bound on its side;
   impact: the smallest) and the largest absolute TPR (odds: TPR or FPR)
   difference to the reference.
 
@@ -179,7 +180,8 @@ def headline(groups, vigil, ref, labelled):
         g0 = groups[ref]
         others = {k: g for k, g in groups.items() if k != ref}
         ratios = [g["selection_rate"] / g0["selection_rate"] for g in others.values()]
-        out["demographic_parity"] = min(ratios, key=lambda v: min(v - PARITY[0], PARITY[1] - v))
+        # The ratio that spends the most of its side's allowance.
+        out["demographic_parity"] = max(ratios, key=lambda v: max((1 - v) / (1 - PARITY[0]), (v - 1) / (PARITY[1] - 1)))
         out["disparate_impact"] = min(ratios)
         if labelled:
             def gaps(rate, need):
