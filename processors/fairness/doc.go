@@ -72,6 +72,10 @@
 //	                                           condition: Vigil uses equal opportunity's)
 //	disparate_impact    Ratio                  passes at 0.8 or more
 //
+// Input.Thresholds replaces these numbers (zero fields keep them). The
+// request's single threshold field, which the spec does not define further,
+// is for the API layer to map onto them.
+//
 // With a reference group for an attribute (the spec's reference_group),
 // every other group is compared with it instead: demographic parity tests
 // each group's selection rate over the reference's against [0.8, 1.2]
@@ -122,7 +126,10 @@
 //	ratio r above 1 (impact):          miss = 0
 //	difference d:                      miss = d / maximum                     = d / 0.1
 //
-// Its score is 1 − 0.2·miss, clamped to [0, 1]: a metric exactly at its
+// The miss is rounded to nine decimals, so a value on a grade boundary (an
+// impact of exactly 0.7: miss 1.5) grades as the table below says rather
+// than one unit in the last place beyond; pass and fail are decided on the
+// unrounded value. Its score is 1 − 0.2·miss, clamped to [0, 1]: a metric exactly at its
 // threshold scores 0.80, where the good band starts, so a metric passes
 // exactly when it scores 0.80 or more (a failing one at exactly a strict
 // threshold is put just below 0.80). With the default thresholds a
