@@ -138,7 +138,7 @@
 // attributes; overall_fairness_score (Report.Score) is the lowest score
 // over the computed metrics: the worst disparity decides, so the score
 // cannot hide a failing metric behind passing ones, and BiasDetected is
-// true exactly when the score is below 0.80. It rises monotonically as any
+// true exactly when the score is below 0.80. It never falls as a
 // disparity shrinks. Metrics not computed do not count; with none computed
 // Report.Scored is false.
 //
