@@ -10,7 +10,8 @@ Go. Timed, per attribute (gender, race): one MetricFrame over count,
 selection_rate, true_positive_rate and false_positive_rate, then its
 difference() and ratio(), which between them give every number the Go audit
 reports (demographic parity, equal opportunity, equalized odds and disparate
-impact). Row generation is not timed, as in the Go benchmark.
+impact). Row generation is not timed, as in the Go benchmark. It prints wall
+and CPU time: on a shared machine the CPU time is the steadier figure.
 """
 
 import argparse
@@ -50,16 +51,17 @@ def main():
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     gender, race, yt, yp = synthetic_rows(args.rows)
-    best = None
+    best = cpu = None
     for _ in range(args.repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         out = audit(gender, race, yt, yp)
-        dt = time.perf_counter() - t0
-        best = dt if best is None else min(best, dt)
+        dt, dc = time.perf_counter() - t0, time.process_time() - c0
+        if best is None or dt < best:
+            best, cpu = dt, dc
     for name, (by_group, diff, ratio) in out.items():
         print(f"{name}:\n{by_group}\ndifference:\n{diff}\nratio:\n{ratio}\n")
     print(f"fairlearn {fairlearn.__version__}: MetricFrame over {args.rows} rows, 2 attributes: "
-          f"{best:.2f} s (best of {args.repeat})")
+          f"{best:.2f} s wall, {cpu:.2f} s CPU (best of {args.repeat})")
 
 
 if __name__ == "__main__":
