@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -96,4 +97,45 @@ func TestDecodeMembersExactNames(t *testing.T) {
 	f(`{"items":[{"latency_ms":1},{}]}`, true)
 	f(`{"it\u0065ms":[{"latency\u005fms":1}]}`, true)
 	f(`{"items":[{"latency_ms":1},{"Latency_MS":2}]}`, false)
+}
+
+// BenchmarkExactNames times the check alone on a batch of 1000 copies of
+// a prediction shaped as benchmarks/jsondecode_test.go's (its documents
+// skipped, not decoded), against the decode it follows.
+func BenchmarkExactNames(b *testing.B) {
+	type prediction struct {
+		PredictionID string          `json:"prediction_id"`
+		InputData    json.RawMessage `json:"input_data"`
+		OutputData   json.RawMessage `json:"output_data"`
+		LatencyMS    *float64        `json:"latency_ms"`
+		Metadata     json.RawMessage `json:"metadata"`
+	}
+	type batch struct {
+		ModelID     string       `json:"model_id"`
+		Predictions []prediction `json:"predictions"`
+	}
+	const item = `{"prediction_id":"pred-00000042","input_data":{"age":60,"tenure_months":42,"monthly_charges":23.7,` +
+		`"total_charges":1276.56,"plan":"pro","contract":"month-to-month","payment_method":"credit_card",` +
+		`"paperless_billing":true,"services":["phone","internet","streaming_tv"],"address":{"country":"DE",` +
+		`"city":"Berlin","postcode":"10115","lat":52.52,"lon":13.405}},"output_data":{"churn":true,"score":0.042,` +
+		`"label":"retain"},"latency_ms":42.25,"metadata":{"region":"eu-west-1","model_version":"v3.2.1",` +
+		`"request_id":"req-00000042"}}`
+	body := []byte(`{"model_id":"m","predictions":[` + strings.Repeat(item+",", 999) + item + `]}`)
+	b.Run("check", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			if err := exactNames(body, new(batch)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := DecodeBytes(body, new(batch)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

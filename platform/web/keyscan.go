@@ -9,7 +9,7 @@ import (
 // keyScanner reads the keys of JSON text that a decoder has accepted
 // already, so it checks no syntax: on text that is not JSON it stops early
 // and finds nothing. What a shape does not look into it skips without
-// decoding (skip), strings with bytes.IndexByte.
+// decoding (skip).
 type keyScanner struct {
 	b []byte
 	i int
@@ -109,55 +109,64 @@ func (s *keyScanner) space() {
 	}
 }
 
+// structural marks the bytes that skip looks at inside an object or
+// array; ends, those that end a number or literal.
+var structural, ends = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true},
+	[256]bool{',': true, '}': true, ']': true, ' ': true, '\t': true, '\n': true, '\r': true}
+
 // skip skips the value at s.i.
 func (s *keyScanner) skip() {
+	b, i := s.b, s.i
+	if i >= len(b) {
+		return
+	}
+	switch b[i] {
+	case '"':
+		s.i = skipString(b, i)
+		return
+	case '{', '[':
+	default:
+		for i < len(b) && !ends[b[i]] {
+			i++
+		}
+		s.i = i
+		return
+	}
 	depth := 0
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
+	for i < len(b) {
+		if !structural[b[i]] {
+			i++
+			continue
+		}
+		switch b[i] {
 		case '"':
-			s.i = skipString(s.b, s.i)
-			if depth == 0 {
-				return
-			}
+			i = skipString(b, i)
 			continue
 		case '{', '[':
 			depth++
-		case '}', ']':
-			if depth == 0 {
-				return
-			}
+		default:
 			if depth--; depth == 0 {
-				s.i++
-				return
-			}
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
+				s.i = i + 1
 				return
 			}
 		}
-		s.i++
+		i++
 	}
+	s.i = i
 }
 
 // skipString returns the index after the string that starts at b[i], a
-// quote: after the first quote that an even number of backslashes
-// precedes; len(b) if there is none.
+// quote; len(b) if it does not end.
 func skipString(b []byte, i int) int {
-	for j := i + 1; ; {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return len(b)
-		}
-		j += k
-		n := 0
-		for p := j - 1; p > i && b[p] == '\\'; p-- {
-			n++
-		}
-		j++
-		if n%2 == 0 {
-			return j
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
 		}
 	}
+	return len(b)
 }
 
 // unquote returns the text of the JSON string raw, quotes included, as a
