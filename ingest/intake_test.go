@@ -157,18 +157,23 @@ func batchAnswer(t *testing.T, status int, answer []byte) string {
 	return fmt.Sprint(status, " ", strings.Join(parts, " "))
 }
 
-// TestLogBatchAnswers pins what POST /predictions/log/batch and
-// /metrics/batch answer: a valid batch, invalid items reported by index
-// and field, and a body refused whole.
-func TestLogBatchAnswers(t *testing.T) {
-	app := testApp()
-	f := func(path, body, want string) {
+// answers returns a check that app answers body at path with want, as
+// batchAnswer writes it.
+func answers(t *testing.T, app *fiber.App) func(path, body, want string) {
+	return func(path, body, want string) {
 		t.Helper()
 		status, answer := post(t, app, path, []byte(body))
 		if got := batchAnswer(t, status, answer); got != want {
 			t.Errorf("%s %.200s: got %s, want %s", path, body, got, want)
 		}
 	}
+}
+
+// TestLogBatchAnswers pins what POST /predictions/log/batch and
+// /metrics/batch answer: a valid batch, invalid items reported by index
+// and field, and a body refused whole.
+func TestLogBatchAnswers(t *testing.T) {
+	f := answers(t, testApp())
 	const p, m = "/predictions/log/batch", "/metrics/batch"
 	ok := `{"input_data":{"a":1},"output_data":{"b":2}}`
 	batch := func(items ...string) string {
@@ -203,6 +208,27 @@ func TestLogBatchAnswers(t *testing.T) {
 	f(m, `{"model_id":"m","metrics":[{"metric_type":"f1","value":0.8},{"metric_type":"f1"},{"value":1,"metadata":[]}]}`,
 		"201 logged 1 total 3 failed 2 1:value 2:metadata")
 	f(m, `{"model_id":"m","metrics":[{"metric_type":"f1","value":0.8}],"predictions":[]}`, "422 VALIDATION_ERROR predictions")
+}
+
+// TestLogExactNames: field names are taken exactly as written; a key that
+// matches one only case-insensitively is refused as an unknown field, by
+// index in a batch.
+func TestLogExactNames(t *testing.T) {
+	f := answers(t, testApp())
+	ok := `{"input_data":{"A":1},"output_data":{"B":2},"metadata":{"C":3}}`
+	f("/predictions/log", `{"model_id":"m","Input_Data":{},"output_data":{}}`, "422 VALIDATION_ERROR Input_Data")
+	f("/predictions/log", `{"model_id":"m","input_data":{},"output_data":{},"LATENCY_MS":1}`, "422 VALIDATION_ERROR LATENCY_MS")
+	f("/predictions/log", `{"model_id":"m","input_data":{"Input_Data":1},"output_data":{}}`, "201 logged 0 total 0 failed 0")
+	f("/metrics", `{"model_id":"m","Metric_Type":"f1","value":1}`, "422 VALIDATION_ERROR Metric_Type")
+	f("/llm/completions", `{"model_id":"m","provider":"p","model_name":"g","tokens":{"Prompt_Tokens":1}}`,
+		"422 VALIDATION_ERROR tokens.Prompt_Tokens")
+	f("/predictions/log/batch", `{"model_id":"m","predictions":[`+ok+`,{"input_data":{},"output_data":{},"Latency_MS":1},`+ok+`]}`,
+		"201 logged 2 total 3 failed 1 1:Latency_MS")
+	f("/predictions/log/batch", `{"model_id":"m","predictions":[{"Input_Data":{},"output_data":{}}]}`,
+		"422 VALIDATION_ERROR 0:Input_Data")
+	f("/metrics/batch", `{"model_id":"m","metrics":[{"metric_type":"f1","value":1},{"metric_type":"f1","VALUE":1}]}`,
+		"201 logged 1 total 2 failed 1 1:VALUE")
+	f("/predictions/log/batch", `{"model_id":"m","Predictions":[`+ok+`]}`, "422 VALIDATION_ERROR Predictions predictions")
 }
 
 // sameBatch fails t unless readBatch, which decodes a valid batch in one

@@ -1,12 +1,17 @@
 // Package webtest holds the differential test of web.DecodeBytes, for the
 // tests of the packages whose request types it decodes: DecodeBytes
 // (github.com/goccy/go-json) must answer every body as DecodeBytesStd
-// (encoding/json, what DecodeBytes was before) does.
+// (encoding/json, what DecodeBytes was before) does, but for the keys
+// that match a field only case-insensitively, which DecodeBytes alone
+// refuses (SameAsStd).
 package webtest
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,15 +23,32 @@ import (
 // (each returns a pointer to a new zero value): both accept body and decode
 // it to deeply equal values, or both refuse it with the same status, code,
 // message and details.
+//
+// Except, deliberately, for a key that matches a field's name only
+// case-insensitively, which encoding/json takes for the field and
+// DecodeBytes refuses: there the oracle is foldedKeys. DecodeBytes must
+// refuse such a body with 422 naming one of the keys foldedKeys finds,
+// whatever encoding/json answers (nothing, or a NUL character after it),
+// and must accept no body in which foldedKeys finds one.
 func SameAsStd(t testing.TB, body []byte, newValues ...func() any) {
 	t.Helper()
 	for _, newValue := range newValues {
 		got, want := newValue(), newValue()
 		gotErr, wantErr := web.DecodeBytes(body, got), web.DecodeBytesStd(body, want)
+		folded, unsure, decoded := stdFolded(body, newValue())
+		if field, ok := foldedRefusal(gotErr); ok && decoded {
+			if !slices.Contains(folded, field) && !under(field, unsure) {
+				t.Errorf("%T from %.300q: got %s refused as case-folded, want one of %q", want, body, field, folded)
+			}
+			continue
+		}
 		switch {
 		case gotErr == nil && wantErr == nil:
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%T from %.300q: got %+v, want %+v as encoding/json decodes it", want, body, got, want)
+			}
+			if len(folded) > 0 {
+				t.Errorf("%T from %.300q: got accepted, want %q refused as case-folded", want, body, folded)
 			}
 		case gotErr == nil || wantErr == nil:
 			t.Errorf("%T from %.300q: got error %v, want %v as encoding/json answers", want, body, gotErr, wantErr)
@@ -36,6 +58,34 @@ func SameAsStd(t testing.TB, body []byte, newValues ...func() any) {
 			}
 		}
 	}
+}
+
+// stdFolded decodes body into v with encoding/json alone, as DecodeBytes
+// decodes it but for the checks of its own (names, NUL), and returns
+// foldedKeys of it; decoded is false when encoding/json refuses body or
+// foldedKeys cannot tell.
+func stdFolded(body []byte, v any) (folded, unsure []string, decoded bool) {
+	if web.DecodeOne(json.NewDecoder(bytes.NewReader(body)), v) != nil {
+		return nil, nil, false
+	}
+	return foldedKeys(body, v)
+}
+
+// foldedRefusal returns the field of err when it is the refusal of an
+// unknown or case-folded key: a 422 with the one detail "is not an
+// accepted field".
+func foldedRefusal(err error) (string, bool) {
+	if err == nil {
+		return "", false
+	}
+	a := answer(err)
+	if a.Status != 422 || len(a.Details) != 1 {
+		return "", false
+	}
+	for field, problem := range a.Details {
+		return field, problem == "is not an accepted field"
+	}
+	return "", false
 }
 
 // answer is what the client sees of a decoding error.
@@ -121,6 +171,13 @@ true
 {"model_id":"a\x09b"}
 {"model\u005fid":"m"}
 {"MODEL_ID":"m","Input_Data":{},"LATENCY_MS":1}
+{"model\u005fID":"m","input\u005fdata":{"Input_Data":1}}
+{"tokens":{"Prompt_Tokens":1}}
+{"tokens":{"prompt_tokens":1},"Tokens":{"Prompt_Tokens":2}}
+{"tokens":{"Prompt_Tokens":"x"}}
+{"Model_ID":"a\u0000"}
+{"model_id":"m","predictions":[{},{"LATENCY_MS":1}]}
+{"model_id":"m","predictions":[{"latency_ms":1,"Latency_MS":1,"latency_ms":2}]}
 {"latency_m\u017f":1,"to\u212aens":{},"co\u017ft":1,"metric_type":"\u212a"}
 {"model_id":5}
 {"model_id":5,"extra":1}
