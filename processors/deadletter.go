@@ -65,6 +65,7 @@ func (b Batch) split() (first, second Batch) {
 	first.Predictions, second.Predictions, n = cut(b.Predictions, n)
 	first.Metrics, second.Metrics, n = cut(b.Metrics, n)
 	first.Completions, second.Completions, _ = cut(b.Completions, n)
+	first.Positions, second.Positions = b.Positions, b.Positions
 	return first, second
 }
 

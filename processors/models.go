@@ -59,7 +59,7 @@ func (c *modelCache) exists(ctx context.Context, ref modelRef, now time.Time) (b
 // each kind it left out.
 func (c *modelCache) filter(ctx context.Context, b Batch, now time.Time) (Batch, map[string]int, error) {
 	keep := func(org, model string) (bool, error) { return c.exists(ctx, modelRef{org, model}, now) }
-	var out Batch
+	out := Batch{Positions: b.Positions}
 	var err error
 	if out.Predictions, err = keepIf(b.Predictions, func(e ingest.Prediction) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
 		return b, nil, err

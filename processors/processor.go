@@ -46,11 +46,8 @@ type Processor struct {
 	cache *modelCache
 	// aside collects the events of the batch in flight set aside as dead
 	// letters, which are not profiled.
-	aside map[eventKey]bool
+	aside map[EventKey]bool
 }
-
-// eventKey identifies an event within its organization and model.
-type eventKey struct{ org, model, id string }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
 func (p *Processor) Run(ctx context.Context) error {
@@ -75,7 +72,7 @@ func (p *Processor) Run(ctx context.Context) error {
 // process writes and commits one batch. It keeps going after ctx ends, for
 // up to Grace, so that a shutdown does not cut a batch in half.
 func (p *Processor) process(ctx context.Context, msgs []Message) error {
-	b, positions := p.decode(msgs)
+	b := p.decode(msgs)
 	p.aside = nil
 	grace := p.Grace
 	if grace <= 0 {
@@ -93,7 +90,7 @@ func (p *Processor) process(ctx context.Context, msgs []Message) error {
 		err = p.store(wctx, b)
 	}
 	if err == nil && p.Profiles != nil {
-		ps := p.profiled(b, positions)
+		ps := p.profiled(b)
 		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps) })
 	}
 	if err != nil {
@@ -166,9 +163,9 @@ func (p *Processor) setAside(ctx context.Context, b Batch, cause error) error {
 			continue
 		}
 		if p.aside == nil {
-			p.aside = map[eventKey]bool{}
+			p.aside = map[EventKey]bool{}
 		}
-		p.aside[eventKey{d.OrgID, d.ModelID, d.EventID}] = true
+		p.aside[EventKey{d.OrgID, d.ModelID, d.EventID}] = true
 	}
 	if err := p.retry(ctx, "setting dead letters aside", len(dls), func() error { return p.DeadLetters.SetAside(ctx, dls) }); err != nil {
 		return fmt.Errorf("set aside dead letters: %w", err)
@@ -208,9 +205,8 @@ func (p *Processor) maxBackoff() time.Duration {
 // decode turns messages into events, with the log position of each
 // prediction. A message that does not decode (it cannot have come from the
 // ingest API) is logged and skipped rather than blocking the log forever.
-func (p *Processor) decode(msgs []Message) (Batch, map[eventKey]Position) {
-	var b Batch
-	positions := map[eventKey]Position{}
+func (p *Processor) decode(msgs []Message) Batch {
+	b := Batch{Positions: map[EventKey]Position{}}
 	for _, m := range msgs {
 		var err error
 		switch m.Kind {
@@ -218,7 +214,7 @@ func (p *Processor) decode(msgs []Message) (Batch, map[eventKey]Position) {
 			var e ingest.Prediction
 			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Predictions = append(b.Predictions, e)
-				positions[eventKey{e.OrgID, e.ModelID, e.PredictionID}] = Position{m.Partition, m.Offset}
+				b.Positions[EventKey{e.OrgID, e.ModelID, e.PredictionID}] = Position{m.Partition, m.Offset}
 			}
 		case ingest.KindMetric:
 			var e ingest.Metric
@@ -238,17 +234,17 @@ func (p *Processor) decode(msgs []Message) (Batch, map[eventKey]Position) {
 			p.Log.Error("skipping an undecodable event", "kind", m.Kind, "partition", m.Partition, "offset", m.Offset, "err", err)
 		}
 	}
-	return b, positions
+	return b
 }
 
 // profiled is the stored predictions of b (those not set aside) with
 // their log positions.
-func (p *Processor) profiled(b Batch, positions map[eventKey]Position) []positioned {
+func (p *Processor) profiled(b Batch) []positioned {
 	out := make([]positioned, 0, len(b.Predictions))
 	for _, e := range b.Predictions {
-		k := eventKey{e.OrgID, e.ModelID, e.PredictionID}
+		k := EventKey{e.OrgID, e.ModelID, e.PredictionID}
 		if !p.aside[k] {
-			out = append(out, positioned{e, positions[k]})
+			out = append(out, positioned{e, b.Positions[k]})
 		}
 	}
 	return out

@@ -11,7 +11,15 @@ type Batch struct {
 	Predictions []ingest.Prediction
 	Metrics     []ingest.Metric
 	Completions []ingest.Completion
+	// Positions places each prediction in the log, keyed by its
+	// organization, model and id; nil for events that came from no log.
+	// A sink may keep them with its rollups to count each log record
+	// once, however a crash cuts the work (query/clickhouse does).
+	Positions map[EventKey]Position
 }
+
+// EventKey identifies an event within its organization and model.
+type EventKey struct{ OrgID, ModelID, ID string }
 
 // Len is the number of events in b.
 func (b Batch) Len() int { return len(b.Predictions) + len(b.Metrics) + len(b.Completions) }

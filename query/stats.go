@@ -217,6 +217,13 @@ func (b *Bucket) Decode(sketch, outputs []byte) error {
 	return b.Outputs.MergeEncoded(outputs)
 }
 
+// RollupColumns are the columns Bucket.Scan reads of a prediction rollup
+// row, in the types both engines scan alike.
+const RollupColumns = rollupColumns
+
+// Scan reads one row of RollupColumns, after the columns of first.
+func (b *Bucket) Scan(row Row, first ...any) error { return b.scan(row, first...) }
+
 // scan reads one row of rollupColumns, after the columns of first.
 func (b *Bucket) scan(row Row, first ...any) error {
 	var sketch, outputs string

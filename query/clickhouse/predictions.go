@@ -4,56 +4,233 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 )
 
-// tables names the rollups as reads see them: the newest
-// version of each bucket.
+// tables names the rollups as reads see them: the newest version of each
+// bucket.
 var tables = query.Rollups(" FINAL")
 
-func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction) error {
-	return write(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, time.Time) {
+// writePredictions stores the predictions not stored yet and adds them to
+// the minute and hour rollups, the rollups first: each rollup row records,
+// per log partition, the highest offset it holds. A crash between the two
+// steps replays events that the rollups skip by their offsets and that
+// are stored then; a crash after both replays events that are stored
+// already, left out as not fresh. Either way each is counted once, and a
+// batch costs the same whatever its minute holds. Events without a log
+// position (written straight to the Sink) are counted when fresh.
+func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	ps, err := fresh(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, time.Time) {
 		return modelKey{p.OrgID, p.ModelID}, p.PredictionID, p.Timestamp
-	}, s.insertPredictions, s.rollupPredictions)
+	})
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	byModel := map[modelKey][]ingest.Prediction{}
+	for _, p := range ps {
+		k := modelKey{p.OrgID, p.ModelID}
+		byModel[k] = append(byModel[k], p)
+	}
+	var undo []func() error
+	for k, mps := range byModel {
+		for _, r := range resolutions {
+			prev, err := s.addToRollup(ctx, r, k, mps, positions)
+			if err != nil {
+				return err
+			}
+			undo = append(undo, func() error { return s.insertBuckets(context.WithoutCancel(ctx), r, k.org, k.model, prev) })
+		}
+	}
+	err = s.insertPredictions(ctx, ps)
+	if err != nil && refused(err) {
+		// The rows are refused for good: take the batch back out of the
+		// rollups before the processor writes it in halves, so that the
+		// events set aside are not counted. If that fails, the batch is
+		// retried whole rather than split.
+		for _, u := range undo {
+			if uerr := u(); uerr != nil {
+				return fmt.Errorf("clickhouse rollup undo after %v: %w", err, uerr)
+			}
+		}
+	}
+	return err
 }
 
-// rollupPredictions recomputes the touched minutes of each model, then
-// the hours that hold them from their minutes.
-func (s *Store) rollupPredictions(ctx context.Context, t touched) error {
-	for k, set := range t {
-		if err := s.rollupMinutes(ctx, k, set); err != nil {
-			return err
+// resolution is one of the prediction rollups.
+type resolution struct {
+	table, column string
+	width         time.Duration
+}
+
+var resolutions = []resolution{
+	{"prediction_minutes", "minute", time.Minute},
+	{"prediction_hours", "hour", time.Hour},
+}
+
+// counted is a rollup row being added to: its bucket and the highest log
+// offset per partition it holds.
+type counted struct {
+	bucket  query.Bucket
+	offsets map[int32]int64
+}
+
+// addToRollup adds one model's fresh predictions to the buckets of r they
+// fall in: one read of those buckets' newest versions, one insert of
+// their next ones. It returns the buckets as they were (empty ones for
+// buckets that were not stored), to put back if the rows are refused.
+func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []ingest.Prediction,
+	positions map[processors.EventKey]processors.Position) (map[int64]*counted, error) {
+	set := map[int64]bool{}
+	for _, p := range ps {
+		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
+	}
+	starts, lo, hi := span(set)
+	buckets, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	prev := make(map[int64]*counted, len(starts))
+	for _, start := range starts {
+		if prev[start], err = buckets[start].clone(); err != nil {
+			return nil, err
 		}
-		_, lo, hi := span(set)
-		hours, err := query.SumHours(ctx, s.read, tables, k.org, k.model, lo, hi)
+	}
+	for _, p := range ps {
+		start := p.Timestamp.Truncate(r.width).UnixMicro()
+		c := buckets[start]
+		if c == nil {
+			c = &counted{offsets: map[int32]int64{}}
+			buckets[start] = c
+		}
+		pos, logged := positions[processors.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
+		if last, ok := c.offsets[pos.Partition]; logged && ok && pos.Offset <= last {
+			continue // counted before a crash cut this batch
+		}
+		if logged {
+			c.offsets[pos.Partition] = pos.Offset
+		}
+		c.bucket.Predictions++
+		if p.LatencyMS != nil {
+			c.bucket.AddLatency(*p.LatencyMS)
+		}
+		c.bucket.AddOutputs(query.OutputLabels(p.OutputData))
+	}
+	return prev, s.insertBuckets(ctx, r, k.org, k.model, buckets)
+}
+
+// clone copies c, or makes an empty bucket when c is nil.
+func (c *counted) clone() (*counted, error) {
+	out := &counted{offsets: map[int32]int64{}}
+	if c == nil {
+		return out, nil
+	}
+	for p, o := range c.offsets {
+		out.offsets[p] = o
+	}
+	b := c.bucket
+	out.bucket = query.Bucket{Predictions: b.Predictions, LatencyCount: b.LatencyCount, LatencySum: b.LatencySum,
+		LatencyMin: b.LatencyMin, LatencyMax: b.LatencyMax}
+	sketch, outputs, err := b.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return out, out.bucket.Decode(sketch, outputs)
+}
+
+// loadBuckets reads the newest version of one model's buckets of r that
+// start in starts, within [lo, hi).
+func (s *Store) loadBuckets(ctx context.Context, r resolution, k modelKey, starts []int64, lo, hi int64) (map[int64]*counted, error) {
+	rows, err := s.conn.Query(ctx, `SELECT `+r.column+`, offsets, `+query.RollupColumns+` FROM `+r.table+` FINAL
+		WHERE org_id = ? AND model_id = ? AND `+r.column+` >= ? AND `+r.column+` < ? AND has(?, `+r.column+`)`,
+		k.org, k.model, lo, hi, starts)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]*counted{}
+	for rows.Next() {
+		var start int64
+		var offsets string
+		c := &counted{}
+		if err := c.bucket.Scan(rows, &start, &offsets); err != nil {
+			return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+		}
+		if offsets != "" {
+			if err := json.Unmarshal([]byte(offsets), &c.offsets); err != nil {
+				return nil, fmt.Errorf("clickhouse rollup read: stored offsets: %w", err)
+			}
+		}
+		if c.offsets == nil {
+			c.offsets = map[int32]int64{}
+		}
+		out[start] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	return out, nil
+}
+
+// writeHours writes one model's hours as their newest version, holding no
+// log offsets: query.FillHours's writer.
+func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map[int64]*query.Bucket) error {
+	buckets := make(map[int64]*counted, len(hours))
+	for h, b := range hours {
+		buckets[h] = &counted{bucket: *b}
+	}
+	return s.insertBuckets(ctx, resolutions[1], orgID, modelID, buckets)
+}
+
+// insertBuckets inserts one model's buckets of r as their newest version.
+func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID string, buckets map[int64]*counted) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO `+r.table+`
+		(org_id, model_id, `+r.column+`, predictions, latency_count, latency_sum, latency_min, latency_max,
+		 latency_sketch, output_counts, offsets, version)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	defer batch.Close() // ends the INSERT when Send is not reached
+	version := uint64(time.Now().UnixNano())
+	for start, c := range buckets {
+		sketch, outputs, err := c.bucket.Encode()
 		if err != nil {
 			return err
 		}
-		if err := s.writeHours(ctx, k.org, k.model, hours); err != nil {
-			return err
+		offsets := []byte("{}")
+		if len(c.offsets) > 0 {
+			if offsets, err = json.Marshal(c.offsets); err != nil {
+				return err
+			}
 		}
+		b := &c.bucket
+		if err := batch.Append(orgID, modelID, start, uint64(b.Predictions), uint64(b.LatencyCount), b.LatencySum,
+			b.LatencyMin, b.LatencyMax, string(sketch), string(outputs), string(offsets), version); err != nil {
+			return fmt.Errorf("clickhouse rollup: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
 	}
 	return nil
 }
 
 func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
-		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata, output_labels)`)
+		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
 	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, p := range ps {
 		in, out, meta := p.Documents()
-		labels, err := labelTexts(query.OutputLabels(p.OutputData))
-		if err != nil {
-			return err
-		}
-		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta, labels); err != nil {
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
 			return fmt.Errorf("clickhouse insert: %w", err)
 		}
 	}
@@ -64,21 +241,6 @@ func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) e
 	// whose replay inserts them again with the same sort key, merged away,
 	// never ids without rows.
 	return s.insertIDs(ctx, ps)
-}
-
-// labelTexts encodes labels for the output_labels column, each as the
-// JSON array [field, value], so that no field or value can be mistaken
-// for another.
-func labelTexts(labels []query.Label) ([]string, error) {
-	out := make([]string, len(labels))
-	for i, l := range labels {
-		b, err := json.Marshal([2]string{l.Field, l.Value})
-		if err != nil {
-			return nil, err
-		}
-		out[i] = string(b)
-	}
-	return out, nil
 }
 
 func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
@@ -98,141 +260,13 @@ func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
 	return nil
 }
 
-// rollupMinutes recomputes a model's minutes from the stored rows, two
-// server-side aggregations for all of them (so a batch that spans hours,
-// as a backlog does, costs the same round trips as one that spans a
-// minute), and writes them as the minutes' newest version.
-func (s *Store) rollupMinutes(ctx context.Context, k modelKey, set map[int64]bool) error {
-	minutes, lo, hi := span(set)
-	got, err := s.latencies(ctx, k, minutes, lo, hi)
-	if err != nil {
-		return err
-	}
-	if err := s.outputCounts(ctx, k, minutes, lo, hi, got); err != nil {
-		return err
-	}
-	return s.writeBuckets(ctx, "prediction_minutes", "minute", k.org, k.model, got)
-}
-
-// writeHours writes one model's hours as their newest version.
-func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map[int64]*query.Bucket) error {
-	return s.writeBuckets(ctx, "prediction_hours", "hour", orgID, modelID, hours)
-}
-
-// writeBuckets inserts one model's buckets into a prediction rollup, its
-// start in column, as their newest version.
-func (s *Store) writeBuckets(ctx context.Context, table, column, orgID, modelID string, buckets map[int64]*query.Bucket) error {
-	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO `+table+`
-		(org_id, model_id, `+column+`, predictions, latency_count, latency_sum, latency_min, latency_max,
-		 latency_sketch, output_counts, version)`)
-	if err != nil {
-		return fmt.Errorf("clickhouse rollup: %w", err)
-	}
-	defer batch.Close() // ends the INSERT when Send is not reached
-	version := uint64(time.Now().UnixNano())
-	for start, b := range buckets {
-		sketch, outputs, err := b.Encode()
-		if err != nil {
-			return err
-		}
-		if err := batch.Append(orgID, modelID, start, uint64(b.Predictions), uint64(b.LatencyCount), b.LatencySum,
-			b.LatencyMin, b.LatencyMax, string(sketch), string(outputs), version); err != nil {
-			return fmt.Errorf("clickhouse rollup: %w", err)
-		}
-	}
-	if err := batch.Send(); err != nil {
-		return fmt.Errorf("clickhouse rollup: %w", err)
-	}
-	return nil
-}
-
-// span lists the minutes of set with the time range [lo, hi) that holds
-// them, in Unix microseconds.
-func span(set map[int64]bool) (minutes []int64, lo, hi int64) {
+// span lists the bucket starts of set with the time range [lo, hi) that
+// holds them, in Unix microseconds (hi is a minute past the last start).
+func span(set map[int64]bool) (starts []int64, lo, hi int64) {
 	lo, hi = int64(1<<63-1), int64(-1<<63)
 	for m := range set {
-		minutes = append(minutes, m)
+		starts = append(starts, m)
 		lo, hi = min(lo, m), max(hi, m)
 	}
-	return minutes, lo, hi + time.Minute.Microseconds()
-}
-
-// histogramWidth is the width, in natural log, of the latency histogram
-// ClickHouse computes for a minute: 0.1%, so that a bucket's middle is
-// within 0.1% of every latency in it, well inside the sketch's 1%.
-const histogramWidth = 0.001
-
-// latencies sums each minute's predictions and latencies and builds its
-// latency sketch, in one scan: ClickHouse groups the rows by minute and
-// by a histogram bucket of their latency (NULL without one, -Inf for 0,
-// which has no logarithm), so the rows never cross the wire.
-func (s *Store) latencies(ctx context.Context, k modelKey, minutes []int64, lo, hi int64) (map[int64]*query.Bucket, error) {
-	// sum over a group whose latencies are all NULL is NULL: ifNull keeps
-	// the scan into a float.
-	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, floor(log(latency_ms) / ?) AS k,
-		CAST(count() AS Int64), CAST(count(latency_ms) AS Int64), ifNull(sum(latency_ms), 0), min(latency_ms), max(latency_ms)
-		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m)
-		GROUP BY m, k`, histogramWidth, k.org, k.model, lo, hi, minutes)
-	if err != nil {
-		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
-	}
-	defer rows.Close()
-	got := map[int64]*query.Bucket{}
-	for rows.Next() {
-		var m int64
-		var h *float64
-		var one query.Bucket
-		if err := rows.Scan(&m, &h, &one.Predictions, &one.LatencyCount, &one.LatencySum, &one.LatencyMin, &one.LatencyMax); err != nil {
-			return nil, fmt.Errorf("clickhouse rollup read: %w", err)
-		}
-		switch {
-		case h == nil:
-		case math.IsInf(*h, -1):
-			one.Sketch.AddN(0, uint64(one.LatencyCount))
-		default:
-			one.Sketch.AddN(math.Exp((*h+0.5)*histogramWidth), uint64(one.LatencyCount))
-		}
-		b := got[m]
-		if b == nil {
-			b = &query.Bucket{}
-			got[m] = b
-		}
-		if err := b.Merge(&one); err != nil {
-			return nil, err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
-	}
-	return got, nil
-}
-
-// outputCounts counts each minute's output labels over the stored rows,
-// server-side.
-func (s *Store) outputCounts(ctx context.Context, k modelKey, minutes []int64, lo, hi int64, got map[int64]*query.Bucket) error {
-	rows, err := s.conn.Query(ctx, `SELECT intDiv(ts, 60000000) * 60000000 AS m, arrayJoin(output_labels) AS l, CAST(count() AS Int64)
-		FROM predictions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m)
-		GROUP BY m, l`, k.org, k.model, lo, hi, minutes)
-	if err != nil {
-		return fmt.Errorf("clickhouse output counts: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var m, n int64
-		var text string
-		if err := rows.Scan(&m, &text, &n); err != nil {
-			return fmt.Errorf("clickhouse output counts: %w", err)
-		}
-		var l [2]string
-		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			return fmt.Errorf("clickhouse output counts: stored label %q: %w", text, err)
-		}
-		if b := got[m]; b != nil {
-			if b.Outputs == nil {
-				b.Outputs = query.OutputDistribution{}
-			}
-			b.Outputs.Add(query.Label{Field: l[0], Value: l[1]}, n)
-		}
-	}
-	return rows.Err()
+	return starts, lo, hi + time.Minute.Microseconds()
 }

@@ -11,9 +11,11 @@ import (
 	"github.com/vigilhq/vigil/query"
 )
 
-// TestReplayRepairsRollup stores events without their rollup, as a crash
-// between the two steps of a write leaves them, then replays the batch:
-// the rows are not stored again and the rollups count them once.
+// TestReplayRepairsRollup leaves each kind of event half written, as a
+// crash between the two steps of a write does (predictions: counted in
+// the rollups, rows not stored; metric values and completions: rows
+// stored, rollups not), then replays the batch: every row is stored once
+// and the rollups count each event once.
 func TestReplayRepairsRollup(t *testing.T) {
 	conn, err := Open(testenv.ClickHouseDatabase(t))
 	if err != nil {
@@ -34,8 +36,11 @@ func TestReplayRepairsRollup(t *testing.T) {
 		Completions: []ingest.Completion{{OrgID: "o1", ModelID: "m1", ID: "c1", Provider: "p", ModelName: "llm", Cost: 2,
 			Metadata: map[string]any{}, Timestamp: at}},
 	}
-	if err := s.insertPredictions(ctx, b.Predictions); err != nil {
-		t.Fatal(err)
+	b.Positions = map[processors.EventKey]processors.Position{{OrgID: "o1", ModelID: "m1", ID: "p1"}: {Partition: 2, Offset: 7}}
+	for _, r := range resolutions {
+		if _, err := s.addToRollup(ctx, r, modelKey{"o1", "m1"}, b.Predictions, b.Positions); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := s.insertMetrics(ctx, b.Metrics); err != nil {
 		t.Fatal(err)
@@ -59,8 +64,10 @@ func TestReplayRepairsRollup(t *testing.T) {
 	if err != nil || len(cs) != 1 || cs[0].Completions != 1 || cs[0].Cost != 2 {
 		t.Errorf("got completion groups %v (%v), want one completion costing 2", cs, err)
 	}
-	var rows uint64
-	if err := conn.QueryRow(ctx, `SELECT count() FROM metrics`).Scan(&rows); err != nil || rows != 1 {
-		t.Errorf("got %d metric rows (%v), want 1: the replay must not insert again", rows, err)
+	for _, table := range []string{"metrics", "predictions"} {
+		var rows uint64
+		if err := conn.QueryRow(ctx, `SELECT count() FROM `+table+` FINAL`).Scan(&rows); err != nil || rows != 1 {
+			t.Errorf("got %d %s rows (%v), want 1", rows, table, err)
+		}
 	}
 }

@@ -13,13 +13,14 @@ import (
 var _ processors.Sink = (*Store)(nil)
 
 // Write implements processors.Sink. ClickHouse has no transactions, so
-// exactly-once counting rests on two steps that are each idempotent:
-// events already stored (same organization, model and event id, within the
-// batch's time window, where a replay of the log puts them) are left out of
-// the insert; then each minute the batch touched is recomputed from the
-// stored rows themselves and written as a new version of that minute's
-// rollup. A crash anywhere leaves at worst a rollup that the replay
-// recomputes.
+// exactly-once counting rests on steps that are each idempotent: events
+// already stored (same organization, model and event id) are left out;
+// predictions are added to their minute and hour rollups, which record
+// the log offsets they hold, before the rows are inserted
+// (writePredictions); metric values and completions are inserted, then
+// each minute the batch touched is recomputed from the stored rows and
+// written as a new version of that minute's rollup. A crash anywhere
+// leaves at worst work that the replay completes without counting twice.
 //
 // An event no store can hold, or one ClickHouse refuses as data, fails the
 // batch with an error wrapping processors.ErrPermanent (see refused);
@@ -32,7 +33,7 @@ func (s *Store) write(ctx context.Context, b processors.Batch) error {
 	if err := s.ensure(ctx); err != nil {
 		return err
 	}
-	if err := s.writePredictions(ctx, b.Predictions); err != nil {
+	if err := s.writePredictions(ctx, b.Predictions, b.Positions); err != nil {
 		return err
 	}
 	if err := s.writeMetrics(ctx, b.Metrics); err != nil {

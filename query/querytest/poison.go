@@ -49,12 +49,12 @@ func testPoisonSetAside(t *testing.T, s Store) {
 	ps[2].Timestamp = time.Time{} // as a producer that forgot the time would log it
 	ps[5].Timestamp = processors.Newest.Add(time.Minute)
 	var msgs []processors.Message
-	for _, p := range ps {
+	for i, p := range ps {
 		v, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v})
+		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
 	}
 	src := processors.NewBatches(msgs)
 	p := &processors.Processor{Source: src, Sink: s, DeadLetters: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
