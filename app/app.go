@@ -10,12 +10,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"sync/atomic"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
@@ -46,6 +49,16 @@ type App struct {
 	checks   []check
 	services []service
 	closers  []func() error
+
+	// skew moves the process's clock (nanoseconds ahead of the system
+	// clock): always 0 outside this package's tests, which set it to move
+	// time for ingest and the drift schedule.
+	skew atomic.Int64
+}
+
+// clock is the process's clock: the system clock plus skew.
+func (a *App) clock() clock.Clock {
+	return func() time.Time { return time.Now().Add(time.Duration(a.skew.Load())) }
 }
 
 // check is one readiness probe, reported by /readyz under its name.

@@ -179,7 +179,7 @@ func TestDriftConfig(t *testing.T) {
 			{map[string]any{"alert_config": map[string]any{"min_severity": "critical"}}, "alert_config.min_severity"},
 			{map[string]any{"alert_config": map[string]any{"channels": []any{map[string]any{"type": "sms", "target": "1"}}}}, "alert_config.channels[0].type"},
 			{map[string]any{"schedule_config": map[string]any{"interval": "5m"}}, "schedule_config.interval"},
-			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "window"}}}, "schedule_config.reference.start"},
+			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "uploaded"}}}, "schedule_config.reference.type"},
 			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "window", "start": "yesterday"}}}, "schedule_config.reference"},
 			{map[string]any{"model_id": "another"}, "model_id"},
 			{map[string]any{"thresholds": map[string]any{}}, "thresholds"},

@@ -147,7 +147,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
-	drifts := &drift.API{Store: a.store}
+	drifts := &drift.API{Store: a.store, Reports: a.store, Clock: a.clock()}
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()

@@ -11,6 +11,7 @@ import (
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
 	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
+	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
 	querysqlite "github.com/vigilhq/vigil/query/sqlite"
 	"github.com/vigilhq/vigil/registry"
@@ -24,6 +25,7 @@ type analytics interface {
 	processors.Sink
 	processors.DeadLetters
 	processors.ProfileStore
+	schedule.Profiles
 }
 
 // processorGroup is the processors' consumer group on the event log
@@ -111,6 +113,8 @@ func (a *App) initProcessor(context.Context) error {
 		p.Source = src
 		return p.Run(ctx)
 	}})
+	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
+	a.services = append(a.services, service{"drift-schedule", sched.Run})
 	return nil
 }
 
@@ -146,6 +150,6 @@ func (s activities) Activities(ctx context.Context, orgID string, ids []string) 
 
 // pipelineAPIs are the pipeline's API packages.
 func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
-	return &ingest.API{Log: a.events, Models: a.store}, &query.API{Store: a.analytics, Models: a.store,
+	return &ingest.API{Log: a.events, Models: a.store, Clock: a.clock()}, &query.API{Store: a.analytics, Models: a.store,
 		Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
 }

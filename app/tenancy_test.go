@@ -3,8 +3,11 @@ package app
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/drift"
 )
 
 // tenancyBodies are valid bodies for the {id} routes that take one, so that
@@ -33,10 +36,16 @@ func TestCrossOrganization(t *testing.T) {
 		waitFor(t, "A's prediction stored", func() bool {
 			return s.do("GET", "/predictions/models/"+model+"/predictions/secret-prediction", a, nil).status == 200
 		})
+		orgA := s.do("GET", "/auth/me", a, nil).want(t, 200).str("user.organization_id")
+		report := drift.Report{ID: uuid.NewString(), OrgID: orgA, ModelID: model, DriftType: drift.TypeData, Severity: drift.Low,
+			CreatedAt: time.Now()}
+		if err := s.app.store.CreateDriftReport(t.Context(), report); err != nil {
+			t.Fatalf("CreateDriftReport: %v", err)
+		}
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
-			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high"}
+			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {

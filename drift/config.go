@@ -90,7 +90,7 @@ type Channel struct {
 // ScheduleConfig says when detection runs by itself.
 type ScheduleConfig struct {
 	Enabled bool `json:"enabled"`
-	// Interval between runs: 1h, 6h, 12h, 24h or 7d (default 24h).
+	// Interval between runs: 1h, 6h, 12h, 24h or 7d (default 1h).
 	Interval string `json:"interval"`
 	// Window is the span of recent predictions each run compares with the
 	// reference: 1h, 24h, 7d or 30d (default 24h).
@@ -101,10 +101,12 @@ type ScheduleConfig struct {
 
 // Reference is the reference data of scheduled runs.
 type Reference struct {
-	// Type is "uploaded" (the reference data last sent to POST
-	// /drift/detect) or "window" (predictions logged from Start to End).
+	// Type is "window" (predictions logged from Start to End) or
+	// "uploaded" (the reference data last sent to POST /drift/detect),
+	// which scheduled runs do not support yet: configurations refuse it.
 	Type string `json:"type"`
-	// Start and End bound a "window" reference; nil for "uploaded".
+	// Start and End bound a "window" reference; both nil mean the model's
+	// first window of logged predictions, from its first profiled hour.
 	Start *time.Time `json:"start"`
 	End   *time.Time `json:"end"`
 }
@@ -117,12 +119,15 @@ const (
 
 // Default returns the default configuration of a model: the medium preset,
 // no feature overrides, concept drift off (accuracy over 7d once on),
-// alerts on from high severity, no schedule. Nothing is on file yet, so
-// the times are nil.
+// alerts on from high severity, and the schedule on: every hour, the last
+// 24 hours compared with the model's first 24 hours of logged predictions,
+// so that drift is reported without anyone configuring anything. Nothing
+// is on file yet, so the times are nil.
 func Default(orgID, modelID string) Config {
 	c := Config{ModelID: modelID, OrgID: orgID}
 	c.Thresholds = Presets[1].Thresholds
 	c.Alerts.Enabled = true
+	c.Schedule.Enabled = true
 	c.normalize()
 	return c
 }
@@ -154,9 +159,9 @@ func (c *Settings) normalize() {
 	if c.Alerts.Channels == nil {
 		c.Alerts.Channels = []Channel{}
 	}
-	def(&c.Schedule.Interval, "24h")
+	def(&c.Schedule.Interval, "1h")
 	def(&c.Schedule.Window, "24h")
-	def(&c.Schedule.Reference.Type, ReferenceUploaded)
+	def(&c.Schedule.Reference.Type, ReferenceWindow)
 	c.Thresholds = c.Thresholds.Effective()
 }
 

@@ -12,9 +12,12 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// API serves /drift/detect and /drift-config.
+// API serves /drift/detect, /drift/reports, /drift/trend and
+// /drift-config.
 type API struct {
-	Store    Store
+	Store Store
+	// Reports keeps the reports of scheduled runs.
+	Reports  ReportStore
 	Detector Detector
 	// Clock defaults to the system clock.
 	Clock clock.Clock
@@ -26,6 +29,9 @@ type API struct {
 func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.detect},
+		{Method: fiber.MethodGet, Path: "/drift/reports", Permission: "drift:read", Handler: a.listReports},
+		{Method: fiber.MethodGet, Path: "/drift/reports/:report_id", Permission: "drift:read", Handler: a.getReport},
+		{Method: fiber.MethodGet, Path: "/drift/trend", Permission: "drift:read", Handler: a.trend},
 		{Method: fiber.MethodGet, Path: "/drift-config/presets", Permission: "drift:read", Handler: a.presets},
 		{Method: fiber.MethodGet, Path: "/drift-config/presets/:preset_name", Permission: "drift:read", Handler: a.preset},
 		{Method: fiber.MethodPost, Path: "/drift-config/:model_id/default", Permission: "drift:write", Handler: a.createDefault},

@@ -117,20 +117,19 @@ func (s ScheduleConfig) validate(v *web.Problems) {
 	r := s.Reference
 	switch r.Type {
 	case ReferenceUploaded:
-		if r.Start != nil || r.End != nil {
-			v.Add("schedule_config.reference", "start and end are for a window reference; send them null for uploaded")
-		}
+		v.Add("schedule_config.reference.type", "uploaded is not supported by scheduled runs yet; use window")
 	case ReferenceWindow:
 		switch {
+		case r.Start == nil && r.End == nil: // the model's first window
 		case r.Start == nil:
-			v.Add("schedule_config.reference.start", "is required for a window reference")
+			v.Add("schedule_config.reference.start", "is required with end; send both null for the model's first window")
 		case r.End == nil:
-			v.Add("schedule_config.reference.end", "is required for a window reference")
+			v.Add("schedule_config.reference.end", "is required with start; send both null for the model's first window")
 		case !r.Start.Before(*r.End):
 			v.Add("schedule_config.reference.end", "must be after start")
 		}
 	default:
-		v.Add("schedule_config.reference.type", "must be uploaded or window")
+		v.Add("schedule_config.reference.type", "must be window")
 	}
 }
 

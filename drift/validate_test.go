@@ -50,7 +50,7 @@ func TestValidate(t *testing.T) {
 		{"schedule_config.reference.start", func(s *Settings) { s.Schedule.Reference = Reference{Type: ReferenceWindow, End: &end} }},
 		{"schedule_config.reference.end", func(s *Settings) { s.Schedule.Reference = Reference{Type: ReferenceWindow, Start: &start} }},
 		{"schedule_config.reference.end", func(s *Settings) { s.Schedule.Reference = Reference{Type: ReferenceWindow, Start: &end, End: &start} }},
-		{"schedule_config.reference", func(s *Settings) { s.Schedule.Reference.Start = &start }},
+		{"schedule_config.reference.type", func(s *Settings) { s.Schedule.Reference = Reference{Type: ReferenceUploaded} }},
 		{"threshold_config.ks_test", func(s *Settings) { s.Thresholds.KS = 1 }},
 		{"threshold_config.chi_squared", func(s *Settings) { s.Thresholds.ChiSquared = 0 }},
 		{"threshold_config.psi", func(s *Settings) { s.Thresholds.PSI = -0.1 }},

@@ -10,10 +10,13 @@ const (
 	KindPrediction = "predictions"
 	KindMetric     = "metrics"
 	KindCompletion = "completions"
+	// KindGovernance carries governance events (Governance) from the
+	// processors to the risk register; the processors themselves skip it.
+	KindGovernance = "governance"
 )
 
 // Kinds lists every kind of event.
-var Kinds = []string{KindPrediction, KindMetric, KindCompletion}
+var Kinds = []string{KindPrediction, KindMetric, KindCompletion, KindGovernance}
 
 // Record is one event on its way into the log.
 type Record struct {

@@ -226,6 +226,9 @@ func (p *Processor) decode(msgs []Message) Batch {
 			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Completions = append(b.Completions, e)
 			}
+		case ingest.KindGovernance:
+			// For the risk register, not the analytical store.
+			continue
 		default:
 			err = fmt.Errorf("unknown kind %q", m.Kind)
 		}

@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
 	"github.com/vigilhq/vigil/ingest"
 )
 
@@ -139,4 +142,22 @@ func TestProcessorSkipsUndecodable(t *testing.T) {
 	eventually(t, "the good events stored", func() bool { s, _ := sink.counts(); return s == 2 && src.Committed() == 1 })
 	cancel()
 	<-done
+}
+
+func TestProcessorSkipsGovernanceEvents(t *testing.T) {
+	m := NewMetrics(prometheus.NewRegistry())
+	p := &Processor{Log: quiet(), Metrics: m}
+	b, _ := p.decode([]Message{{Kind: ingest.KindGovernance, Value: []byte(`{"event_id":"e"}`)}, {Kind: "other", Value: []byte("{}")}})
+	if b.Len() != 0 {
+		t.Fatalf("got %d events, want 0", b.Len())
+	}
+	for kind, want := range map[string]float64{ingest.KindGovernance: 0, "other": 1} {
+		var got dto.Metric
+		if err := m.dropped.WithLabelValues(kind, DropUndecodable).Write(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got := got.GetCounter().GetValue(); got != want {
+			t.Errorf("%s: got %v undecodable, want %v", kind, got, want)
+		}
+	}
 }

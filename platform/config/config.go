@@ -79,7 +79,10 @@ type Config struct {
 	AuthCacheTTL   time.Duration
 	RequestTimeout time.Duration
 	ShutdownGrace  time.Duration
-	LogLevel       slog.Level
+	// DriftTick is how often the processor role looks for models whose
+	// drift schedule is due.
+	DriftTick time.Duration
+	LogLevel  slog.Level
 }
 
 // Parse reads flags from args (after the subcommand), with defaults from
@@ -140,6 +143,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.IntVar(&bodyMB, "body-limit-mb", int(envInt("VIGIL_BODY_LIMIT_MB", 10)), "largest request body in MiB")
 	fs.DurationVar(&c.AuthCacheTTL, "auth-cache-ttl", envDuration("VIGIL_AUTH_CACHE_TTL", time.Second), "how long a principal stays cached; 0 disables the cache")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", envDuration("VIGIL_REQUEST_TIMEOUT", 30*time.Second), "per-request timeout")
+	fs.DurationVar(&c.DriftTick, "drift-tick", envDuration("VIGIL_DRIFT_TICK", time.Minute), "how often due drift schedules are looked for")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", envDuration("VIGIL_SHUTDOWN_GRACE", 30*time.Second), "time to drain on SIGTERM")
 	fs.StringVar(&logLevel, "log-level", env("VIGIL_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err = errors.Join(envErrs...); err != nil {
@@ -175,6 +179,9 @@ func (c Config) validate() error {
 	if c.AuthCacheTTL < 0 {
 		return fmt.Errorf("auth cache TTL must not be negative")
 	}
+	if c.DriftTick <= 0 {
+		return fmt.Errorf("drift tick must be positive")
+	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
@@ -203,6 +210,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Int("body_limit_bytes", c.BodyLimit),
 		slog.Duration("auth_cache_ttl", c.AuthCacheTTL),
 		slog.Duration("request_timeout", c.RequestTimeout),
+		slog.Duration("drift_tick", c.DriftTick),
 	)
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/query"
 )
 
 var _ processors.ProfileStore = (*Store)(nil)
@@ -70,4 +72,16 @@ func (s *Store) SaveProfiles(ctx context.Context, snaps []*processors.ProfileSna
 		return fmt.Errorf("save profiles: %w", err)
 	}
 	return nil
+}
+
+// MergedProfile merges the newest version of the hourly profiles of a
+// model's side whose hour starts in r (query.ReadMergedProfile).
+func (s *Store) MergedProfile(ctx context.Context, orgID, modelID, side string, r query.Range) (*profile.Profile, error) {
+	return query.ReadMergedProfile(ctx, s.read, "feature_profiles FINAL", orgID, modelID, side, r)
+}
+
+// FirstProfileHour returns the earliest hour profiled of a model's side
+// (query.ReadFirstProfileHour).
+func (s *Store) FirstProfileHour(ctx context.Context, orgID, modelID, side string) (time.Time, bool, error) {
+	return query.ReadFirstProfileHour(ctx, s.read, "feature_profiles FINAL", orgID, modelID, side)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -22,6 +23,12 @@ type Store interface {
 	processors.Sink
 	processors.DeadLetters
 	processors.ProfileStore
+	// MergedProfile merges the hourly profiles of a model's side whose
+	// hour starts in r.
+	MergedProfile(ctx context.Context, orgID, modelID, side string, r query.Range) (*profile.Profile, error)
+	// FirstProfileHour returns the earliest hour profiled of a model's
+	// side; false when none is.
+	FirstProfileHour(ctx context.Context, orgID, modelID, side string) (time.Time, bool, error)
 }
 
 // Run runs the contract on stores made by open, a fresh one per case.
@@ -41,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"StatsOverHours", testStatsOverHours},
 		{"SeriesOverHours", testSeriesOverHours},
 		{"Profiles", testProfiles},
+		{"MergedProfile", testMergedProfile},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},

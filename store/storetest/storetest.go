@@ -26,6 +26,7 @@ type Store interface {
 	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
+	drift.ReportStore
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -45,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, identityTests...)
 	tests = append(tests, modelTests...)
 	tests = append(tests, driftTests...)
+	tests = append(tests, reportTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

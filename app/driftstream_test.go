@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/ingest/embeddedlog"
+	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/processors"
+	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
+)
+
+// TestDriftOnTheStream: a model gets reference traffic, a day passes,
+// shifted traffic arrives, and the processor role's schedule writes a
+// data-drift and a prediction-drift report by itself, and puts a
+// governance event on the log.
+func TestDriftOnTheStream(t *testing.T) {
+	for _, p := range pipelines {
+		t.Run(p.name, func(t *testing.T) {
+			cfg := p.cfg(t)
+			cfg.DriftTick = 100 * time.Millisecond
+			s := start(t, cfg)
+			admin := s.admin()
+			key, _ := s.key(admin, "read", "write")
+			model := s.model(key, "fraud", "1")
+			traffic := func(shift float64) {
+				t.Helper()
+				items := make([]map[string]any, 300)
+				for i := range items {
+					v := float64(i) / float64(len(items))
+					items[i] = map[string]any{"input_data": map[string]any{"x": v + shift, "c": []string{"a", "b"}[i%2]},
+						"output_data": map[string]any{"score": 0.1 + v/5 + shift/10}}
+				}
+				s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
+			}
+			stored := func(n float64) {
+				t.Helper()
+				waitFor(t, fmt.Sprint(n, " predictions stored"), func() bool {
+					return s.do("GET", "/predictions/models/"+model+"/stats?start_time=2000-01-01T00:00:00Z&end_time=2100-01-01T00:00:00Z",
+						key, nil).at("total_predictions") == n
+				})
+			}
+			traffic(0)
+			stored(300)
+			s.app.skew.Store(int64(25 * time.Hour))
+			traffic(5)
+			stored(600)
+			var reports []any
+			waitFor(t, "two drift reports", func() bool {
+				reports, _ = s.do("GET", "/drift/reports?model_id="+model, key, nil).want(t, 200).at("reports").([]any)
+				return len(reports) == 2
+			})
+			byType := map[string]map[string]any{}
+			for _, r := range reports {
+				m := r.(map[string]any)
+				byType[m["drift_type"].(string)] = m
+			}
+			data, pred := byType["data"], byType["prediction"]
+			if data == nil || pred == nil {
+				t.Fatalf("got reports %v, want a data and a prediction report", reports)
+			}
+			x, _ := data["features"].(map[string]any)["x"].(map[string]any)
+			c, _ := data["features"].(map[string]any)["c"].(map[string]any)
+			if data["drift_detected"] != true || x["drift_detected"] != true || x["severity"] != "high" || c["drift_detected"] != false {
+				t.Fatalf("got data report %v, want x drifted at high severity and c not", data)
+			}
+			if pred["drift_detected"] != true || pred["severity"] != "high" {
+				t.Fatalf("got prediction report %v, want drift at high severity", pred)
+			}
+			one := s.do("GET", "/drift/reports/"+data["id"].(string), key, nil).want(t, 200)
+			if one.str("id") != data["id"] || one.str("drift_type") != "data" {
+				t.Fatalf("got report %s, want %v", one.raw, data["id"])
+			}
+			filtered := s.do("GET", "/drift/reports?model_id="+model+"&drift_type=data&severity=high", key, nil).want(t, 200)
+			if filtered.at("total") != 1.0 {
+				t.Fatalf("got %s, want the data report alone", filtered.raw)
+			}
+			trend := s.do("GET", "/drift/trend?model_id="+model+"&days=7", key, nil).want(t, 200)
+			if pts, _ := trend.at("data").([]any); len(pts) != 1 || pts[0].(map[string]any)["severity"] != "high" {
+				t.Fatalf("got trend %s, want one point at high severity", trend.raw)
+			}
+
+			other := s.signUp("other-admin")
+			otherKey, _ := s.key(other, "read", "write")
+			s.do("GET", "/drift/reports?model_id="+model, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+			s.do("GET", "/drift/reports/"+data["id"].(string), otherKey, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
+			s.do("GET", "/drift/trend?model_id="+model, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+			s.do("GET", "/drift/reports", key, nil).wantField(t, "model_id")
+			s.do("GET", "/drift/reports?model_id="+model+"&drift_type=label", key, nil).wantField(t, "drift_type")
+			s.do("GET", "/drift/reports?model_id="+model+"&severity=critical", key, nil).wantField(t, "severity")
+			s.do("GET", "/drift/reports?model_id="+model+"&start_date=yesterday", key, nil).wantField(t, "start_date")
+
+			events := governanceEvents(t, s)
+			ids := map[string]bool{data["id"].(string): true, pred["id"].(string): true}
+			if len(events) != 2 {
+				t.Fatalf("got %d governance events, want 2: %+v", len(events), events)
+			}
+			for _, e := range events {
+				if !ids[e.SourceID] || e.SourceType != ingest.SourceDriftReport || e.ModelID != model || e.Severity != "high" || e.Summary == "" {
+					t.Errorf("got governance event %+v, want one of reports %v at high severity", e, ids)
+				}
+			}
+		})
+	}
+}
+
+// governanceEvents reads the governance events on s's event log through a
+// consumer group of the test's own, until two are read or 30 s pass.
+func governanceEvents(t *testing.T, s *server) []ingest.Governance {
+	t.Helper()
+	var src processors.Source
+	switch l := s.app.events.(type) {
+	case *embeddedlog.Log:
+		src = l.Consumer("test-governance")
+	case *kafka.Producer:
+		var err error
+		src, err = kafkaconsumer.New(kafkaconsumer.Options{Brokers: s.app.cfg.KafkaBrokers, Group: l.Prefix() + "test-governance",
+			Prefix: l.Prefix(), Kinds: []string{ingest.KindGovernance}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Fatalf("unknown event log %T", l)
+	}
+	defer src.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out []ingest.Governance
+	for len(out) < 2 && ctx.Err() == nil {
+		msgs, err := src.Poll(ctx)
+		if err != nil && ctx.Err() == nil {
+			t.Fatalf("poll: %v", err)
+		}
+		for _, m := range msgs {
+			if m.Kind != ingest.KindGovernance {
+				continue
+			}
+			var e ingest.Governance
+			if err := json.Unmarshal(m.Value, &e); err != nil {
+				t.Fatalf("governance event %s: %v", m.Value, err)
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,155 @@
+package drift
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// MaxTrendPoints bounds the reports one trend answer carries: the oldest
+// of the period are left out beyond it.
+const MaxTrendPoints = 2000
+
+// TrendPoint is one report in a drift trend.
+type TrendPoint struct {
+	// Timestamp is when the report was written; WindowEnd the end of the
+	// window it compared.
+	Timestamp         time.Time `json:"timestamp"`
+	WindowEnd         time.Time `json:"window_end"`
+	ReportID          string    `json:"report_id"`
+	DriftDetected     bool      `json:"drift_detected"`
+	OverallDriftScore float64   `json:"overall_drift_score"`
+	Severity          Severity  `json:"severity"`
+}
+
+// Trend answers GET /drift/trend.
+type Trend struct {
+	ModelID   string       `json:"model_id"`
+	DriftType string       `json:"drift_type"`
+	Days      int          `json:"days"`
+	Data      []TrendPoint `json:"data"`
+}
+
+// reportFilter reads the filters of GET /drift/reports and /drift/trend
+// that both share: model_id (required, the organization's) and drift_type.
+func (a *API) reportFilter(c *fiber.Ctx, v *web.Problems) ReportFilter {
+	f := ReportFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id"), DriftType: c.Query("drift_type")}
+	v.Required("model_id", f.ModelID)
+	if f.DriftType != "" {
+		v.OneOf("drift_type", f.DriftType, TypeData, TypePrediction, TypeConcept)
+	}
+	return f
+}
+
+// dateQuery reads an optional RFC 3339 time parameter.
+func dateQuery(c *fiber.Ctx, v *web.Problems, name string) *time.Time {
+	s := c.Query(name)
+	if s == "" {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		v.Add(name, "must be an RFC 3339 time such as 2026-01-31T12:00:00Z")
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+// model answers 404 unless the organization has the model.
+func (a *API) model(ctx context.Context, orgID, id string) error {
+	_, err := a.Store.Model(ctx, orgID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("model")
+	}
+	return err
+}
+
+// listReports answers GET /drift/reports: a model's reports, newest
+// first, filtered and paginated.
+func (a *API) listReports(c *fiber.Ctx) error {
+	var v web.Problems
+	f := a.reportFilter(c, &v)
+	if s := c.Query("severity"); s != "" {
+		v.OneOf("severity", s, string(Low), string(Medium), string(High))
+		f.Severity = Severity(s)
+	}
+	f.From, f.To = dateQuery(c, &v, "start_date"), dateQuery(c, &v, "end_date")
+	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
+		v.Add("end_date", "must not be before start_date")
+	}
+	page, size, err := web.PageQuery(c, 50, 1000)
+	if err != nil {
+		return err
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := a.model(c.UserContext(), f.OrgID, f.ModelID); err != nil {
+		return err
+	}
+	f.Limit, f.Offset = size, (page-1)*size
+	rs, total, err := a.Reports.DriftReports(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	if rs == nil {
+		rs = []Report{}
+	}
+	return c.JSON(struct {
+		Reports []Report `json:"reports"`
+		web.Page
+	}{rs, web.NewPage(total, page, size)})
+}
+
+// getReport answers GET /drift/reports/{report_id}.
+func (a *API) getReport(c *fiber.Ctx) error {
+	r, err := a.Reports.DriftReport(c.UserContext(), identity.OrgID(c), c.Params("report_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("drift report")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(r)
+}
+
+// trend answers GET /drift/trend: the overall score and severity of each
+// of a model's reports of one drift type (default data) written in the
+// last days days (default 30), oldest first.
+func (a *API) trend(c *fiber.Ctx) error {
+	var v web.Problems
+	f := a.reportFilter(c, &v)
+	if f.DriftType == "" {
+		f.DriftType = TypeData
+	}
+	days, err := web.IntQuery(c, "days", 30, 1, 365)
+	if err != nil {
+		return err
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if err := a.model(c.UserContext(), f.OrgID, f.ModelID); err != nil {
+		return err
+	}
+	from := a.Clock.Now().AddDate(0, 0, -days)
+	f.From, f.Limit = &from, MaxTrendPoints
+	rs, _, err := a.Reports.DriftReports(c.UserContext(), f)
+	if err != nil {
+		return err
+	}
+	t := Trend{ModelID: f.ModelID, DriftType: f.DriftType, Days: days, Data: make([]TrendPoint, len(rs))}
+	for i, r := range rs {
+		// Newest first from the store, so that the limit drops the oldest.
+		t.Data[len(rs)-1-i] = TrendPoint{Timestamp: r.CreatedAt, WindowEnd: r.WindowEnd, ReportID: r.ID,
+			DriftDetected: r.DriftDetected, OverallDriftScore: r.OverallDriftScore, Severity: r.Severity}
+	}
+	return c.JSON(t)
+}

@@ -1,0 +1,68 @@
+package schedule
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/platform/clock"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
+
+func TestDue(t *testing.T) {
+	on := drift.ScheduleConfig{Enabled: true, Interval: "1h"}
+	ago := func(d time.Duration) *time.Time { v := t0.Add(-d); return &v }
+	for _, c := range []struct {
+		name string
+		s    drift.ScheduleConfig
+		last *time.Time
+		want bool
+	}{
+		{"never run", on, nil, true},
+		{"interval passed", on, ago(time.Hour), true},
+		{"interval not passed", on, ago(59 * time.Minute), false},
+		{"off", drift.ScheduleConfig{Interval: "1h"}, nil, false},
+		{"unknown interval", drift.ScheduleConfig{Enabled: true, Interval: "2h"}, nil, false},
+	} {
+		if got := Due(c.s, c.last, t0); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestNewPlan(t *testing.T) {
+	def := drift.Default("o", "m").Schedule
+	h := func(n int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(n) * time.Hour) }
+	var fake clock.Clock = func() time.Time { return t0.Add(25 * time.Hour) }
+	explicit := def
+	explicit.Reference = drift.Reference{Type: drift.ReferenceWindow, Start: ptr(h(-48)), End: ptr(h(-40))}
+	uploaded := def
+	uploaded.Reference = drift.Reference{Type: drift.ReferenceUploaded}
+	for _, c := range []struct {
+		name       string
+		s          drift.ScheduleConfig
+		ok         bool
+		now        time.Time
+		want       Plan
+		wantReason string
+	}{
+		{"first window, 25h later", def, true, fake.Now(), Plan{Window: rng(h(24), h(26)), Reference: rng(h(0), h(24))}, ""},
+		{"first window, 3 days later", def, true, t0.Add(72 * time.Hour), Plan{Window: rng(h(49), h(73)), Reference: rng(h(0), h(24))}, ""},
+		{"inside the reference", def, true, t0.Add(20 * time.Hour), Plan{}, "still inside the reference"},
+		{"nothing profiled", def, false, t0, Plan{}, "no predictions profiled"},
+		{"explicit reference", explicit, false, t0, Plan{Window: rng(h(-23), h(1)), Reference: rng(h(-48), h(-40))}, ""},
+		{"uploaded", uploaded, true, t0, Plan{}, "not supported"},
+	} {
+		got, err := NewPlan(c.s, h(0), c.ok, c.now)
+		switch {
+		case c.wantReason != "" && (err == nil || !strings.Contains(err.Error(), c.wantReason)):
+			t.Errorf("%s: got reason %v, want one saying %q", c.name, err, c.wantReason)
+		case c.wantReason == "" && err != nil:
+			t.Errorf("%s: got reason %v, want a plan", c.name, err)
+		case c.wantReason == "" && got != c.want:
+			t.Errorf("%s: got %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

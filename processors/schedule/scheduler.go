@@ -1,0 +1,220 @@
+package schedule
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/store"
+)
+
+// DefaultTick is how often a Scheduler looks for due models when Tick is 0.
+const DefaultTick = time.Minute
+
+// Store is the transactional store as the scheduler uses it: the models,
+// their drift configurations and their reports.
+type Store interface {
+	drift.ReportStore
+	// DriftConfig returns the model's configuration; store.ErrNotFound
+	// when none is on file.
+	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
+}
+
+// Profiles reads the hourly feature profiles the processors keep: the
+// analytical store (query/sqlite, query/clickhouse).
+type Profiles interface {
+	// MergedProfile merges the profiles of a model's side whose hour
+	// starts in r.
+	MergedProfile(ctx context.Context, orgID, modelID, side string, r query.Range) (*profile.Profile, error)
+	// FirstProfileHour returns the model's first profiled hour of side;
+	// false when none is.
+	FirstProfileHour(ctx context.Context, orgID, modelID, side string) (time.Time, bool, error)
+}
+
+// Scheduler writes the drift reports of every model whose schedule is due,
+// each tick. Store, Profiles and Log are required; the rest have working
+// zero values.
+type Scheduler struct {
+	Store    Store
+	Profiles Profiles
+	// Log receives a governance event per report at high severity.
+	Log      ingest.Log
+	Detector drift.Detector
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+	// Tick is the pause between looks for due models (DefaultTick).
+	Tick   time.Duration
+	Logger *slog.Logger
+}
+
+// Run looks for due models every tick until ctx ends. A failed look is
+// logged and tried again on the next tick.
+func (s *Scheduler) Run(ctx context.Context) error {
+	tick := s.Tick
+	if tick <= 0 {
+		tick = DefaultTick
+	}
+	for {
+		if _, err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
+			s.logger().Warn("scheduled drift detection failed; trying again next tick", "err", err)
+		}
+		if !clock.Sleep(ctx, tick) {
+			return nil
+		}
+	}
+}
+
+// RunOnce runs detection for every due model of every organization and
+// returns the reports written. A model that fails is logged and the
+// others still run; the errors are returned joined.
+func (s *Scheduler) RunOnce(ctx context.Context) ([]drift.Report, error) {
+	due, err := s.Store.DriftDue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list models for drift detection: %w", err)
+	}
+	var out []drift.Report
+	var errs []error
+	for _, d := range due {
+		rs, err := s.model(ctx, d)
+		out = append(out, rs...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("model %s: %w", d.ModelID, err))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// model runs one model's detection when it is due.
+func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, error) {
+	cfg, err := s.Store.DriftConfig(ctx, d.OrgID, d.ModelID)
+	if errors.Is(err, store.ErrNotFound) {
+		cfg, err = drift.Default(d.OrgID, d.ModelID), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.Clock.Now()
+	if !Due(cfg.Schedule, d.LastReport, now) {
+		return nil, nil
+	}
+	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, processors.SideInput)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := NewPlan(cfg.Schedule, first, ok, now)
+	if err != nil {
+		s.skip(d, "", err.Error())
+		return nil, nil
+	}
+	var out []drift.Report
+	for _, side := range []struct{ name, driftType string }{
+		{processors.SideInput, drift.TypeData}, {processors.SideOutput, drift.TypePrediction},
+	} {
+		r, err := s.compare(ctx, d, cfg, plan, side.name, side.driftType, now)
+		if err != nil {
+			return out, err
+		}
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// compare writes the report of one side of plan; nil when the run is
+// skipped.
+func (s *Scheduler) compare(ctx context.Context, d drift.Due, cfg drift.Config, plan Plan, side, driftType string, now time.Time) (*drift.Report, error) {
+	ref, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Reference)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Window)
+	if err != nil {
+		return nil, err
+	}
+	if ref.Rows < MinRows || cur.Rows < MinRows {
+		s.skip(d, driftType, fmt.Sprintf("fewer than %d predictions: %d in the reference, %d in the window", MinRows, ref.Rows, cur.Rows))
+		return nil, nil
+	}
+	det := s.Detector
+	if det.Clock == nil {
+		det.Clock = s.Clock
+	}
+	res, bounds, problems := det.FromProfiles(d.ModelID, ref, cur, cfg)
+	r := NewReport(d, driftType, plan, res, bounds, problems, now)
+	if err := s.Store.CreateDriftReport(ctx, r); err != nil {
+		return nil, fmt.Errorf("write %s drift report: %w", driftType, err)
+	}
+	s.logger().Info("drift report written", "org_id", d.OrgID, "model_id", d.ModelID, "drift_type", driftType,
+		"report_id", r.ID, "drift_detected", r.DriftDetected, "severity", r.Severity)
+	if r.Severity == drift.High {
+		if err := s.govern(ctx, r); err != nil {
+			return &r, err
+		}
+	}
+	return &r, nil
+}
+
+// NewReport makes the report of a run from its detection result.
+func NewReport(d drift.Due, driftType string, plan Plan, res drift.Result, bounds map[string]float64, problems map[string]error, now time.Time) drift.Report {
+	r := drift.Report{ID: uuid.NewString(), OrgID: d.OrgID, ModelID: d.ModelID, DriftType: driftType,
+		WindowStart: plan.Window.From, WindowEnd: plan.Window.To,
+		Reference:     drift.Reference{Type: drift.ReferenceWindow, Start: &plan.Reference.From, End: &plan.Reference.To},
+		DriftDetected: res.DriftDetected, OverallDriftScore: res.OverallDriftScore, Severity: res.Severity,
+		Features: map[string]drift.ReportFeature{}, Skipped: res.Skipped, Problems: map[string]string{}, CreatedAt: now}
+	for name, f := range res.Features {
+		rf := drift.ReportFeature{FeatureResult: f}
+		if b, ok := bounds[name]; ok {
+			rf.KSBound = &b
+		}
+		r.Features[name] = rf
+	}
+	for name, err := range problems {
+		r.Problems[name] = err.Error()
+	}
+	if r.Skipped == nil {
+		r.Skipped = []string{}
+	}
+	return r
+}
+
+// govern puts the governance event of a report at high severity on the
+// log.
+func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
+	e := ingest.Governance{EventID: uuid.NewString(), OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
+		SourceID: r.ID, Severity: string(r.Severity), Timestamp: r.CreatedAt,
+		Summary: fmt.Sprintf("%s drift at %s severity on %s", r.DriftType, r.Severity, strings.Join(r.DriftedFeatures(), ", "))}
+	rec, err := ingest.GovernanceRecord(e)
+	if err != nil {
+		return err
+	}
+	if err := s.Log.Append(ctx, []ingest.Record{rec}); err != nil {
+		return fmt.Errorf("append governance event of drift report %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// skip logs why a due model's run (of driftType, or of both types) was
+// skipped. It is logged at debug level: a new model is skipped every tick
+// until its reference window has passed.
+func (s *Scheduler) skip(d drift.Due, driftType, reason string) {
+	s.logger().Debug("scheduled drift detection skipped", "org_id", d.OrgID, "model_id", d.ModelID, "drift_type", driftType, "reason", reason)
+}
+
+func (s *Scheduler) logger() *slog.Logger {
+	if s.Logger == nil {
+		return slog.Default()
+	}
+	return s.Logger
+}

@@ -1,0 +1,100 @@
+package schedule
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/store"
+)
+
+// fakeStore has one model without a configuration on file.
+type fakeStore struct {
+	last    *time.Time
+	reports []drift.Report
+}
+
+func (f *fakeStore) DriftDue(context.Context) ([]drift.Due, error) {
+	return []drift.Due{{OrgID: "o", ModelID: "m", LastReport: f.last}}, nil
+}
+
+func (f *fakeStore) DriftConfig(context.Context, string, string) (drift.Config, error) {
+	return drift.Config{}, store.ErrNotFound
+}
+
+func (f *fakeStore) CreateDriftReport(_ context.Context, r drift.Report) error {
+	f.reports = append(f.reports, r)
+	return nil
+}
+
+func (f *fakeStore) DriftReport(context.Context, string, string) (drift.Report, error) {
+	return drift.Report{}, store.ErrNotFound
+}
+
+func (f *fakeStore) DriftReports(context.Context, drift.ReportFilter) ([]drift.Report, int64, error) {
+	return nil, 0, nil
+}
+
+// fakeProfiles holds n rows of x in each of the 27 hours from t0's hour:
+// the first 24 hours in [0, 1), later ones shifted by 5.
+type fakeProfiles struct{ n int }
+
+func (f fakeProfiles) MergedProfile(_ context.Context, _, _, _ string, r query.Range) (*profile.Profile, error) {
+	p := &profile.Profile{}
+	start := t0.Truncate(time.Hour)
+	for h := r.From; h.Before(r.To); h = h.Add(time.Hour) {
+		shift := 0.0
+		if !h.Before(start.Add(24 * time.Hour)) {
+			shift = 5
+		}
+		for i := range f.n {
+			if h.Before(start) || h.After(start.Add(26*time.Hour)) {
+				break
+			}
+			p.Add(json.RawMessage(fmt.Sprintf(`{"x":%v}`, float64(i)/float64(f.n)+shift)))
+		}
+	}
+	return p, nil
+}
+
+func (f fakeProfiles) FirstProfileHour(context.Context, string, string, string) (time.Time, bool, error) {
+	return t0.Truncate(time.Hour), true, nil
+}
+
+type fakeLog struct{ recs []ingest.Record }
+
+func (l *fakeLog) Append(_ context.Context, recs []ingest.Record) error {
+	l.recs = append(l.recs, recs...)
+	return nil
+}
+
+func TestRunOnce(t *testing.T) {
+	f := func(name string, rows int, last *time.Time, after time.Duration, wantReports, wantEvents int) {
+		t.Helper()
+		st, log := &fakeStore{last: last}, &fakeLog{}
+		s := &Scheduler{Store: st, Profiles: fakeProfiles{rows}, Log: log, Clock: func() time.Time { return t0.Add(after) }}
+		got, err := s.RunOnce(context.Background())
+		if err != nil {
+			t.Fatalf("%s: RunOnce: %v", name, err)
+		}
+		if len(got) != wantReports || len(st.reports) != wantReports || len(log.recs) != wantEvents {
+			t.Fatalf("%s: got %d reports (%d stored) and %d events, want %d and %d", name, len(got), len(st.reports), len(log.recs), wantReports, wantEvents)
+		}
+		for _, r := range got {
+			if r.Severity != drift.High || !r.Features["x"].DriftDetected {
+				t.Errorf("%s: got %s report %+v, want x drifted at high severity", name, r.DriftType, r)
+			}
+		}
+	}
+	recent := t0.Add(25*time.Hour - time.Minute)
+	f("inside the reference", 60, nil, 3*time.Hour, 0, 0)
+	f("too few rows", 2, nil, 25*time.Hour, 0, 0)
+	f("shifted", 60, nil, 25*time.Hour, 2, 2)
+	f("not due", 60, &recent, 25*time.Hour, 0, 0)
+}

@@ -1,0 +1,64 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/profile"
+)
+
+// ReadMergedProfile implements a window read of the hourly feature
+// profiles on any engine: the merge of the profiles of one model's side
+// (processors.SideInput or SideOutput) whose hour starts in r, read from
+// table (ClickHouse: with FINAL, so that each hour's newest version is
+// read). No profile in r gives an empty profile.
+func ReadMergedProfile(ctx context.Context, read Reader, table, orgID, modelID, side string, r Range) (*profile.Profile, error) {
+	rows, err := read(ctx, `SELECT profile, offsets FROM `+table+` WHERE org_id = ? AND model_id = ? AND side = ? AND hour >= ? AND hour < ?`,
+		orgID, modelID, side, r.From.UnixMicro(), r.To.UnixMicro())
+	if err != nil {
+		return nil, fmt.Errorf("merged profile: %w", err)
+	}
+	defer rows.Close()
+	out := &profile.Profile{}
+	for rows.Next() {
+		var prof, offsets string
+		if err := rows.Scan(&prof, &offsets); err != nil {
+			return nil, fmt.Errorf("merged profile: %w", err)
+		}
+		var snap processors.ProfileSnapshot
+		if err := snap.Decode(prof, offsets); err != nil {
+			return nil, err
+		}
+		if err := out.Merge(&snap.Profile); err != nil {
+			return nil, fmt.Errorf("merged profile: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("merged profile: %w", err)
+	}
+	return out, nil
+}
+
+// ReadFirstProfileHour returns the start of the earliest hour profiled of
+// one model's side, read from table; ok is false when none is.
+func ReadFirstProfileHour(ctx context.Context, read Reader, table, orgID, modelID, side string) (first time.Time, ok bool, err error) {
+	rows, err := read(ctx, `SELECT hour FROM `+table+` WHERE org_id = ? AND model_id = ? AND side = ? ORDER BY hour LIMIT 1`,
+		orgID, modelID, side)
+	if err != nil {
+		return first, false, fmt.Errorf("first profile hour: %w", err)
+	}
+	defer rows.Close()
+	if rows.Next() {
+		var us int64
+		if err := rows.Scan(&us); err != nil {
+			return first, false, fmt.Errorf("first profile hour: %w", err)
+		}
+		first, ok = time.UnixMicro(us).UTC(), true
+	}
+	if err := rows.Err(); err != nil {
+		return first, false, fmt.Errorf("first profile hour: %w", err)
+	}
+	return first, ok, nil
+}

@@ -1,0 +1,129 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ drift.ReportStore = (*DB)(nil)
+
+const reportColumns = `id, org_id, model_id, drift_type, window_start, window_end, reference, drift_detected,
+	overall_drift_score, severity, features, skipped_features, problems, created_at`
+
+// reportDocs are the JSON columns of a report, in column order.
+func reportDocs(r *drift.Report) []any {
+	return []any{&r.Features, &r.Skipped, &r.Problems}
+}
+
+// CreateDriftReport implements drift.ReportStore. The model is checked in
+// the same statement, so another organization's model id is
+// store.ErrNotFound.
+func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
+	ref := r.Reference
+	ref.Start, ref.End = fromNullMicros(nullMicros(ref.Start)), fromNullMicros(nullMicros(ref.End))
+	refDoc, err := toJSON(ref)
+	if err != nil {
+		return err
+	}
+	docs, err := encodeAll(reportDocs(&r))
+	if err != nil {
+		return err
+	}
+	// Casts type the bare parameters of the SELECT for PostgreSQL.
+	args := []any{r.ID, r.OrgID, r.ModelID, r.DriftType, micros(r.WindowStart), micros(r.WindowEnd), refDoc,
+		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], micros(r.CreatedAt), r.OrgID, r.ModelID}
+	n, err := s.exec(ctx, s.db, `INSERT INTO drift_reports (`+reportColumns+`) SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
+		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, CAST(? AS BIGINT)
+		WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+func (s *DB) scanReport(row interface{ Scan(...any) error }) (drift.Report, error) {
+	var r drift.Report
+	var ref, severity string
+	var docs [3]string
+	var start, end, created int64
+	if err := row.Scan(&r.ID, &r.OrgID, &r.ModelID, &r.DriftType, &start, &end, &ref, &r.DriftDetected,
+		&r.OverallDriftScore, &severity, &docs[0], &docs[1], &docs[2], &created); err != nil {
+		return r, s.wrap(err)
+	}
+	r.WindowStart, r.WindowEnd, r.CreatedAt, r.Severity = fromMicros(start), fromMicros(end), fromMicros(created), drift.Severity(severity)
+	if err := fromJSON(ref, &r.Reference); err != nil {
+		return r, err
+	}
+	for i, dst := range reportDocs(&r) {
+		if err := fromJSON(docs[i], dst); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// DriftReport implements drift.ReportStore.
+func (s *DB) DriftReport(ctx context.Context, orgID, id string) (drift.Report, error) {
+	return s.scanReport(s.db.QueryRowContext(ctx, s.q(`SELECT `+reportColumns+` FROM drift_reports WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// DriftReports implements drift.ReportStore.
+func (s *DB) DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error) {
+	where := []string{"org_id = ?", "model_id = ?"}
+	args := []any{f.OrgID, f.ModelID}
+	add := func(cond string, v any) {
+		where, args = append(where, cond), append(args, v)
+	}
+	if f.DriftType != "" {
+		add("drift_type = ?", f.DriftType)
+	}
+	if f.Severity != "" {
+		add("severity = ?", string(f.Severity))
+	}
+	if f.From != nil {
+		add("created_at >= ?", micros(*f.From))
+	}
+	if f.To != nil {
+		add("created_at <= ?", micros(*f.To))
+	}
+	cond := strings.Join(where, " AND ")
+	var total int64
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM drift_reports WHERE `+cond), args...).Scan(&total); err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	order := "DESC"
+	if f.Oldest {
+		order = "ASC"
+	}
+	limit := int64(f.Limit)
+	if limit <= 0 {
+		limit = 1 << 62
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+reportColumns+` FROM drift_reports WHERE `+cond+
+		` ORDER BY created_at `+order+`, id `+order+` LIMIT ? OFFSET ?`), append(args, limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	out, err := collect(rows, s.scanReport)
+	return out, total, err
+}
+
+// DriftDue implements drift.ReportStore.
+func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT m.org_id, m.id, (SELECT MAX(r.created_at) FROM drift_reports r
+		WHERE r.org_id = m.org_id AND r.model_id = m.id) FROM models m ORDER BY m.org_id, m.id`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, func(row interface{ Scan(...any) error }) (drift.Due, error) {
+		var d drift.Due
+		var last sql.NullInt64
+		err := row.Scan(&d.OrgID, &d.ModelID, &last)
+		d.LastReport = fromNullMicros(last)
+		return d, s.wrap(err)
+	})
+}

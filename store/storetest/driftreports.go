@@ -1,0 +1,131 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/store"
+)
+
+var reportTests = []test{
+	{"DriftReports/RoundTrip", testReportRoundTrip},
+	{"DriftReports/Filters", testReportFilters},
+	{"DriftReports/OtherOrg", testReportOtherOrg},
+	{"DriftReports/Due", testReportDue},
+}
+
+// newReport returns a report of the model written created seconds after
+// base, with one drifted feature.
+func newReport(orgID, modelID, driftType string, severity drift.Severity, created int) drift.Report {
+	p := 0.001
+	return drift.Report{ID: newID(), OrgID: orgID, ModelID: modelID, DriftType: driftType,
+		WindowStart: at(created - 3600), WindowEnd: at(created),
+		Reference:     drift.Reference{Type: drift.ReferenceWindow, Start: ptr(at(-7200)), End: ptr(at(-3600))},
+		DriftDetected: true, OverallDriftScore: 0.5, Severity: severity,
+		Features: map[string]drift.ReportFeature{
+			"âge": {FeatureResult: drift.FeatureResult{DriftDetected: true, DriftScore: 0.61, PValue: &p, Method: drift.KS,
+				Severity: severity, Threshold: 0.05, Statistic: 0.61, Type: drift.Numeric, TypeSource: "inferred",
+				MethodSource: "default", SampleSize: drift.Sides{Reference: 120, Current: 130}}, KSBound: ptr(0.01)},
+			"plan": {FeatureResult: drift.FeatureResult{Method: drift.ChiSquared, Severity: drift.Low, Type: drift.Categorical}},
+		},
+		Skipped: []string{"country"}, Problems: map[string]string{"blob": "no values"}, CreatedAt: at(created)}
+}
+
+// storedReport is r as the store gives it back.
+func storedReport(r drift.Report) drift.Report {
+	r.WindowStart, r.WindowEnd, r.CreatedAt = stored(r.WindowStart), stored(r.WindowEnd), stored(r.CreatedAt)
+	r.Reference.Start, r.Reference.End = storedPtr(r.Reference.Start), storedPtr(r.Reference.End)
+	return r
+}
+
+// reportIDs lists the ids of rs.
+func reportIDs(rs []drift.Report) []string {
+	out := []string{}
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+func testReportRoundTrip(t *testing.T, s Store) {
+	a := newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	r := newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)
+	must(t, s.CreateDriftReport(ctx(t), r), "CreateDriftReport")
+	got, err := s.DriftReport(ctx(t), a.ID, r.ID)
+	must(t, err, "DriftReport")
+	equal(t, "report", got, storedReport(r))
+	checkUTC(t, "report", &got.WindowStart, &got.WindowEnd, &got.CreatedAt, got.Reference.Start, got.Reference.End)
+	_, err = s.DriftReport(ctx(t), a.ID, newID())
+	wantErr(t, err, store.ErrNotFound, "DriftReport of an unknown id")
+	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
+	_, err = s.DriftReport(ctx(t), a.ID, r.ID)
+	wantErr(t, err, store.ErrNotFound, "DriftReport of a deleted model")
+}
+
+func testReportFilters(t *testing.T, s Store) {
+	a := newOrg(t, s)
+	m, other := newModel(a.ID, "fraud", "1", 1), newModel(a.ID, "churn", "1", 2)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	must(t, s.CreateModel(ctx(t), other), "CreateModel other")
+	rs := []drift.Report{newReport(a.ID, m.ID, drift.TypeData, drift.High, 10), newReport(a.ID, m.ID, drift.TypePrediction, drift.Low, 20),
+		newReport(a.ID, m.ID, drift.TypeData, drift.Medium, 30), newReport(a.ID, other.ID, drift.TypeData, drift.High, 40)}
+	for _, r := range rs {
+		must(t, s.CreateDriftReport(ctx(t), r), "CreateDriftReport")
+	}
+	for _, c := range []struct {
+		name      string
+		f         drift.ReportFilter
+		want      []string
+		wantTotal int64
+	}{
+		{"all, newest first", drift.ReportFilter{}, []string{rs[2].ID, rs[1].ID, rs[0].ID}, 3},
+		{"oldest first", drift.ReportFilter{Oldest: true}, []string{rs[0].ID, rs[1].ID, rs[2].ID}, 3},
+		{"data", drift.ReportFilter{DriftType: drift.TypeData}, []string{rs[2].ID, rs[0].ID}, 2},
+		{"high", drift.ReportFilter{Severity: drift.High}, []string{rs[0].ID}, 1},
+		{"from and to", drift.ReportFilter{From: ptr(at(20)), To: ptr(at(30))}, []string{rs[2].ID, rs[1].ID}, 2},
+		{"page", drift.ReportFilter{Limit: 1, Offset: 1}, []string{rs[1].ID}, 3},
+		{"concept", drift.ReportFilter{DriftType: drift.TypeConcept}, []string{}, 0},
+	} {
+		c.f.OrgID, c.f.ModelID = a.ID, m.ID
+		got, total, err := s.DriftReports(ctx(t), c.f)
+		must(t, err, c.name)
+		equal(t, c.name, reportIDs(got), c.want)
+		equal(t, c.name+" total", total, c.wantTotal)
+	}
+}
+
+func testReportOtherOrg(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	r := newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)
+	must(t, s.CreateDriftReport(ctx(t), r), "CreateDriftReport")
+	_, err := s.DriftReport(ctx(t), b.ID, r.ID)
+	wantErr(t, err, store.ErrNotFound, "DriftReport from another organization")
+	got, total, err := s.DriftReports(ctx(t), drift.ReportFilter{OrgID: b.ID, ModelID: m.ID})
+	must(t, err, "DriftReports from another organization")
+	equal(t, "reports seen by another organization", len(got)+int(total), 0)
+	wantErr(t, s.CreateDriftReport(ctx(t), newReport(b.ID, m.ID, drift.TypeData, drift.Low, 20)), store.ErrNotFound,
+		"CreateDriftReport for another organization's model")
+}
+
+func testReportDue(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m, n := newModel(a.ID, "fraud", "1", 1), newModel(b.ID, "churn", "1", 2)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	must(t, s.CreateModel(ctx(t), n), "CreateModel other organization")
+	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)), "CreateDriftReport")
+	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypePrediction, drift.Low, 20)), "CreateDriftReport")
+	got, err := s.DriftDue(ctx(t))
+	must(t, err, "DriftDue")
+	want := map[string]drift.Due{m.ID: {OrgID: a.ID, ModelID: m.ID, LastReport: ptr(stored(at(20)))}, n.ID: {OrgID: b.ID, ModelID: n.ID}}
+	seen := map[string]drift.Due{}
+	for _, d := range got {
+		if _, ok := want[d.ModelID]; ok {
+			seen[d.ModelID] = d
+		}
+	}
+	equal(t, "due models", seen, want)
+}
