@@ -147,7 +147,7 @@ func TestProcessorSkipsUndecodable(t *testing.T) {
 func TestProcessorSkipsGovernanceEvents(t *testing.T) {
 	m := NewMetrics(prometheus.NewRegistry())
 	p := &Processor{Log: quiet(), Metrics: m}
-	b, _ := p.decode([]Message{{Kind: ingest.KindGovernance, Value: []byte(`{"event_id":"e"}`)}, {Kind: "other", Value: []byte("{}")}})
+	b := p.decode([]Message{{Kind: ingest.KindGovernance, Value: []byte(`{"event_id":"e"}`)}, {Kind: "other", Value: []byte("{}")}})
 	if b.Len() != 0 {
 		t.Fatalf("got %d events, want 0", b.Len())
 	}
