@@ -86,7 +86,9 @@ type Due struct {
 
 // ReportStore keeps drift reports in the transactional store.
 type ReportStore interface {
-	// CreateDriftReport stores r; store.ErrNotFound when the organization
+	// CreateDriftReport stores r; store.ErrConflict when a report of the
+	// same model, drift type and window end is stored already (another
+	// processor replica's run); store.ErrNotFound when the organization
 	// has no such model.
 	CreateDriftReport(ctx context.Context, r Report) error
 	// DriftReport returns one report; store.ErrNotFound when the

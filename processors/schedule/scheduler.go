@@ -153,7 +153,13 @@ func (s *Scheduler) compare(ctx context.Context, d drift.Due, cfg drift.Config, 
 	}
 	res, bounds, problems := det.FromProfiles(d.ModelID, ref, cur, cfg)
 	r := NewReport(d, driftType, plan, res, bounds, problems, now)
-	if err := s.Store.CreateDriftReport(ctx, r); err != nil {
+	if err := s.Store.CreateDriftReport(ctx, r); errors.Is(err, store.ErrConflict) {
+		// Another processor replica ran this window first; its report and
+		// governance event stand.
+		s.logger().Debug("drift report of this window written by another processor", "org_id", d.OrgID,
+			"model_id", d.ModelID, "drift_type", driftType)
+		return nil, nil
+	} else if err != nil {
 		return nil, fmt.Errorf("write %s drift report: %w", driftType, err)
 	}
 	s.logger().Info("drift report written", "org_id", d.OrgID, "model_id", d.ModelID, "drift_type", driftType,

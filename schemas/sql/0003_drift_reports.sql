@@ -19,3 +19,7 @@ CREATE TABLE drift_reports (
     created_at          BIGINT NOT NULL
 );
 CREATE INDEX drift_reports_model ON drift_reports (org_id, model_id, created_at);
+-- One report per run: a model's drift type over one window. Processor
+-- replicas that run the same schedule race for it; the others' insert is
+-- a conflict, and they write nothing more.
+CREATE UNIQUE INDEX drift_reports_run ON drift_reports (org_id, model_id, drift_type, window_end);

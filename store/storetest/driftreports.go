@@ -109,6 +109,11 @@ func testReportOtherOrg(t *testing.T, s Store) {
 	equal(t, "reports seen by another organization", len(got)+int(total), 0)
 	wantErr(t, s.CreateDriftReport(ctx(t), newReport(b.ID, m.ID, drift.TypeData, drift.Low, 20)), store.ErrNotFound,
 		"CreateDriftReport for another organization's model")
+	// A second run of the same window (another processor replica's) is a
+	// conflict; another drift type of that window is not.
+	wantErr(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.Low, 10)), store.ErrConflict,
+		"CreateDriftReport of a window reported already")
+	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypePrediction, drift.Low, 10)), "CreateDriftReport of the other drift type")
 }
 
 func testReportDue(t *testing.T, s Store) {
