@@ -109,4 +109,3 @@ func (b body) labelData(v *web.Problems, p *Plan) {
 		}
 	}
 }
-
