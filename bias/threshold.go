@@ -1,6 +1,10 @@
 package bias
 
-import "github.com/vigilhq/vigil/processors/fairness"
+import (
+	"math"
+
+	"github.com/vigilhq/vigil/processors/fairness"
+)
 
 // DefaultThreshold is the request's threshold when it sends none: it maps
 // onto exactly the spec's pass conditions.
@@ -20,9 +24,13 @@ func Thresholds(t *float64) fairness.Thresholds {
 	if t == nil {
 		return fairness.Thresholds{}
 	}
-	diff := (1 - *t) / 2
-	return fairness.Thresholds{ParityMin: *t, ParityMax: 2 - *t, ImpactMin: *t, OpportunityMax: diff, OddsMax: diff}
+	diff := decimal((1 - *t) / 2)
+	return fairness.Thresholds{ParityMin: *t, ParityMax: decimal(2 - *t), ImpactMin: *t, OpportunityMax: diff, OddsMax: diff}
 }
+
+// decimal rounds x to 12 decimals, so that a derived bound is the decimal
+// number it reads as: (1 − 0.8)/2 is 0.1, not 0.09999999999999998.
+func decimal(x float64) float64 { return math.Round(x*1e12) / 1e12 }
 
 // validThreshold reports whether t can be mapped: a ratio strictly
 // between 0 and 1.
