@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
@@ -281,5 +282,5 @@ func (s *server) model(token, name, version string) string {
 
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
-	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &ingest.API{}, &query.API{})
+	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
@@ -148,10 +149,15 @@ func (a *App) initAPI(ctx context.Context) error {
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, Clock: a.clock()}
+	// Audits run in the API process; no governance consumer exists yet, so
+	// Runner.Governance stays nil.
+	runner := &bias.Runner{Store: a.store, Predictions: a.analytics, Log: a.log}
+	a.services = append(a.services, service{"bias-audits", runner.Run})
+	audits := &bias.API{Store: a.store, Runner: runner}
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
-	web.Mount(v1, Routes(ids, models, drifts, events, reads), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -178,12 +184,12 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
-func Routes(ids *identity.API, models *registry.API, drifts *drift.API, events *ingest.API, reads *query.API) []web.Route {
+func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), events.Routes(), reads.Routes()} {
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

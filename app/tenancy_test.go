@@ -42,10 +42,13 @@ func TestCrossOrganization(t *testing.T) {
 		if err := s.app.store.CreateDriftReport(t.Context(), report); err != nil {
 			t.Fatalf("CreateDriftReport: %v", err)
 		}
+		audit := s.do("POST", "/bias/audit", a, map[string]any{"model_id": model, "sensitive_attributes": []string{"g"},
+			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
+		pollAudit(t, s, a, audit, "completed")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
-			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID}
+			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -96,6 +99,9 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if n := len(s.do("GET", "/api-keys", b, nil).at("api_keys").([]any)); n != 0 {
 			t.Fatalf("got %d keys in B's list, want 0", n)
+		}
+		if total := s.do("GET", "/bias/audits?model_id="+model, b, nil).want(t, 200).at("total"); total != 0.0 {
+			t.Fatalf("got %v of A's audits in B's list, want 0", total)
 		}
 	})
 }

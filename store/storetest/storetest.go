@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/registry"
@@ -27,11 +28,20 @@ type Store interface {
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
 	drift.ReportStore
+	CreateBiasAudit(ctx context.Context, a bias.Audit) error
+	BiasAudit(ctx context.Context, orgID, id string) (bias.Audit, error)
+	BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
+	UpdateBiasAudit(ctx context.Context, a bias.Audit) error
+	TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error
+	FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error)
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
 // beside it; this checks the suite's Store still covers it.
 var _ drift.Store = Store(nil)
+
+// bias.Store shares Model with registry.Store too.
+var _ bias.Store = Store(nil)
 
 // test is one case of the suite; it gets a fresh, empty store.
 type test struct {
@@ -47,6 +57,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, modelTests...)
 	tests = append(tests, driftTests...)
 	tests = append(tests, reportTests...)
+	tests = append(tests, biasTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

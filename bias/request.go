@@ -1,0 +1,211 @@
+package bias
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/processors/fairness"
+)
+
+// body is POST /bias/audit's body: the fields of both forms. Which are
+// present decides the form (see formOf).
+type body struct {
+	ModelID         string            `json:"model_id"`
+	Threshold       *float64          `json:"threshold"`
+	ReferenceGroup  map[string]string `json:"reference_group"`
+	FavourableLabel any               `json:"favourable_label"`
+
+	ProtectedAttributes []string `json:"protected_attributes"`
+	Metrics             []string `json:"metrics"`
+	PredictionField     *string  `json:"prediction_field"`
+	LabelField          *string  `json:"label_field"`
+	StartDate           *string  `json:"start_date"`
+	EndDate             *string  `json:"end_date"`
+
+	SensitiveAttributes []string         `json:"sensitive_attributes"`
+	YTrue               []any            `json:"y_true"`
+	YPred               []any            `json:"y_pred"`
+	GroupData           map[string][]any `json:"group_data"`
+	MetricsToCompute    []string         `json:"metrics_to_compute"`
+}
+
+// Defaults of the logged-predictions form.
+const (
+	// DefaultPredictionField is the output_data field holding the prediction.
+	DefaultPredictionField = "prediction"
+	// MaxRows bounds the logged predictions one audit reads: the newest
+	// MaxRows in the requested range.
+	MaxRows = 1_000_000
+	// maxAttributes bounds the protected attributes of one audit.
+	maxAttributes = 20
+)
+
+// DefaultLabelFields are the fields that hold a logged prediction's ground
+// truth, looked up in metadata, then input_data, in this order.
+var DefaultLabelFields = []string{"label", "y_true"}
+
+// Plan is a checked request: what to store and what to compute.
+type Plan struct {
+	ModelID string
+	Summary Summary
+	// Input holds the settings (metrics, reference groups, thresholds) and,
+	// for the label-supplied form, the data.
+	Input fairness.Input
+}
+
+// ParseRequest reads and checks a POST /bias/audit body. Unknown fields,
+// fields of the other form and invalid values answer 422 naming the field;
+// malformed JSON answers 400.
+func ParseRequest(raw []byte) (Plan, error) {
+	var b body
+	if err := web.DecodeBody(raw, &b); err != nil {
+		return Plan{}, err
+	}
+	form, err := b.form()
+	if err != nil {
+		return Plan{}, err
+	}
+	var v web.Problems
+	v.Required("model_id", b.ModelID)
+	p := Plan{ModelID: b.ModelID, Summary: Summary{Form: form, Threshold: b.Threshold, Reference: b.ReferenceGroup,
+		Favourable: b.FavourableLabel}}
+	if b.Threshold != nil && !validThreshold(*b.Threshold) {
+		v.Add("threshold", fmt.Sprintf("got %v, want a ratio between 0 and 1 exclusive (default 0.8)", *b.Threshold))
+	}
+	if _, ok := labelOf(b.FavourableLabel); !ok {
+		v.Add("favourable_label", "must be a string, a number or a boolean")
+	}
+	attrsField, metricsField := "protected_attributes", "metrics"
+	attrs, metrics := b.ProtectedAttributes, b.Metrics
+	if form == FormLabels {
+		attrsField, metricsField = "sensitive_attributes", "metrics_to_compute"
+		attrs, metrics = b.SensitiveAttributes, b.MetricsToCompute
+	}
+	p.Summary.Attributes = checkNames(&v, attrsField, attrs)
+	p.Summary.Metrics = checkMetrics(&v, metricsField, metrics)
+	for attr, group := range b.ReferenceGroup {
+		switch {
+		case !slices.Contains(attrs, attr):
+			v.Add("reference_group."+attr, "is not one of "+attrsField)
+		case group == "":
+			v.Add("reference_group."+attr, "must name a group")
+		}
+	}
+	p.Input = fairness.Input{Reference: b.ReferenceGroup, Thresholds: Thresholds(b.Threshold)}
+	for _, m := range p.Summary.Metrics {
+		p.Input.Metrics = append(p.Input.Metrics, fairness.Metric(m))
+	}
+	if form == FormLabels {
+		b.labelData(&v, &p)
+	} else {
+		b.predictionSource(&v, &p)
+	}
+	return p, v.Err()
+}
+
+// labelOnly and predictionOnly are the fields of one form alone.
+var (
+	labelOnly      = []string{"sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute"}
+	predictionOnly = []string{"protected_attributes", "metrics", "prediction_field", "label_field", "start_date", "end_date"}
+)
+
+// present lists the form-specific fields b holds, by name.
+func (b body) present() map[string]bool {
+	return map[string]bool{
+		"sensitive_attributes": b.SensitiveAttributes != nil, "y_true": b.YTrue != nil, "y_pred": b.YPred != nil,
+		"group_data": b.GroupData != nil, "metrics_to_compute": b.MetricsToCompute != nil,
+		"protected_attributes": b.ProtectedAttributes != nil, "metrics": b.Metrics != nil,
+		"prediction_field": b.PredictionField != nil, "label_field": b.LabelField != nil,
+		"start_date": b.StartDate != nil, "end_date": b.EndDate != nil,
+	}
+}
+
+// form tells the two forms apart: any label-supplied field makes it the
+// label-supplied form, and then no field of the other form may appear.
+func (b body) form() (string, error) {
+	has := b.present()
+	first := func(fields []string) string {
+		for _, f := range fields {
+			if has[f] {
+				return f
+			}
+		}
+		return ""
+	}
+	l, p := first(labelOnly), first(predictionOnly)
+	switch {
+	case l != "" && p != "":
+		return "", web.Invalid(p, fmt.Sprintf("belongs to the logged-predictions form, but %s is of the label-supplied form: send one form", l))
+	case l != "":
+		return FormLabels, nil
+	}
+	return FormPredictions, nil
+}
+
+// checkNames checks a list of attribute names: at least one, none blank or
+// repeated.
+func checkNames(v *web.Problems, field string, names []string) []string {
+	switch {
+	case len(names) == 0:
+		v.Add(field, "is required: name at least one attribute")
+	case len(names) > maxAttributes:
+		v.Add(field, fmt.Sprintf("got %d attributes, want at most %d", len(names), maxAttributes))
+	}
+	for i, n := range names {
+		if n == "" || slices.Contains(names[:i], n) {
+			v.Add(field, fmt.Sprintf("%q at %d: want unique, non-empty names", n, i))
+		}
+	}
+	return names
+}
+
+// checkMetrics checks the metric names; none means all four.
+func checkMetrics(v *web.Problems, field string, names []string) []string {
+	if len(names) == 0 {
+		out := make([]string, 0, len(fairness.Metrics))
+		for _, m := range fairness.Metrics {
+			out = append(out, string(m))
+		}
+		return out
+	}
+	for i, n := range names {
+		if !slices.Contains(fairness.Metrics, fairness.Metric(n)) || slices.Contains(names[:i], n) {
+			v.Add(field, fmt.Sprintf("%q: want each of demographic_parity, equal_opportunity, equalized_odds, disparate_impact at most once", n))
+		}
+	}
+	return names
+}
+
+// predictionSource checks the logged-predictions form's own fields.
+func (b body) predictionSource(v *web.Problems, p *Plan) {
+	p.Summary.PredictionField, p.Summary.LabelFields = DefaultPredictionField, DefaultLabelFields
+	if b.PredictionField != nil {
+		v.Required("prediction_field", *b.PredictionField)
+		p.Summary.PredictionField = *b.PredictionField
+	}
+	if b.LabelField != nil {
+		v.Required("label_field", *b.LabelField)
+		p.Summary.LabelFields = []string{*b.LabelField}
+	}
+	p.Summary.Start = timeField(v, "start_date", b.StartDate)
+	p.Summary.End = timeField(v, "end_date", b.EndDate)
+	if s, e := p.Summary.Start, p.Summary.End; s != nil && e != nil && !s.Before(*e) {
+		v.Add("end_date", "must be after start_date")
+	}
+}
+
+// timeField parses an RFC 3339 time, nil when absent.
+func timeField(v *web.Problems, field string, s *string) *time.Time {
+	if s == nil {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, *s)
+	if err != nil {
+		v.Add(field, "must be an RFC 3339 time, e.g. 2025-01-31T00:00:00Z")
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}

@@ -1,0 +1,136 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/bias"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ bias.Store = (*DB)(nil)
+
+const biasColumns = `id, org_id, model_id, status, request, result, error, created_at, updated_at, completed_at`
+
+// biasState are the columns an update writes, with a's values.
+func biasState(a bias.Audit) ([]any, error) {
+	req, err := toJSON(a.Request)
+	if err != nil {
+		return nil, err
+	}
+	var res sql.NullString
+	if a.Result != nil {
+		if res.String, err = toJSON(a.Result); err != nil {
+			return nil, err
+		}
+		res.Valid = true
+	}
+	return []any{string(a.Status), req, res, a.Error, micros(a.UpdatedAt), nullMicros(a.CompletedAt)}, nil
+}
+
+func (s *DB) scanBias(row interface{ Scan(...any) error }) (bias.Audit, error) {
+	var a bias.Audit
+	var status, req string
+	var res sql.NullString
+	var created, updated int64
+	var completed sql.NullInt64
+	if err := row.Scan(&a.ID, &a.OrgID, &a.ModelID, &status, &req, &res, &a.Error, &created, &updated, &completed); err != nil {
+		return a, s.wrap(err)
+	}
+	a.Status, a.CreatedAt, a.UpdatedAt, a.CompletedAt = bias.Status(status), fromMicros(created), fromMicros(updated), fromNullMicros(completed)
+	if err := fromJSON(req, &a.Request); err != nil {
+		return a, err
+	}
+	if res.Valid {
+		a.Result = &bias.Result{}
+		if err := fromJSON(res.String, a.Result); err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+// CreateBiasAudit implements bias.Store. The model is checked in the same
+// statement, so another organization's model id is store.ErrNotFound.
+func (s *DB) CreateBiasAudit(ctx context.Context, a bias.Audit) error {
+	state, err := biasState(a)
+	if err != nil {
+		return err
+	}
+	args := append([]any{a.ID, a.OrgID, a.ModelID}, state[:4]...)
+	args = append(args, micros(a.CreatedAt), state[4], state[5], a.OrgID, a.ModelID)
+	// The times are cast: PostgreSQL types a bare parameter of a SELECT as text.
+	n, err := s.exec(ctx, s.db, `INSERT INTO bias_audits (`+biasColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?,
+		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+// BiasAudit implements bias.Store.
+func (s *DB) BiasAudit(ctx context.Context, orgID, id string) (bias.Audit, error) {
+	return s.scanBias(s.db.QueryRowContext(ctx, s.q(`SELECT `+biasColumns+` FROM bias_audits WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// BiasAudits implements bias.Store, newest first.
+func (s *DB) BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error) {
+	where, args := []string{"org_id = ?"}, []any{orgID}
+	if f.ModelID != "" {
+		where, args = append(where, "model_id = ?"), append(args, f.ModelID)
+	}
+	if f.Status != "" {
+		where, args = append(where, "status = ?"), append(args, string(f.Status))
+	}
+	cond := strings.Join(where, " AND ")
+	var total int64
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bias_audits WHERE `+cond), args...).Scan(&total); err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	limit := int64(f.Limit)
+	if limit <= 0 {
+		limit = 1 << 62
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+biasColumns+` FROM bias_audits WHERE `+cond+
+		` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	out, err := collect(rows, s.scanBias)
+	return out, total, err
+}
+
+// UpdateBiasAudit implements bias.Store.
+func (s *DB) UpdateBiasAudit(ctx context.Context, a bias.Audit) error {
+	state, err := biasState(a)
+	if err != nil {
+		return err
+	}
+	n, err := s.exec(ctx, s.db, `UPDATE bias_audits SET status = ?, request = ?, result = ?, error = ?, updated_at = ?, completed_at = ?
+		WHERE org_id = ? AND id = ?`, append(state, a.OrgID, a.ID)...)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+// unfinished is the condition of a pending or running audit.
+const unfinished = `status IN ('pending', 'running')`
+
+// TouchBiasAudits implements bias.Store.
+func (s *DB) TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error {
+	args := []any{micros(at)}
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	_, err := s.exec(ctx, s.db, `UPDATE bias_audits SET updated_at = ? WHERE `+unfinished+` AND id IN (`+placeholders(len(ids))+`)`, args...)
+	return err
+}
+
+// FailStaleBiasAudits implements bias.Store.
+func (s *DB) FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error) {
+	return s.exec(ctx, s.db, `UPDATE bias_audits SET status = 'failed', error = ?, updated_at = ?, completed_at = ?
+		WHERE `+unfinished+` AND updated_at < ?`, reason, micros(at), micros(at), micros(before))
+}
