@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors/fairness"
 )
 
@@ -104,6 +105,15 @@ func TestBiasAuditLabels(t *testing.T) {
 		}
 		if g, _ := done.at("results.demographic_parity.groups.gender").([]any); len(g) != 2 {
 			t.Errorf("got demographic parity groups of gender %v, want f and m", done.at("results.demographic_parity.groups.gender"))
+		}
+		// At high or critical severity the audit puts a governance event
+		// on the log, for the risk register.
+		if sev := done.str("severity"); sev != "high" && sev != "critical" {
+			t.Fatalf("got severity %q, want high or critical for these rows", sev)
+		}
+		if events := governanceEvents(t, s, 1); len(events) != 1 || events[0].SourceType != ingest.SourceBiasAudit ||
+			events[0].SourceID != id || events[0].ModelID != model || events[0].Severity != done.str("severity") {
+			t.Fatalf("got governance events %+v, want one for audit %s at %s", events, id, done.str("severity"))
 		}
 
 		// threshold, reference group and one metric.

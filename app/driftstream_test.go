@@ -95,7 +95,7 @@ func TestDriftOnTheStream(t *testing.T) {
 			s.do("GET", "/drift/reports?model_id="+model+"&severity=critical", key, nil).wantField(t, "severity")
 			s.do("GET", "/drift/reports?model_id="+model+"&start_date=yesterday", key, nil).wantField(t, "start_date")
 
-			events := governanceEvents(t, s)
+			events := governanceEvents(t, s, 2)
 			ids := map[string]bool{data["id"].(string): true, pred["id"].(string): true}
 			if len(events) != 2 {
 				t.Fatalf("got %d governance events, want 2: %+v", len(events), events)
@@ -110,8 +110,8 @@ func TestDriftOnTheStream(t *testing.T) {
 }
 
 // governanceEvents reads the governance events on s's event log through a
-// consumer group of the test's own, until two are read or 30 s pass.
-func governanceEvents(t *testing.T, s *server) []ingest.Governance {
+// consumer group of the test's own, until want are read or 30 s pass.
+func governanceEvents(t *testing.T, s *server, want int) []ingest.Governance {
 	t.Helper()
 	var src processors.Source
 	switch l := s.app.events.(type) {
@@ -131,7 +131,7 @@ func governanceEvents(t *testing.T, s *server) []ingest.Governance {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out []ingest.Governance
-	for len(out) < 2 && ctx.Err() == nil {
+	for len(out) < want && ctx.Err() == nil {
 		msgs, err := src.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
 			t.Fatalf("poll: %v", err)

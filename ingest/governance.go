@@ -6,6 +6,9 @@ import "time"
 const (
 	// SourceDriftReport: a drift report at high severity.
 	SourceDriftReport = "drift_report"
+	// SourceBiasAudit: a completed bias audit at high or critical
+	// severity.
+	SourceBiasAudit = "bias_audit"
 )
 
 // Governance is an event for the risk register (KindGovernance): something
@@ -16,13 +19,16 @@ type Governance struct {
 	EventID string `json:"event_id"`
 	OrgID   string `json:"org_id"`
 	ModelID string `json:"model_id"`
-	// SourceType says what raised the event (SourceDriftReport), SourceID
-	// which record did: the drift report's id.
+	// SourceType says what raised the event (SourceDriftReport,
+	// SourceBiasAudit), SourceID which record did: the report's or the
+	// audit's id.
 	SourceType string `json:"source_type"`
 	SourceID   string `json:"source_id"`
-	// Severity is the source's severity: low, medium or high.
+	// Severity is the source's severity: high for drift reports, high or
+	// critical for bias audits.
 	Severity string `json:"severity"`
-	// Summary is one line for a person, naming what drifted.
+	// Summary is one line for a person, naming what drifted or which
+	// group and metric failed.
 	Summary   string    `json:"summary"`
 	Timestamp time.Time `json:"timestamp"`
 }
