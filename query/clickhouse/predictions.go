@@ -15,52 +15,107 @@ import (
 // bucket.
 var tables = query.Rollups(" FINAL")
 
-// writePredictions stores the predictions not stored yet and adds them to
-// the minute and hour rollups, the rollups first: each rollup row records,
-// per log partition, the highest offset it holds. A crash between the two
-// steps replays events that the rollups skip by their offsets and that
-// are stored then; a crash after both replays events that are stored
-// already, left out as not fresh. Either way each is counted once, and a
-// batch costs the same whatever its minute holds. Events without a log
-// position (written straight to the Sink) are counted when fresh.
+// writePredictions stores the predictions not stored yet, then adds to
+// the minute and hour rollups those it stored and those a crash left
+// stored but not counted. Each row's id is kept with its origin, the log
+// position it came from, and each rollup row records per log partition
+// the highest offset it holds, so that:
+//   - a replay after a crash between the rows and the rollups finds its
+//     rows stored with its own origin, above the rollups' offsets: counted
+//     now;
+//   - a replay after both finds them at or below the offsets: not again;
+//   - a client's retry of a prediction_id (another log record) finds the
+//     id stored with another origin: neither stored nor counted again.
+//
+// A batch costs the same whatever its minute holds. Events without a log
+// position (written straight to the Sink) are counted when first stored.
 func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
 	if len(ps) == 0 {
 		return nil
 	}
-	ps, err := fresh(ctx, s, "predictions", ps, func(p ingest.Prediction) (modelKey, string, time.Time) {
-		return modelKey{p.OrgID, p.ModelID}, p.PredictionID, p.Timestamp
-	})
-	if err != nil || len(ps) == 0 {
+	fresh, replayed, err := s.classify(ctx, ps, positions)
+	if err != nil {
 		return err
 	}
+	if len(fresh) > 0 {
+		if err := s.insertPredictions(ctx, fresh, positions); err != nil {
+			return err
+		}
+	}
 	byModel := map[modelKey][]ingest.Prediction{}
-	for _, p := range ps {
+	for _, p := range append(fresh, replayed...) {
 		k := modelKey{p.OrgID, p.ModelID}
 		byModel[k] = append(byModel[k], p)
 	}
-	var undo []func() error
 	for k, mps := range byModel {
 		for _, r := range resolutions {
-			prev, err := s.addToRollup(ctx, r, k, mps, positions)
-			if err != nil {
+			if err := s.addToRollup(ctx, r, k, mps, positions); err != nil {
 				return err
 			}
-			undo = append(undo, func() error { return s.insertBuckets(context.WithoutCancel(ctx), r, k.org, k.model, prev) })
 		}
 	}
-	err = s.insertPredictions(ctx, ps)
-	if err != nil && refused(err) {
-		// The rows are refused for good: take the batch back out of the
-		// rollups before the processor writes it in halves, so that the
-		// events set aside are not counted. If that fails, the batch is
-		// retried whole rather than split.
-		for _, u := range undo {
-			if uerr := u(); uerr != nil {
-				return fmt.Errorf("clickhouse rollup undo after %v: %w", err, uerr)
-			}
+	return nil
+}
+
+// origin names where the log holds an event, "" for none.
+func origin(positions map[processors.EventKey]processors.Position, p ingest.Prediction) string {
+	pos, ok := positions[processors.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", pos.Partition, pos.Offset)
+}
+
+// classify splits predictions into those not stored yet (each id once)
+// and those stored from this very log record (a replay), leaving out
+// repeats of stored ids from other records.
+func (s *Store) classify(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) (fresh, replayed []ingest.Prediction, err error) {
+	ids := map[modelKey][]string{}
+	for _, p := range ps {
+		k := modelKey{p.OrgID, p.ModelID}
+		ids[k] = append(ids[k], p.PredictionID)
+	}
+	stored := map[modelKey]map[string]string{}
+	for k, list := range ids {
+		if stored[k], err = s.origins(ctx, k, list); err != nil {
+			return nil, nil, err
 		}
 	}
-	return err
+	seen := map[processors.EventKey]bool{}
+	for _, p := range ps {
+		key := processors.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		o, ok := stored[modelKey{p.OrgID, p.ModelID}][p.PredictionID]
+		switch {
+		case !ok:
+			fresh = append(fresh, p)
+		case o != "" && o == origin(positions, p):
+			replayed = append(replayed, p)
+		}
+	}
+	return fresh, replayed, nil
+}
+
+// origins returns the stored ids among ids with their origins.
+func (s *Store) origins(ctx context.Context, k modelKey, ids []string) (map[string]string, error) {
+	rows, err := s.conn.Query(ctx, `SELECT event_id, origin FROM prediction_ids FINAL
+		WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`, k.org, k.model, ids)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, o string
+		if err := rows.Scan(&id, &o); err != nil {
+			return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+		}
+		out[id] = o
+	}
+	return out, rows.Err()
 }
 
 // resolution is one of the prediction rollups.
@@ -81,12 +136,12 @@ type counted struct {
 	offsets map[int32]int64
 }
 
-// addToRollup adds one model's fresh predictions to the buckets of r they
-// fall in: one read of those buckets' newest versions, one insert of
-// their next ones. It returns the buckets as they were (empty ones for
-// buckets that were not stored), to put back if the rows are refused.
+// addToRollup adds one model's predictions to the buckets of r they fall
+// in, skipping those at or below a bucket's offset on their partition:
+// one read of those buckets' newest versions, one insert of their next
+// ones.
 func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []ingest.Prediction,
-	positions map[processors.EventKey]processors.Position) (map[int64]*counted, error) {
+	positions map[processors.EventKey]processors.Position) error {
 	set := map[int64]bool{}
 	for _, p := range ps {
 		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
@@ -94,13 +149,7 @@ func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []
 	starts, lo, hi := span(set)
 	buckets, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
 	if err != nil {
-		return nil, err
-	}
-	prev := make(map[int64]*counted, len(starts))
-	for _, start := range starts {
-		if prev[start], err = buckets[start].clone(); err != nil {
-			return nil, err
-		}
+		return err
 	}
 	for _, p := range ps {
 		start := p.Timestamp.Truncate(r.width).UnixMicro()
@@ -122,26 +171,7 @@ func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []
 		}
 		c.bucket.AddOutputs(query.OutputLabels(p.OutputData))
 	}
-	return prev, s.insertBuckets(ctx, r, k.org, k.model, buckets)
-}
-
-// clone copies c, or makes an empty bucket when c is nil.
-func (c *counted) clone() (*counted, error) {
-	out := &counted{offsets: map[int32]int64{}}
-	if c == nil {
-		return out, nil
-	}
-	for p, o := range c.offsets {
-		out.offsets[p] = o
-	}
-	b := c.bucket
-	out.bucket = query.Bucket{Predictions: b.Predictions, LatencyCount: b.LatencyCount, LatencySum: b.LatencySum,
-		LatencyMin: b.LatencyMin, LatencyMax: b.LatencyMax}
-	sketch, outputs, err := b.Encode()
-	if err != nil {
-		return nil, err
-	}
-	return out, out.bucket.Decode(sketch, outputs)
+	return s.insertBuckets(ctx, r, k.org, k.model, buckets)
 }
 
 // loadBuckets reads the newest version of one model's buckets of r that
@@ -221,7 +251,7 @@ func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID 
 	return nil
 }
 
-func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) error {
+func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
 		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
 	if err != nil {
@@ -240,17 +270,17 @@ func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction) e
 	// The ids go in after the rows: a crash between the two leaves rows
 	// whose replay inserts them again with the same sort key, merged away,
 	// never ids without rows.
-	return s.insertIDs(ctx, ps)
+	return s.insertIDs(ctx, ps, positions)
 }
 
-func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction) error {
-	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts)`)
+func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts, origin)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert ids: %w", err)
 	}
 	defer batch.Close() // ends the INSERT when Send is not reached
 	for _, p := range ps {
-		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro()); err != nil {
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), origin(positions, p)); err != nil {
 			return fmt.Errorf("clickhouse insert ids: %w", err)
 		}
 	}

@@ -14,13 +14,13 @@ var _ processors.Sink = (*Store)(nil)
 
 // Write implements processors.Sink. ClickHouse has no transactions, so
 // exactly-once counting rests on steps that are each idempotent: events
-// already stored (same organization, model and event id) are left out;
-// predictions are added to their minute and hour rollups, which record
-// the log offsets they hold, before the rows are inserted
-// (writePredictions); metric values and completions are inserted, then
-// each minute the batch touched is recomputed from the stored rows and
-// written as a new version of that minute's rollup. A crash anywhere
-// leaves at worst work that the replay completes without counting twice.
+// already stored (same organization, model and event id) are left out of
+// the insert; predictions are then added to their minute and hour
+// rollups, which record the log offsets they hold (writePredictions);
+// metric values and completions have each minute the batch touched
+// recomputed from the stored rows and written as a new version of that
+// minute's rollup. A crash anywhere leaves at worst work that the replay
+// completes without counting twice.
 //
 // An event no store can hold, or one ClickHouse refuses as data, fails the
 // batch with an error wrapping processors.ErrPermanent (see refused);
@@ -48,16 +48,11 @@ type modelKey struct{ org, model string }
 // stored returns which of ids are stored already for the model. Metrics
 // and completions have server-made ids, so only a replay of the log
 // repeats one, with its original time: the search stays within [from, to]
-// (Unix microseconds). Predictions carry the caller's prediction_id, which
-// a retry repeats with a new time: prediction_ids finds them by key.
+// (Unix microseconds). (Predictions carry the caller's prediction_id,
+// which a retry repeats with a new time: see classify.)
 func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to int64, ids []string) (map[string]bool, error) {
-	q := `SELECT event_id FROM ` + table + ` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`
-	args := []any{k.org, k.model, from, to, ids}
-	if table == "predictions" {
-		q = `SELECT event_id FROM prediction_ids WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`
-		args = []any{k.org, k.model, ids}
-	}
-	rows, err := s.conn.Query(ctx, q, args...)
+	rows, err := s.conn.Query(ctx, `SELECT event_id FROM `+table+` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`,
+		k.org, k.model, from, to, ids)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
 	}
