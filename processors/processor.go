@@ -214,7 +214,13 @@ func (p *Processor) decode(msgs []Message) Batch {
 			var e ingest.Prediction
 			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
 				b.Predictions = append(b.Predictions, e)
-				b.Positions[EventKey{e.OrgID, e.ModelID, e.PredictionID}] = Position{m.Partition, m.Offset}
+				// A prediction_id repeated within the batch (a client's
+				// retry) keeps the position of its first record, the one
+				// stored: positions then grow along the batch, as sinks
+				// and profiles that keep offsets need.
+				if k := (EventKey{e.OrgID, e.ModelID, e.PredictionID}); !hasKey(b.Positions, k) {
+					b.Positions[k] = Position{m.Partition, m.Offset}
+				}
 			}
 		case ingest.KindMetric:
 			var e ingest.Metric
@@ -251,4 +257,9 @@ func (p *Processor) profiled(b Batch) []positioned {
 		}
 	}
 	return out
+}
+
+func hasKey(m map[EventKey]Position, k EventKey) bool {
+	_, ok := m[k]
+	return ok
 }

@@ -33,7 +33,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, po
 	if len(ps) == 0 {
 		return nil
 	}
-	fresh, replayed, err := s.classify(ctx, ps, positions)
+	fresh, count, err := s.classify(ctx, ps, positions)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, po
 		}
 	}
 	byModel := map[modelKey][]ingest.Prediction{}
-	for _, p := range append(fresh, replayed...) {
+	for _, p := range count {
 		k := modelKey{p.OrgID, p.ModelID}
 		byModel[k] = append(byModel[k], p)
 	}
@@ -66,10 +66,11 @@ func origin(positions map[processors.EventKey]processors.Position, p ingest.Pred
 	return fmt.Sprintf("%d/%d", pos.Partition, pos.Offset)
 }
 
-// classify splits predictions into those not stored yet (each id once)
-// and those stored from this very log record (a replay), leaving out
-// repeats of stored ids from other records.
-func (s *Store) classify(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) (fresh, replayed []ingest.Prediction, err error) {
+// classify returns the predictions not stored yet (each id once), and
+// those to count: these and the ones stored from this very log record (a
+// replay), in the batch's order, which is the log's, as the rollups'
+// offsets need. Repeats of stored ids from other records are left out.
+func (s *Store) classify(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) (fresh, count []ingest.Prediction, err error) {
 	ids := map[modelKey][]string{}
 	for _, p := range ps {
 		k := modelKey{p.OrgID, p.ModelID}
@@ -91,12 +92,12 @@ func (s *Store) classify(ctx context.Context, ps []ingest.Prediction, positions 
 		o, ok := stored[modelKey{p.OrgID, p.ModelID}][p.PredictionID]
 		switch {
 		case !ok:
-			fresh = append(fresh, p)
+			fresh, count = append(fresh, p), append(count, p)
 		case o != "" && o == origin(positions, p):
-			replayed = append(replayed, p)
+			count = append(count, p)
 		}
 	}
-	return fresh, replayed, nil
+	return fresh, count, nil
 }
 
 // origins returns the stored ids among ids with their origins.

@@ -70,19 +70,34 @@ func TestReplayRepairsRollup(t *testing.T) {
 	if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != 1 {
 		t.Errorf("got %d predictions (%v) after a second replay, want 1", st.TotalPredictions, err)
 	}
+	// A batch holding a replay stored but not counted (p2, offset 8) and a
+	// fresh prediction after it (p3, offset 9) counts both.
+	p2, p3 := b.Predictions[0], b.Predictions[0]
+	p2.PredictionID, p3.PredictionID = "p2", "p3"
+	mixed := processors.Batch{Predictions: []ingest.Prediction{p2, p3}, Positions: map[processors.EventKey]processors.Position{
+		{OrgID: "o1", ModelID: "m1", ID: "p2"}: {Partition: 2, Offset: 8}, {OrgID: "o1", ModelID: "m1", ID: "p3"}: {Partition: 2, Offset: 9}}}
+	if err := s.insertPredictions(ctx, mixed.Predictions[:1], mixed.Positions); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, mixed); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != 3 {
+		t.Errorf("got %d predictions (%v) after a replay and a fresh prediction in one batch, want 3", st.TotalPredictions, err)
+	}
 	retry := b
 	retry.Metrics, retry.Completions = nil, nil
 	retry.Positions = map[processors.EventKey]processors.Position{{OrgID: "o1", ModelID: "m1", ID: "p1"}: {Partition: 2, Offset: 9}}
 	if err := s.Write(ctx, retry); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != 1 {
-		t.Errorf("got %d predictions (%v) after a client's retry, want 1", st.TotalPredictions, err)
+	if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != 3 {
+		t.Errorf("got %d predictions (%v) after a client's retry, want 3", st.TotalPredictions, err)
 	}
-	for _, table := range []string{"metrics", "predictions"} {
+	for table, want := range map[string]uint64{"metrics": 1, "predictions": 3} {
 		var rows uint64
-		if err := conn.QueryRow(ctx, `SELECT count() FROM `+table+` FINAL`).Scan(&rows); err != nil || rows != 1 {
-			t.Errorf("got %d %s rows (%v), want 1", rows, table, err)
+		if err := conn.QueryRow(ctx, `SELECT count() FROM `+table+` FINAL`).Scan(&rows); err != nil || rows != want {
+			t.Errorf("got %d %s rows (%v), want %d", rows, table, err, want)
 		}
 	}
 }

@@ -100,3 +100,42 @@ func testPoisonSetAside(t *testing.T, s Store) {
 		t.Fatalf("got %d dead letters for another organization (%v), want none", len(other), err)
 	}
 }
+
+// testRetriedInOnePoll runs the processor over one poll holding 300
+// predictions and a client's retry of 100 of them (new log records, same
+// prediction_ids), then the whole poll again (a replay): each prediction
+// is stored and counted once.
+func testRetriedInOnePoll(t *testing.T, s Store) {
+	var msgs []processors.Message
+	add := func(i int) {
+		v, err := json.Marshal(prediction("o1", "m1", i, float64(i%10)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v, Partition: 1, Offset: int64(len(msgs))})
+	}
+	for i := range 300 {
+		add(i)
+	}
+	for i := 100; i < 200; i++ {
+		add(i)
+	}
+	src := processors.NewBatches(msgs, msgs)
+	p := &processors.Processor{Source: src, Sink: s, DeadLetters: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		MaxBackoff: 10 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	for deadline := time.Now().Add(30 * time.Second); src.Committed() < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("polls not committed within 30s")
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil", err)
+	}
+	if st := stats(t, s, "o1", "m1"); st.TotalPredictions != 300 {
+		t.Fatalf("got %d predictions counted, want 300", st.TotalPredictions)
+	}
+}

@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"CompletionGroups", testCompletionGroups},
 		{"Refused", testRefused},
 		{"PoisonSetAside", testPoisonSetAside},
+		{"RetriedInOnePoll", testRetriedInOnePoll},
 		{"Stream", testStream},
 		{"StreamStopsEarly", testStreamStopsEarly},
 		{"StreamCancelled", testStreamCancelled},
