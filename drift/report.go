@@ -91,6 +91,13 @@ type ReportStore interface {
 	// processor replica's run); store.ErrNotFound when the organization
 	// has no such model.
 	CreateDriftReport(ctx context.Context, r Report) error
+	// GovernancePending returns up to limit reports, of every
+	// organization, that owe their governance event (those stored at high
+	// severity and not marked sent), oldest first.
+	GovernancePending(ctx context.Context, limit int) ([]Report, error)
+	// GovernanceSent records that a report's governance event is on the
+	// log.
+	GovernanceSent(ctx context.Context, orgID, id string) error
 	// DriftReport returns one report; store.ErrNotFound when the
 	// organization has none of that id.
 	DriftReport(ctx context.Context, orgID, id string) (Report, error)

@@ -79,12 +79,15 @@ func (s *Scheduler) Run(ctx context.Context) error {
 // returns the reports written. A model that fails is logged and the
 // others still run; the errors are returned joined.
 func (s *Scheduler) RunOnce(ctx context.Context) ([]drift.Report, error) {
+	var errs []error
+	if err := s.resend(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	due, err := s.Store.DriftDue(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list models for drift detection: %w", err)
+		return nil, errors.Join(append(errs, fmt.Errorf("list models for drift detection: %w", err))...)
 	}
 	var out []drift.Report
-	var errs []error
 	for _, d := range due {
 		rs, err := s.model(ctx, d)
 		out = append(out, rs...)
@@ -118,18 +121,23 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		return nil, nil
 	}
 	var out []drift.Report
+	var errs []error
 	for _, side := range []struct{ name, driftType string }{
 		{processors.SideInput, drift.TypeData}, {processors.SideOutput, drift.TypePrediction},
 	} {
 		r, err := s.compare(ctx, d, cfg, plan, side.name, side.driftType, now)
-		if err != nil {
-			return out, err
-		}
 		if r != nil {
 			out = append(out, *r)
 		}
+		switch {
+		case err != nil && r != nil:
+			// Stored, owing its governance event: the other side still runs.
+			errs = append(errs, err)
+		case err != nil:
+			return out, errors.Join(append(errs, err)...)
+		}
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 // compare writes the report of one side of plan; nil when the run is
@@ -166,10 +174,26 @@ func (s *Scheduler) compare(ctx context.Context, d drift.Due, cfg drift.Config, 
 		"report_id", r.ID, "drift_detected", r.DriftDetected, "severity", r.Severity)
 	if r.Severity == drift.High {
 		if err := s.govern(ctx, r); err != nil {
-			return &r, err
+			return &r, fmt.Errorf("%w (appended again on a later tick)", err)
 		}
 	}
 	return &r, nil
+}
+
+// resend appends the governance events that reports still owe (an append
+// that failed after its report was stored), oldest first.
+func (s *Scheduler) resend(ctx context.Context) error {
+	owed, err := s.Store.GovernancePending(ctx, 100)
+	if err != nil {
+		return fmt.Errorf("list owed governance events: %w", err)
+	}
+	var errs []error
+	for _, r := range owed {
+		if err := s.govern(ctx, r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // NewReport makes the report of a run from its detection result.
@@ -196,9 +220,11 @@ func NewReport(d drift.Due, driftType string, plan Plan, res drift.Result, bound
 }
 
 // govern puts the governance event of a report at high severity on the
-// log.
+// log and records it sent. The event's id is the report's, so an event
+// appended twice (the append succeeded, recording it did not) is one event
+// to its readers.
 func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
-	e := ingest.Governance{EventID: uuid.NewString(), OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
+	e := ingest.Governance{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
 		SourceID: r.ID, Severity: string(r.Severity), Timestamp: r.CreatedAt,
 		Summary: fmt.Sprintf("%s drift at %s severity on %s", r.DriftType, r.Severity, strings.Join(r.DriftedFeatures(), ", "))}
 	rec, err := ingest.GovernanceRecord(e)
@@ -207,6 +233,9 @@ func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
 	}
 	if err := s.Log.Append(ctx, []ingest.Record{rec}); err != nil {
 		return fmt.Errorf("append governance event of drift report %s: %w", r.ID, err)
+	}
+	if err := s.Store.GovernanceSent(ctx, r.OrgID, r.ID); err != nil {
+		return fmt.Errorf("record governance event of drift report %s sent: %w", r.ID, err)
 	}
 	return nil
 }

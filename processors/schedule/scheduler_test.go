@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -14,10 +15,12 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// fakeStore has one model without a configuration on file.
+// fakeStore has one model without a configuration on file. Reports at
+// high severity owe their governance event until marked sent.
 type fakeStore struct {
 	last    *time.Time
 	reports []drift.Report
+	owed    map[string]bool
 }
 
 func (f *fakeStore) DriftDue(context.Context) ([]drift.Due, error) {
@@ -30,6 +33,27 @@ func (f *fakeStore) DriftConfig(context.Context, string, string) (drift.Config, 
 
 func (f *fakeStore) CreateDriftReport(_ context.Context, r drift.Report) error {
 	f.reports = append(f.reports, r)
+	if r.Severity == drift.High {
+		if f.owed == nil {
+			f.owed = map[string]bool{}
+		}
+		f.owed[r.ID] = true
+	}
+	return nil
+}
+
+func (f *fakeStore) GovernancePending(context.Context, int) ([]drift.Report, error) {
+	var out []drift.Report
+	for _, r := range f.reports {
+		if f.owed[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeStore) GovernanceSent(_ context.Context, _, id string) error {
+	delete(f.owed, id)
 	return nil
 }
 
@@ -67,11 +91,49 @@ func (f fakeProfiles) FirstProfileHour(context.Context, string, string, string) 
 	return t0.Truncate(time.Hour), true, nil
 }
 
-type fakeLog struct{ recs []ingest.Record }
+// fakeLog records what is appended; while down it refuses.
+type fakeLog struct {
+	recs []ingest.Record
+	down bool
+}
 
 func (l *fakeLog) Append(_ context.Context, recs []ingest.Record) error {
+	if l.down {
+		return errors.New("log unreachable")
+	}
 	l.recs = append(l.recs, recs...)
 	return nil
+}
+
+// TestGovernanceOwed: reports written while the log is down owe their
+// events, which the next tick appends, once each, with the report's id.
+func TestGovernanceOwed(t *testing.T) {
+	st, log := &fakeStore{}, &fakeLog{down: true}
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: log, Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
+	if _, err := s.RunOnce(context.Background()); err == nil {
+		t.Fatal("RunOnce with the log down: got nil error, want the failed appends")
+	}
+	if len(st.reports) != 2 || len(st.owed) != 2 || len(log.recs) != 0 {
+		t.Fatalf("got %d reports, %d owing, %d events; want 2, 2, 0", len(st.reports), len(st.owed), len(log.recs))
+	}
+	log.down = false
+	last := t0.Add(25 * time.Hour)
+	st.last = &last // not due again: only the owed events go out
+	for range 2 {
+		if _, err := s.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(st.owed) != 0 || len(log.recs) != 2 {
+		t.Fatalf("got %d owing, %d events; want 0 and 2", len(st.owed), len(log.recs))
+	}
+	ids := map[string]bool{st.reports[0].ID: true, st.reports[1].ID: true}
+	for _, rec := range log.recs {
+		var e ingest.Governance
+		if err := json.Unmarshal(rec.Value, &e); err != nil || !ids[e.EventID] || e.SourceID != e.EventID {
+			t.Errorf("got event %s (%v), want one whose id is its report's", rec.Value, err)
+		}
+	}
 }
 
 func TestRunOnce(t *testing.T) {

@@ -16,7 +16,11 @@ CREATE TABLE drift_reports (
     features            TEXT NOT NULL,
     skipped_features    TEXT NOT NULL,
     problems            TEXT NOT NULL,
-    created_at          BIGINT NOT NULL
+    created_at          BIGINT NOT NULL,
+    -- A report at high severity owes a governance event to the log until
+    -- the scheduler has appended it (an outbox: a failed append is retried
+    -- on the next tick).
+    governance_pending  BOOLEAN NOT NULL DEFAULT FALSE
 );
 CREATE INDEX drift_reports_model ON drift_reports (org_id, model_id, created_at);
 -- One report per run: a model's drift type over one window. Processor

@@ -21,7 +21,8 @@ func reportDocs(r *drift.Report) []any {
 
 // CreateDriftReport implements drift.ReportStore. The model is checked in
 // the same statement, so another organization's model id is
-// store.ErrNotFound.
+// store.ErrNotFound. A report at high severity is stored owing its
+// governance event.
 func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 	ref := r.Reference
 	ref.Start, ref.End = fromNullMicros(nullMicros(ref.Start)), fromNullMicros(nullMicros(ref.End))
@@ -35,9 +36,11 @@ func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 	}
 	// Casts type the bare parameters of the SELECT for PostgreSQL.
 	args := []any{r.ID, r.OrgID, r.ModelID, r.DriftType, micros(r.WindowStart), micros(r.WindowEnd), refDoc,
-		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], micros(r.CreatedAt), r.OrgID, r.ModelID}
-	n, err := s.exec(ctx, s.db, `INSERT INTO drift_reports (`+reportColumns+`) SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
-		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, CAST(? AS BIGINT)
+		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], micros(r.CreatedAt),
+		r.Severity == drift.High, r.OrgID, r.ModelID}
+	n, err := s.exec(ctx, s.db, `INSERT INTO drift_reports (`+reportColumns+`, governance_pending)
+		SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
+		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BOOLEAN)
 		WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
 	if err == nil && n == 0 {
 		err = store.ErrNotFound
@@ -126,4 +129,29 @@ func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
 		d.LastReport = fromNullMicros(last)
 		return d, s.wrap(err)
 	})
+}
+
+// GovernancePending implements drift.ReportStore: oldest first.
+func (s *DB) GovernancePending(ctx context.Context, limit int) ([]drift.Report, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+reportColumns+` FROM drift_reports
+		WHERE governance_pending ORDER BY created_at, id LIMIT ?`), limit)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var out []drift.Report
+	for rows.Next() {
+		r, err := s.scanReport(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, s.wrap(rows.Err())
+}
+
+// GovernanceSent implements drift.ReportStore.
+func (s *DB) GovernanceSent(ctx context.Context, orgID, id string) error {
+	_, err := s.exec(ctx, s.db, `UPDATE drift_reports SET governance_pending = FALSE WHERE org_id = ? AND id = ?`, orgID, id)
+	return err
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/vigilhq/vigil/drift"
@@ -12,6 +13,37 @@ var reportTests = []test{
 	{"DriftReports/Filters", testReportFilters},
 	{"DriftReports/OtherOrg", testReportOtherOrg},
 	{"DriftReports/Due", testReportDue},
+	{"DriftReports/GovernanceOwed", testReportGovernanceOwed},
+}
+
+// testReportGovernanceOwed: reports stored at high severity, of any
+// organization, owe their governance event until marked sent.
+func testReportGovernanceOwed(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m, n := newModel(a.ID, "fraud", "1", 1), newModel(b.ID, "churn", "1", 2)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	must(t, s.CreateModel(ctx(t), n), "CreateModel other organization")
+	high := newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)
+	other := newReport(b.ID, n.ID, drift.TypeData, drift.High, 20)
+	for _, r := range []drift.Report{high, newReport(a.ID, m.ID, drift.TypePrediction, drift.Medium, 10), other} {
+		must(t, s.CreateDriftReport(ctx(t), r), "CreateDriftReport")
+	}
+	owed := func(want ...string) {
+		t.Helper()
+		got, err := s.GovernancePending(ctx(t), 10)
+		must(t, err, "GovernancePending")
+		var ids []string
+		for _, r := range got {
+			ids = append(ids, r.ID)
+		}
+		if fmt.Sprint(ids) != fmt.Sprint(want) {
+			t.Fatalf("got reports owing %v, want %v (oldest first)", ids, want)
+		}
+	}
+	owed(high.ID, other.ID)
+	must(t, s.GovernanceSent(ctx(t), a.ID, high.ID), "GovernanceSent")
+	must(t, s.GovernanceSent(ctx(t), a.ID, other.ID), "GovernanceSent with another organization's id")
+	owed(other.ID)
 }
 
 // newReport returns a report of the model written created seconds after
