@@ -11,9 +11,8 @@ const hourMicros = int64(time.Hour / time.Microsecond)
 
 // SumHours sums one model's minute rollups (t.PredictionMinutes) in the
 // hours that overlap [from, to), Unix microseconds, into hours keyed by
-// their start: how
-// ClickHouse recomputes the hours a write touched, and how a store fills
-// its hour rollup from minutes kept before it had one.
+// their start: how a store fills its hour rollup from minutes kept before
+// it had one (PredictionHours).
 func SumHours(ctx context.Context, read Reader, t RollupTables, orgID, modelID string, from, to int64) (map[int64]*Bucket, error) {
 	// CAST(... AS Int64) is integer division on both engines, as in
 	// ReadMetricSeries.
@@ -21,7 +20,7 @@ func SumHours(ctx context.Context, read Reader, t RollupTables, orgID, modelID s
 	if r := to % hourMicros; r != 0 && to < 1<<63-1-hourMicros {
 		to += hourMicros - r
 	}
-	rows, err := read(ctx, `SELECT CAST(minute / ? AS Int64) * ?, `+rollupColumns+` FROM `+t.PredictionMinutes+`
+	rows, err := read(ctx, `SELECT CAST(minute / ? AS Int64) * ?, `+RollupColumns+` FROM `+t.PredictionMinutes+`
 		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`,
 		hourMicros, hourMicros, orgID, modelID, from, to)
 	if err != nil {
@@ -32,7 +31,7 @@ func SumHours(ctx context.Context, read Reader, t RollupTables, orgID, modelID s
 	for rows.Next() {
 		var h int64
 		var one Bucket
-		if err := one.scan(rows, &h); err != nil {
+		if err := one.Scan(rows, &h); err != nil {
 			return nil, fmt.Errorf("sum hours: %w", err)
 		}
 		b := hours[h]
@@ -72,11 +71,11 @@ func PredictionHours(read Reader, t RollupTables, write HourWriter) func(ctx con
 // minutes hold. It is a no-op once the hours hold anything, and
 // idempotent when fill is.
 func FillHours(ctx context.Context, read Reader, hoursTable, minutesTable string, fill func(ctx context.Context, orgID, modelID string) error) error {
-	var hours, minutes int64
-	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+hoursTable, &hours); err != nil || hours > 0 {
+	// Every start asks: one row of each table answers, never a count.
+	if full, err := hasRows(ctx, read, hoursTable); err != nil || full {
 		return err
 	}
-	if err := readOne(ctx, read, `SELECT CAST(COUNT(*) AS Int64) FROM `+minutesTable, &minutes); err != nil || minutes == 0 {
+	if full, err := hasRows(ctx, read, minutesTable); err != nil || !full {
 		return err
 	}
 	rows, err := read(ctx, `SELECT DISTINCT org_id, model_id FROM `+minutesTable)
@@ -104,17 +103,13 @@ func FillHours(ctx context.Context, read Reader, hoursTable, minutesTable string
 	return nil
 }
 
-// readOne reads the single value of a one-row query into dst.
-func readOne(ctx context.Context, read Reader, q string, dst any) error {
-	rows, err := read(ctx, q)
+// hasRows reports whether table holds a row, reading at most one.
+func hasRows(ctx context.Context, read Reader, table string) (bool, error) {
+	rows, err := read(ctx, `SELECT 1 FROM `+table+` LIMIT 1`)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer rows.Close()
-	if rows.Next() {
-		if err := rows.Scan(dst); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	found := rows.Next()
+	return found, rows.Err()
 }

@@ -62,3 +62,42 @@ func ReadFirstProfileHour(ctx context.Context, read Reader, table, orgID, modelI
 	}
 	return first, ok, nil
 }
+
+// ReadProfileSnapshots implements processors.ProfileStore.LoadProfiles on
+// any engine that keeps the feature_profiles table, named by table as the
+// engine reads it (ClickHouse: with FINAL): one query a key, a key never
+// saved absent from the map.
+func ReadProfileSnapshots(ctx context.Context, read Reader, table string, keys []processors.ProfileKey) (map[processors.ProfileKey]*processors.ProfileSnapshot, error) {
+	out := map[processors.ProfileKey]*processors.ProfileSnapshot{}
+	for _, k := range keys {
+		if err := readSnapshot(ctx, read, table, k, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readSnapshot reads k's snapshot into out, if it is stored.
+func readSnapshot(ctx context.Context, read Reader, table string, k processors.ProfileKey, out map[processors.ProfileKey]*processors.ProfileSnapshot) error {
+	rows, err := read(ctx, `SELECT profile, offsets FROM `+table+` WHERE org_id = ? AND model_id = ? AND side = ? AND hour = ?`,
+		k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro())
+	if err != nil {
+		return fmt.Errorf("load profile: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var prof, offsets string
+		if err := rows.Scan(&prof, &offsets); err != nil {
+			return fmt.Errorf("load profile: %w", err)
+		}
+		snap := &processors.ProfileSnapshot{Key: k}
+		if err := snap.Decode(prof, offsets); err != nil {
+			return err
+		}
+		out[k] = snap
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("load profile: %w", err)
+	}
+	return nil
+}

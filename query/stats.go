@@ -43,9 +43,9 @@ func Rollups(suffix string) RollupTables {
 	}
 }
 
-// rollupColumns are the columns ReadPredictionStats reads of both rollups,
-// in the types both engines scan alike.
-const rollupColumns = `CAST(predictions AS Int64), CAST(latency_count AS Int64), latency_sum, latency_min, latency_max,
+// RollupColumns are the columns of a prediction rollup row that
+// Bucket.Scan reads, in the types both engines scan alike.
+const RollupColumns = `CAST(predictions AS Int64), CAST(latency_count AS Int64), latency_sum, latency_min, latency_max,
 	COALESCE(latency_sketch, ''), COALESCE(output_counts, '')`
 
 // Cover splits the minutes of r (from the start of From's minute to the
@@ -76,9 +76,9 @@ func Cover(r Range) (head, hours, tail Range) {
 func ReadPredictionStats(ctx context.Context, read Reader, t RollupTables, orgID, modelID string, r Range) (PredictionStats, error) {
 	st := PredictionStats{Outputs: OutputDistribution{}}
 	head, hours, tail := Cover(r)
-	rows, err := read(ctx, `SELECT `+rollupColumns+` FROM `+t.PredictionMinutes+`
+	rows, err := read(ctx, `SELECT `+RollupColumns+` FROM `+t.PredictionMinutes+`
 		WHERE org_id = ? AND model_id = ? AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
-		UNION ALL SELECT `+rollupColumns+` FROM `+t.PredictionHours+`
+		UNION ALL SELECT `+RollupColumns+` FROM `+t.PredictionHours+`
 		WHERE org_id = ? AND model_id = ? AND hour >= ? AND hour < ?`,
 		orgID, modelID, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(),
 		orgID, modelID, hours.From.UnixMicro(), hours.To.UnixMicro())
@@ -89,7 +89,7 @@ func ReadPredictionStats(ctx context.Context, read Reader, t RollupTables, orgID
 	var b Bucket
 	for rows.Next() {
 		var one Bucket
-		if err := one.scan(rows); err != nil {
+		if err := one.Scan(rows); err != nil {
 			return st, fmt.Errorf("prediction stats: %w", err)
 		}
 		if err := b.Merge(&one); err != nil {
@@ -217,15 +217,8 @@ func (b *Bucket) Decode(sketch, outputs []byte) error {
 	return b.Outputs.MergeEncoded(outputs)
 }
 
-// RollupColumns are the columns Bucket.Scan reads of a prediction rollup
-// row, in the types both engines scan alike.
-const RollupColumns = rollupColumns
-
 // Scan reads one row of RollupColumns, after the columns of first.
-func (b *Bucket) Scan(row Row, first ...any) error { return b.scan(row, first...) }
-
-// scan reads one row of rollupColumns, after the columns of first.
-func (b *Bucket) scan(row Row, first ...any) error {
+func (b *Bucket) Scan(row Row, first ...any) error {
 	var sketch, outputs string
 	if err := row.Scan(append(first, &b.Predictions, &b.LatencyCount, &b.LatencySum, &b.LatencyMin, &b.LatencyMax, &sketch, &outputs)...); err != nil {
 		return err

@@ -42,10 +42,11 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, po
 			return err
 		}
 	}
-	byModel := map[modelKey][]ingest.Prediction{}
+	// Each prediction's output labels are read once, for both rollups.
+	byModel := map[modelKey][]labeled{}
 	for _, p := range count {
 		k := modelKey{p.OrgID, p.ModelID}
-		byModel[k] = append(byModel[k], p)
+		byModel[k] = append(byModel[k], labeled{p, query.OutputLabels(p.OutputData)})
 	}
 	for k, mps := range byModel {
 		for _, r := range resolutions {
@@ -137,11 +138,17 @@ type counted struct {
 	offsets map[int32]int64
 }
 
+// labeled is a prediction with the labels of its output.
+type labeled struct {
+	ingest.Prediction
+	labels []query.Label
+}
+
 // addToRollup adds one model's predictions to the buckets of r they fall
 // in, skipping those at or below a bucket's offset on their partition:
 // one read of those buckets' newest versions, one insert of their next
 // ones.
-func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []ingest.Prediction,
+func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []labeled,
 	positions map[processors.EventKey]processors.Position) error {
 	set := map[int64]bool{}
 	for _, p := range ps {
@@ -170,7 +177,7 @@ func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []
 		if p.LatencyMS != nil {
 			c.bucket.AddLatency(*p.LatencyMS)
 		}
-		c.bucket.AddOutputs(query.OutputLabels(p.OutputData))
+		c.bucket.AddOutputs(p.labels)
 	}
 	return s.insertBuckets(ctx, r, k.org, k.model, buckets)
 }

@@ -15,35 +15,7 @@ var _ processors.ProfileStore = (*Store)(nil)
 // LoadProfiles implements processors.ProfileStore from the newest version
 // of each snapshot.
 func (s *Store) LoadProfiles(ctx context.Context, keys []processors.ProfileKey) (map[processors.ProfileKey]*processors.ProfileSnapshot, error) {
-	if err := s.ensure(ctx); err != nil {
-		return nil, err
-	}
-	out := map[processors.ProfileKey]*processors.ProfileSnapshot{}
-	for _, k := range keys {
-		rows, err := s.conn.Query(ctx, `SELECT profile, offsets FROM feature_profiles FINAL
-			WHERE org_id = ? AND model_id = ? AND side = ? AND hour = ?`, k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro())
-		if err != nil {
-			return nil, fmt.Errorf("load profile: %w", err)
-		}
-		for rows.Next() {
-			var prof, offsets string
-			if err := rows.Scan(&prof, &offsets); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("load profile: %w", err)
-			}
-			snap := &processors.ProfileSnapshot{Key: k}
-			if err := snap.Decode(prof, offsets); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[k] = snap
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("load profile: %w", err)
-		}
-	}
-	return out, nil
+	return query.ReadProfileSnapshots(ctx, s.read, "feature_profiles FINAL", keys)
 }
 
 // SaveProfiles implements processors.ProfileStore: one insert of every

@@ -57,7 +57,7 @@ func testStatsOverHours(t *testing.T, s Store) {
 		rank := func(q float64) float64 { return want.latencies[int(q*float64(len(want.latencies)-1))] }
 		percentiles(t, st, rank(0.5), rank(0.95), rank(0.99))
 		if !reflect.DeepEqual(st.Outputs, want.outputs) {
-			t.Fatalf("[%v, %v): got outputs %s, want %s", from, to, text(st.Outputs), text(want.outputs))
+			t.Fatalf("[%v, %v): got outputs %s, want %s", from, to, text(t, st.Outputs), text(t, want.outputs))
 		}
 	}
 	f(base, base.Add(5*time.Hour))
@@ -111,8 +111,14 @@ func exactStats(ps []ingest.Prediction, from, to time.Time) exact {
 	return e
 }
 
-func text(v any) string {
-	b, _ := json.Marshal(v)
+// text is v as JSON; a value that does not encode fails the test, so
+// that two such values never compare equal as "".
+func text(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("encode %T: %v", v, err)
+	}
 	return string(b)
 }
 
@@ -149,7 +155,7 @@ func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *te
 		if st.TotalPredictions != 400 || len(ms) != 5 || len(cs) != 2 {
 			t.Fatalf("got %d predictions, %d metric hours, %d LLMs; want 400, 5, 2", st.TotalPredictions, len(ms), len(cs))
 		}
-		return text([]any{st, ms, cs})
+		return text(t, []any{st, ms, cs})
 	}
 	before := read(s)
 	drop(t)

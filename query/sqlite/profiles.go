@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -16,24 +14,7 @@ var _ processors.ProfileStore = (*Store)(nil)
 
 // LoadProfiles implements processors.ProfileStore.
 func (s *Store) LoadProfiles(ctx context.Context, keys []processors.ProfileKey) (map[processors.ProfileKey]*processors.ProfileSnapshot, error) {
-	out := map[processors.ProfileKey]*processors.ProfileSnapshot{}
-	for _, k := range keys {
-		var prof, offsets string
-		err := s.db.QueryRowContext(ctx, `SELECT profile, offsets FROM feature_profiles
-			WHERE org_id = ? AND model_id = ? AND side = ? AND hour = ?`, k.OrgID, k.ModelID, k.Side, k.Hour.UnixMicro()).Scan(&prof, &offsets)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load profile: %w", err)
-		}
-		snap := &processors.ProfileSnapshot{Key: k}
-		if err := snap.Decode(prof, offsets); err != nil {
-			return nil, err
-		}
-		out[k] = snap
-	}
-	return out, nil
+	return query.ReadProfileSnapshots(ctx, s.read, "feature_profiles", keys)
 }
 
 // SaveProfiles implements processors.ProfileStore, in one transaction.

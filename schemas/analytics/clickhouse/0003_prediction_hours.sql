@@ -1,17 +1,13 @@
 -- Predictions summed per hour, beside the minutes: a month's stats read
--- about 720 hour rows instead of 43,200 minutes. An hour is recomputed from
--- its minutes after each write that touches it, and kept as the newest
--- version, like the minutes.
+-- about 720 hour rows instead of 43,200 minutes. Each write adds its new
+-- predictions to the minutes and hours they fall in (see
+-- 0006_rollup_offsets.sql) and inserts them as the newest version.
 -- Both rollups count the class labels of output_data (query.OutputLabels)
--- as the JSON text of a query.OutputDistribution ('' when none); the rows
--- carry their labels in output_labels, each the JSON array [field, value],
--- so that ClickHouse counts them without parsing JSON.
+-- as the JSON text of a query.OutputDistribution ('' when none).
 -- ClickHouse 18.16 has no ADD COLUMN IF NOT EXISTS: the store skips an
 -- ADD COLUMN whose column exists (error 44).
 -- Statements are separated by lines holding only ";".
 
-ALTER TABLE predictions ADD COLUMN output_labels Array(String)
-;
 ALTER TABLE prediction_minutes ADD COLUMN output_counts String
 ;
 CREATE TABLE IF NOT EXISTS prediction_hours (
