@@ -161,8 +161,23 @@ func TestDriftConfig(t *testing.T) {
 		s.do("PUT", path, admin, got.raw).want(t, 200)
 		// Parts left out take their defaults.
 		r = s.do("PUT", path, admin, map[string]any{"threshold_config": map[string]any{"psi": 0.5}}).want(t, 200)
-		if r.at("threshold_config.ks_test") != 0.05 || r.at("threshold_config.psi") != 0.5 || r.at("concept_drift_config.enabled") != false {
-			t.Errorf("got %s, want medium thresholds but psi 0.5, concept drift off", r.raw)
+		if r.at("threshold_config.ks_test") != 0.05 || r.at("threshold_config.psi") != 0.5 || r.at("concept_drift_config.enabled") != true ||
+			r.at("concept_drift_config.higher_is_better") != true {
+			t.Errorf("got %s, want medium thresholds but psi 0.5, concept drift on (accuracy, higher is better)", r.raw)
+		}
+		// Which way a metric worsens is inferred from its name unless sent.
+		for _, tc := range []struct {
+			concept map[string]any
+			want    bool
+		}{
+			{map[string]any{"metric": "rmse"}, false},
+			{map[string]any{"metric": "rmse", "higher_is_better": true}, true},
+			{map[string]any{"metric": "precision"}, true},
+		} {
+			r = s.do("PUT", path, admin, map[string]any{"concept_drift_config": tc.concept}).want(t, 200)
+			if r.at("concept_drift_config.higher_is_better") != tc.want {
+				t.Errorf("PUT concept_drift_config %v: got %s, want higher_is_better %v", tc.concept, r.raw, tc.want)
+			}
 		}
 
 		for _, tc := range []struct {
@@ -179,7 +194,8 @@ func TestDriftConfig(t *testing.T) {
 			{map[string]any{"alert_config": map[string]any{"min_severity": "critical"}}, "alert_config.min_severity"},
 			{map[string]any{"alert_config": map[string]any{"channels": []any{map[string]any{"type": "sms", "target": "1"}}}}, "alert_config.channels[0].type"},
 			{map[string]any{"schedule_config": map[string]any{"interval": "5m"}}, "schedule_config.interval"},
-			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "uploaded"}}}, "schedule_config.reference.type"},
+			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "uploaded", "start": "2025-01-01T00:00:00Z"}}}, "schedule_config.reference"},
+			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "file"}}}, "schedule_config.reference.type"},
 			{map[string]any{"schedule_config": map[string]any{"reference": map[string]any{"type": "window", "start": "yesterday"}}}, "schedule_config.reference"},
 			{map[string]any{"model_id": "another"}, "model_id"},
 			{map[string]any{"thresholds": map[string]any{}}, "thresholds"},

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -38,18 +37,11 @@ func TestDriftOnTheStream(t *testing.T) {
 				}
 				s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
 			}
-			stored := func(n float64) {
-				t.Helper()
-				waitFor(t, fmt.Sprint(n, " predictions stored"), func() bool {
-					return s.do("GET", "/predictions/models/"+model+"/stats?start_time=2000-01-01T00:00:00Z&end_time=2100-01-01T00:00:00Z",
-						key, nil).at("total_predictions") == n
-				})
-			}
 			traffic(0)
-			stored(300)
+			s.waitStored(t, key, model, 300)
 			s.app.skew.Store(int64(25 * time.Hour))
 			traffic(5)
-			stored(600)
+			s.waitStored(t, key, model, 600)
 			var reports []any
 			waitFor(t, "two drift reports", func() bool {
 				reports, _ = s.do("GET", "/drift/reports?model_id="+model, key, nil).want(t, 200).at("reports").([]any)

@@ -148,7 +148,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
-	drifts := &drift.API{Store: a.store, Reports: a.store, Clock: a.clock()}
+	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
 	// Audits run in the API process; those at high or critical severity
 	// put a governance event on the log.
 	runner := &bias.Runner{Store: a.store, Predictions: a.analytics, Log: a.log, Governance: governance{a}}

@@ -113,7 +113,7 @@ func (a *App) initProcessor(context.Context) error {
 		p.Source = src
 		return p.Run(ctx)
 	}})
-	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
+	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})
 	return nil
 }

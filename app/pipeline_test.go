@@ -14,12 +14,24 @@ import (
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
+	// The pause grows, so that slow pipelines are not polled past the
+	// API's rate limit (1,000 requests a minute).
+	for pause := 5 * time.Millisecond; !ok(); pause = min(2*pause, 250*time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%s: not within 30 s of the 2xx", what)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(pause)
 	}
+}
+
+// waitStored waits until the model's stats count n predictions of any
+// time (clocks may be skewed forward).
+func (s *server) waitStored(t *testing.T, key, model string, n float64) {
+	t.Helper()
+	waitFor(t, fmt.Sprint(n, " predictions stored"), func() bool {
+		return s.do("GET", "/predictions/models/"+model+"/stats?start_time=2000-01-01T00:00:00Z&end_time=2100-01-01T00:00:00Z",
+			key, nil).at("total_predictions") == n
+	})
 }
 
 func TestLogBatchThenQuery(t *testing.T) {

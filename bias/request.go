@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/processors/fairness"
 )
@@ -34,7 +35,7 @@ type body struct {
 // Defaults of the logged-predictions form.
 const (
 	// DefaultPredictionField is the output_data field holding the prediction.
-	DefaultPredictionField = "prediction"
+	DefaultPredictionField = ingest.PredictionField
 	// MaxRows bounds the logged predictions one audit reads: the newest
 	// MaxRows in the requested range.
 	MaxRows = 1_000_000
@@ -44,7 +45,7 @@ const (
 
 // DefaultLabelFields are the fields that hold a logged prediction's ground
 // truth, looked up in metadata, then input_data, in this order.
-var DefaultLabelFields = []string{"label", "y_true"}
+var DefaultLabelFields = ingest.LabelFields
 
 // Plan is a checked request: what to store and what to compute.
 type Plan struct {

@@ -53,18 +53,33 @@ type FeatureConfig struct {
 // On reports whether the feature is tested.
 func (f FeatureConfig) On() bool { return f.Enabled == nil || *f.Enabled }
 
-// ConceptDriftConfig watches a quality metric for a fall below its
-// baseline by more than threshold_config.concept_drift.
+// ConceptDriftConfig watches a quality metric for a worsening from its
+// baseline by at least threshold_config.concept_drift (relative). Each
+// scheduled run writes a concept report when the metric can be had:
+//
+//   - Current value, over the last Window: from labelled predictions
+//     (metadata or input_data field label or y_true, against output_data's
+//     prediction) when Metric is accuracy, error_rate, mae, mse or rmse and
+//     the window holds at least MinSamples of them; otherwise the mean of
+//     the values of metric_type Metric logged with POST /metrics, when the
+//     window holds at least one.
+//   - Baseline: the model's baseline_metrics of the same name; otherwise
+//     the same figure over the schedule's reference window.
 type ConceptDriftConfig struct {
 	Enabled bool `json:"enabled"`
-	// Metric is the metric compared with the model's baseline_metrics of
-	// the same name (default accuracy).
+	// Metric is the quality metric watched (default accuracy).
 	Metric string `json:"metric"`
+	// HigherIsBetter says which way the metric worsens; left out, it is
+	// inferred from the name (false for error_rate, mae, mse, rmse, mape,
+	// log_loss, loss and brier_score).
+	HigherIsBetter *bool `json:"higher_is_better"`
 	// Window is the span of recent data the metric is computed over: 1h,
-	// 24h, 7d or 30d (default 7d).
+	// 24h, 7d or 30d (default 7d), ending where the schedule's window
+	// ends and starting no earlier than the reference ends.
 	Window string `json:"window"`
-	// MinSamples is the fewest labelled predictions in the window before
-	// the metric is judged (default 100).
+	// MinSamples is the fewest labelled predictions the window (and a
+	// reference window standing for the baseline) must hold before the
+	// metric is computed from labels (default 100).
 	MinSamples int `json:"min_samples"`
 }
 
@@ -102,8 +117,8 @@ type ScheduleConfig struct {
 // Reference is the reference data of scheduled runs.
 type Reference struct {
 	// Type is "window" (predictions logged from Start to End) or
-	// "uploaded" (the reference data last sent to POST /drift/detect),
-	// which scheduled runs do not support yet: configurations refuse it.
+	// "uploaded" (the reference sent to PUT /drift/reference/{model_id};
+	// runs are skipped while none is uploaded).
 	Type string `json:"type"`
 	// Start and End bound a "window" reference; both nil mean the model's
 	// first window of logged predictions, from its first profiled hour.
@@ -118,14 +133,16 @@ const (
 )
 
 // Default returns the default configuration of a model: the medium preset,
-// no feature overrides, concept drift off (accuracy over 7d once on),
-// alerts on from high severity, and the schedule on: every hour, the last
+// no feature overrides, concept drift on (accuracy over 7d, reported once
+// labelled predictions or logged accuracy values exist), alerts on from
+// high severity, and the schedule on: every hour, the last
 // 24 hours compared with the model's first 24 hours of logged predictions,
 // so that drift is reported without anyone configuring anything. Nothing
 // is on file yet, so the times are nil.
 func Default(orgID, modelID string) Config {
 	c := Config{ModelID: modelID, OrgID: orgID}
 	c.Thresholds = Presets[1].Thresholds
+	c.ConceptDrift.Enabled = true
 	c.Alerts.Enabled = true
 	c.Schedule.Enabled = true
 	c.normalize()
@@ -150,6 +167,10 @@ func (c *Settings) normalize() {
 	}
 	def(&c.ConceptDrift.Metric, "accuracy")
 	def(&c.ConceptDrift.Window, "7d")
+	if c.ConceptDrift.HigherIsBetter == nil {
+		hib := HigherIsBetter(c.ConceptDrift.Metric)
+		c.ConceptDrift.HigherIsBetter = &hib
+	}
 	if c.ConceptDrift.MinSamples == 0 {
 		c.ConceptDrift.MinSamples = 100
 	}

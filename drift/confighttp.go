@@ -120,6 +120,8 @@ type putBody struct {
 func (a *API) put(c *fiber.Ctx) error {
 	modelID := c.Params("model_id")
 	body := putBody{Settings: Default("", modelID).Settings}
+	// Inferred from the metric sent, unless sent.
+	body.ConceptDrift.HigherIsBetter = nil
 	if err := web.Decode(c, &body); err != nil {
 		return decodeError(err)
 	}

@@ -12,13 +12,15 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// API serves /drift/detect, /drift/reports, /drift/trend and
-// /drift-config.
+// API serves /drift/detect, /drift/reports, /drift/trend,
+// /drift/reference and /drift-config.
 type API struct {
 	Store Store
 	// Reports keeps the reports of scheduled runs.
-	Reports  ReportStore
-	Detector Detector
+	Reports ReportStore
+	// References keeps the models' uploaded references.
+	References ReferenceStore
+	Detector   Detector
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -32,6 +34,9 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/drift/reports", Permission: "drift:read", Handler: a.listReports},
 		{Method: fiber.MethodGet, Path: "/drift/reports/:report_id", Permission: "drift:read", Handler: a.getReport},
 		{Method: fiber.MethodGet, Path: "/drift/trend", Permission: "drift:read", Handler: a.trend},
+		{Method: fiber.MethodPut, Path: "/drift/reference/:model_id", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.putReference},
+		{Method: fiber.MethodGet, Path: "/drift/reference/:model_id", Permission: "drift:read", Handler: a.getReference},
+		{Method: fiber.MethodDelete, Path: "/drift/reference/:model_id", Permission: "drift:write", Handler: a.deleteReference},
 		{Method: fiber.MethodGet, Path: "/drift-config/presets", Permission: "drift:read", Handler: a.presets},
 		{Method: fiber.MethodGet, Path: "/drift-config/presets/:preset_name", Permission: "drift:read", Handler: a.preset},
 		{Method: fiber.MethodPost, Path: "/drift-config/:model_id/default", Permission: "drift:write", Handler: a.createDefault},

@@ -2,13 +2,15 @@ package drift
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
 // Drift types of a report: data drift compares a model's input features,
-// prediction drift its outputs. Concept drift (a fall of a quality metric)
-// is reserved: no report of that type is written yet.
+// prediction drift its outputs, concept drift a quality metric (from
+// labelled predictions or logged metric values) with its baseline.
 const (
 	TypeData       = "data"
 	TypePrediction = "prediction"
@@ -21,7 +23,8 @@ type Report struct {
 	ID      string `json:"id"`
 	OrgID   string `json:"-"`
 	ModelID string `json:"model_id"`
-	// DriftType is TypeData (inputs) or TypePrediction (outputs).
+	// DriftType is TypeData (inputs), TypePrediction (outputs) or
+	// TypeConcept (a quality metric).
 	DriftType string `json:"drift_type"`
 	// WindowStart and WindowEnd bound the predictions compared: those of
 	// the hours starting in [WindowStart, WindowEnd).
@@ -33,8 +36,11 @@ type Report struct {
 	DriftDetected     bool     `json:"drift_detected"`
 	OverallDriftScore float64  `json:"overall_drift_score"`
 	Severity          Severity `json:"severity"`
-	// Features holds the result of each tested feature.
+	// Features holds the result of each tested feature (none in a
+	// concept report).
 	Features map[string]ReportFeature `json:"features"`
+	// Concept is a concept report's comparison; nil on the other types.
+	Concept *Concept `json:"concept,omitempty"`
 	// Skipped lists the features the configuration leaves out; Problems
 	// the features that could not be tested, with why.
 	Skipped   []string          `json:"skipped_features"`
@@ -62,6 +68,15 @@ func (r Report) DriftedFeatures() []string {
 	return out
 }
 
+// Summary is a sentence on what the report found, for governance events.
+func (r Report) Summary() string {
+	if c := r.Concept; c != nil {
+		return fmt.Sprintf("concept drift at %s severity: %s %.4g (%s) against a baseline of %.4g (%s), %.1f%% worse",
+			r.Severity, c.Metric, c.Current.Value, c.Current.Source, c.Baseline.Value, c.Baseline.Source, 100*c.Degradation)
+	}
+	return fmt.Sprintf("%s drift at %s severity on %s", r.DriftType, r.Severity, strings.Join(r.DriftedFeatures(), ", "))
+}
+
 // ReportFilter selects a model's reports. The zero values of the optional
 // fields select everything.
 type ReportFilter struct {
@@ -78,10 +93,13 @@ type ReportFilter struct {
 }
 
 // Due is a model the scheduler considers: its organization and id, and
-// when its newest report was written (nil: never).
+// when its newest report of each drift type was written (a type absent:
+// never). Each type is scheduled on its own, so that a run which could
+// write only some types (concept drift before the window holds enough
+// predictions, say) does not hold the others back for an interval.
 type Due struct {
 	OrgID, ModelID string
-	LastReport     *time.Time
+	Last           map[string]time.Time
 }
 
 // ReportStore keeps drift reports in the transactional store.
@@ -105,6 +123,6 @@ type ReportStore interface {
 	// many there are without Limit and Offset.
 	DriftReports(ctx context.Context, f ReportFilter) ([]Report, int64, error)
 	// DriftDue lists every model of every organization with the time of
-	// its newest report.
+	// its newest report of each drift type.
 	DriftDue(ctx context.Context) ([]Due, error)
 }

@@ -117,7 +117,9 @@ func (s ScheduleConfig) validate(v *web.Problems) {
 	r := s.Reference
 	switch r.Type {
 	case ReferenceUploaded:
-		v.Add("schedule_config.reference.type", "uploaded is not supported by scheduled runs yet; use window")
+		if r.Start != nil || r.End != nil {
+			v.Add("schedule_config.reference", "start and end bound a window reference; send them null with uploaded")
+		}
 	case ReferenceWindow:
 		switch {
 		case r.Start == nil && r.End == nil: // the model's first window

@@ -61,7 +61,8 @@ type positioned struct {
 }
 
 // profileBatch folds predictions into their hourly input and output
-// profiles: it loads the snapshots the batch touches, adds each
+// profiles (an output profile also tallies labelled predictions against
+// their labels, profile.Quality): it loads the snapshots the batch touches, adds each
 // prediction above the snapshot's offset on its partition, and saves the
 // snapshots it changed. Run before the batch is committed, so that a
 // crash replays what was not saved, and the offsets skip what was.
@@ -99,11 +100,12 @@ func profileBatch(ctx context.Context, store ProfileStore, ps []positioned) erro
 			if last, ok := s.Offsets[e.pos.Partition]; ok && e.pos.Offset <= last {
 				continue
 			}
-			doc := e.p.InputData
 			if side == SideOutput {
-				doc = e.p.OutputData
+				s.Profile.Add(e.p.OutputData)
+				s.Profile.Quality.Add(e.p.Predicted(), e.p.Label())
+			} else {
+				s.Profile.Add(e.p.InputData)
 			}
-			s.Profile.Add(doc)
 			if s.Offsets == nil {
 				s.Offsets = map[int32]int64{}
 			}

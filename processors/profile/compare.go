@@ -76,11 +76,17 @@ func Compare(ref, cur *Profile) (results []Result, skipped map[string]error) {
 	return results, skipped
 }
 
-func compare(name string, refRows, curRows int64, rf, cf *Feature) (Result, error) {
-	r := Result{Feature: name, Kind: Numeric}
-	if rf.categorical() > int64(rf.Numbers.Count()) {
-		r.Kind = Categorical
+// Kind is how the feature is tested: Categorical when it holds more
+// categorical values than numbers, else Numeric.
+func (f *Feature) Kind() Kind {
+	if f.categorical() > int64(f.Numbers.Count()) {
+		return Categorical
 	}
+	return Numeric
+}
+
+func compare(name string, refRows, curRows int64, rf, cf *Feature) (Result, error) {
+	r := Result{Feature: name, Kind: rf.Kind()}
 	var err error
 	if r.Kind == Numeric {
 		r.MismatchedRef, r.MismatchedCur = rf.categorical(), cf.categorical()

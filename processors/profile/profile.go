@@ -27,6 +27,9 @@ type Profile struct {
 	Features map[string]*Feature `json:"features,omitempty"`
 	// Dropped counts field values of features beyond MaxFeatures.
 	Dropped int64 `json:"dropped,omitempty"`
+	// Quality tallies predictions against their labels (output profiles
+	// of labelled predictions only).
+	Quality Quality `json:"quality,omitzero"`
 }
 
 // Feature is one field's values across a profile's documents.
@@ -120,6 +123,7 @@ func (f *Feature) addCategory(v string, n int64) {
 func (p *Profile) Merge(o *Profile) error {
 	p.Rows += o.Rows
 	p.Dropped += o.Dropped
+	p.Quality.Merge(o.Quality)
 	for name, of := range o.Features {
 		f := p.feature(name)
 		if f == nil {
@@ -137,4 +141,20 @@ func (p *Profile) Merge(o *Profile) error {
 		f.Unsupported += of.Unsupported
 	}
 	return nil
+}
+
+// AddColumn profiles one feature given column-wise, as uploaded reference
+// data is: values are the feature's JSON values, one per row. Rows
+// becomes the longest column's length; a column beyond MaxFeatures is
+// counted in Dropped.
+func (p *Profile) AddColumn(name string, values []json.RawMessage) {
+	p.Rows = max(p.Rows, int64(len(values)))
+	f := p.feature(name)
+	if f == nil {
+		p.Dropped += int64(len(values))
+		return
+	}
+	for _, v := range values {
+		f.add(v)
+	}
 }

@@ -185,3 +185,29 @@ func TestCaps(t *testing.T) {
 		t.Errorf("got %d features, %d dropped; want %d and 4", len(wide.Features), wide.Dropped, MaxFeatures)
 	}
 }
+
+// TestAddColumn: a profile built column by column equals one built row by
+// row from the same values.
+func TestAddColumn(t *testing.T) {
+	rows := []string{`{"x":1,"c":"a"}`, `{"x":2.5,"c":null}`, `{"x":"n/a","c":"b"}`, `{"x":[1],"c":true}`}
+	var byRow, byColumn Profile
+	cols := map[string][]json.RawMessage{}
+	for _, r := range rows {
+		byRow.Add(json.RawMessage(r))
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(r), &m); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range m {
+			cols[k] = append(cols[k], v)
+		}
+	}
+	for k, vs := range cols {
+		byColumn.AddColumn(k, vs)
+	}
+	a, _ := json.Marshal(&byRow)
+	b, _ := json.Marshal(&byColumn)
+	if string(a) != string(b) {
+		t.Errorf("got %s by column, want %s as by row", b, a)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/query"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
@@ -32,6 +33,21 @@ func TestDue(t *testing.T) {
 	}
 }
 
+func TestConceptWindow(t *testing.T) {
+	h := func(n int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(n) * time.Hour) }
+	p := Plan{Window: rng(h(24), h(48)), Reference: rng(h(0), h(24))}
+	f := func(window string, want query.Range, wantErr bool) {
+		t.Helper()
+		got, err := p.ConceptWindow(drift.ConceptDriftConfig{Window: window})
+		if (err != nil) != wantErr || !wantErr && got != want {
+			t.Errorf("window %s: got %+v (%v), want %+v", window, got, err, want)
+		}
+	}
+	f("1h", rng(h(47), h(48)), false)
+	f("7d", rng(h(24), h(48)), false) // starts where the reference ends
+	f("2d", query.Range{}, true)
+}
+
 func TestNewPlan(t *testing.T) {
 	def := drift.Default("o", "m").Schedule
 	h := func(n int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(n) * time.Hour) }
@@ -53,7 +69,7 @@ func TestNewPlan(t *testing.T) {
 		{"inside the reference", def, true, t0.Add(20 * time.Hour), Plan{}, "still inside the reference"},
 		{"nothing profiled", def, false, t0, Plan{}, "no predictions profiled"},
 		{"explicit reference", explicit, false, t0, Plan{Window: rng(h(-23), h(1)), Reference: rng(h(-48), h(-40))}, ""},
-		{"uploaded", uploaded, true, t0, Plan{}, "not supported"},
+		{"uploaded: the last window, nothing profiled", uploaded, false, t0, Plan{Window: rng(h(-23), h(1))}, ""},
 	} {
 		got, err := NewPlan(c.s, h(0), c.ok, c.now)
 		switch {

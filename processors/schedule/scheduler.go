@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -16,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -29,6 +29,12 @@ type Store interface {
 	// DriftConfig returns the model's configuration; store.ErrNotFound
 	// when none is on file.
 	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
+	// Model returns the model (its baseline_metrics are concept drift's
+	// baseline); store.ErrNotFound when it is gone.
+	Model(ctx context.Context, orgID, id string) (registry.Model, error)
+	// DriftReference returns the model's uploaded reference;
+	// store.ErrNotFound when none is.
+	DriftReference(ctx context.Context, orgID, modelID string) (drift.Uploaded, error)
 }
 
 // Profiles reads the hourly feature profiles the processors keep: the
@@ -43,11 +49,16 @@ type Profiles interface {
 }
 
 // Scheduler writes the drift reports of every model whose schedule is due,
-// each tick. Store, Profiles and Log are required; the rest have working
-// zero values.
+// each tick: data drift of the inputs, prediction drift of the outputs
+// and, when the configuration enables it and the metric can be had,
+// concept drift. Store, Profiles and Log are required; the rest have
+// working zero values.
 type Scheduler struct {
 	Store    Store
 	Profiles Profiles
+	// Metrics, when set, lets concept drift read logged metric values;
+	// without it concept drift is judged from labelled predictions only.
+	Metrics Metrics
 	// Log receives a governance event per report at high severity.
 	Log      ingest.Log
 	Detector drift.Detector
@@ -108,7 +119,20 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		return nil, err
 	}
 	now := s.Clock.Now()
-	if !Due(cfg.Schedule, d.LastReport, now) {
+	due := func(driftType string) bool {
+		last, ok := d.Last[driftType]
+		if !ok {
+			return Due(cfg.Schedule, nil, now)
+		}
+		return Due(cfg.Schedule, &last, now)
+	}
+	types := []string{}
+	for _, t := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
+		if due(t) && (t != drift.TypeConcept || cfg.ConceptDrift.Enabled) {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
 		return nil, nil
 	}
 	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, processors.SideInput)
@@ -120,18 +144,35 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		s.skip(d, "", err.Error())
 		return nil, nil
 	}
+	if cfg.Schedule.Reference.Type == drift.ReferenceUploaded {
+		u, err := s.Store.DriftReference(ctx, d.OrgID, d.ModelID)
+		if errors.Is(err, store.ErrNotFound) {
+			s.skip(d, "", "the configuration names the uploaded reference, and none is uploaded")
+			return nil, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("read uploaded reference: %w", err)
+		}
+		plan.Uploaded = &u
+	}
 	var out []drift.Report
 	var errs []error
-	for _, side := range []struct{ name, driftType string }{
-		{processors.SideInput, drift.TypeData}, {processors.SideOutput, drift.TypePrediction},
-	} {
-		r, err := s.compare(ctx, d, cfg, plan, side.name, side.driftType, now)
+	for _, driftType := range types {
+		var r *drift.Report
+		var err error
+		switch driftType {
+		case drift.TypeData:
+			r, err = s.compare(ctx, d, cfg, plan, processors.SideInput, driftType, now)
+		case drift.TypePrediction:
+			r, err = s.compare(ctx, d, cfg, plan, processors.SideOutput, driftType, now)
+		default:
+			r, err = s.concept(ctx, d, cfg, plan, now)
+		}
 		if r != nil {
 			out = append(out, *r)
 		}
 		switch {
 		case err != nil && r != nil:
-			// Stored, owing its governance event: the other side still runs.
+			// Stored, owing its governance event: the other types still run.
 			errs = append(errs, err)
 		case err != nil:
 			return out, errors.Join(append(errs, err)...)
@@ -143,8 +184,8 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 // compare writes the report of one side of plan; nil when the run is
 // skipped.
 func (s *Scheduler) compare(ctx context.Context, d drift.Due, cfg drift.Config, plan Plan, side, driftType string, now time.Time) (*drift.Report, error) {
-	ref, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Reference)
-	if err != nil {
+	ref, err := s.reference(ctx, d, plan, side)
+	if err != nil || ref == nil {
 		return nil, err
 	}
 	cur, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Window)
@@ -160,17 +201,37 @@ func (s *Scheduler) compare(ctx context.Context, d drift.Due, cfg drift.Config, 
 		det.Clock = s.Clock
 	}
 	res, bounds, problems := det.FromProfiles(d.ModelID, ref, cur, cfg)
-	r := NewReport(d, driftType, plan, res, bounds, problems, now)
+	return s.write(ctx, featureReport(d, driftType, plan, res, bounds, problems, now))
+}
+
+// reference returns the profile of side's reference: the uploaded one's,
+// else the merged profiles of the reference window; nil, with the reason
+// logged, when no prediction_data was uploaded.
+func (s *Scheduler) reference(ctx context.Context, d drift.Due, plan Plan, side string) (*profile.Profile, error) {
+	switch {
+	case plan.Uploaded == nil:
+		return s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Reference)
+	case side == processors.SideInput:
+		return &plan.Uploaded.Input, nil
+	case plan.Uploaded.Output == nil:
+		s.skip(d, drift.TypePrediction, "the uploaded reference has no prediction_data")
+	}
+	return plan.Uploaded.Output, nil
+}
+
+// write stores r and, at high severity, appends its governance event; nil
+// when another processor replica wrote the run's report first.
+func (s *Scheduler) write(ctx context.Context, r drift.Report) (*drift.Report, error) {
 	if err := s.Store.CreateDriftReport(ctx, r); errors.Is(err, store.ErrConflict) {
 		// Another processor replica ran this window first; its report and
 		// governance event stand.
-		s.logger().Debug("drift report of this window written by another processor", "org_id", d.OrgID,
-			"model_id", d.ModelID, "drift_type", driftType)
+		s.logger().Debug("drift report of this window written by another processor", "org_id", r.OrgID,
+			"model_id", r.ModelID, "drift_type", r.DriftType)
 		return nil, nil
 	} else if err != nil {
-		return nil, fmt.Errorf("write %s drift report: %w", driftType, err)
+		return nil, fmt.Errorf("write %s drift report: %w", r.DriftType, err)
 	}
-	s.logger().Info("drift report written", "org_id", d.OrgID, "model_id", d.ModelID, "drift_type", driftType,
+	s.logger().Info("drift report written", "org_id", r.OrgID, "model_id", r.ModelID, "drift_type", r.DriftType,
 		"report_id", r.ID, "drift_detected", r.DriftDetected, "severity", r.Severity)
 	if r.Severity == drift.High {
 		if err := s.govern(ctx, r); err != nil {
@@ -196,13 +257,26 @@ func (s *Scheduler) resend(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// NewReport makes the report of a run from its detection result.
-func NewReport(d drift.Due, driftType string, plan Plan, res drift.Result, bounds map[string]float64, problems map[string]error, now time.Time) drift.Report {
-	r := drift.Report{ID: uuid.NewString(), OrgID: d.OrgID, ModelID: d.ModelID, DriftType: driftType,
-		WindowStart: plan.Window.From, WindowEnd: plan.Window.To,
-		Reference:     drift.Reference{Type: drift.ReferenceWindow, Start: &plan.Reference.From, End: &plan.Reference.To},
-		DriftDetected: res.DriftDetected, OverallDriftScore: res.OverallDriftScore, Severity: res.Severity,
-		Features: map[string]drift.ReportFeature{}, Skipped: res.Skipped, Problems: map[string]string{}, CreatedAt: now}
+// newReport is an empty report of a run: no result yet.
+func newReport(d drift.Due, driftType string, plan Plan, now time.Time) drift.Report {
+	ref := drift.Reference{Type: drift.ReferenceWindow, Start: &plan.Reference.From, End: &plan.Reference.To}
+	if plan.Uploaded != nil {
+		ref = drift.Reference{Type: drift.ReferenceUploaded}
+	}
+	return drift.Report{ID: uuid.NewString(), OrgID: d.OrgID, ModelID: d.ModelID, DriftType: driftType,
+		WindowStart: plan.Window.From, WindowEnd: plan.Window.To, Reference: ref,
+		Severity: drift.Low, Features: map[string]drift.ReportFeature{}, Skipped: []string{}, Problems: map[string]string{},
+		CreatedAt: now}
+}
+
+// featureReport makes the report of a data or prediction drift run from
+// its detection result.
+func featureReport(d drift.Due, driftType string, plan Plan, res drift.Result, bounds map[string]float64, problems map[string]error, now time.Time) drift.Report {
+	r := newReport(d, driftType, plan, now)
+	r.DriftDetected, r.OverallDriftScore, r.Severity = res.DriftDetected, res.OverallDriftScore, res.Severity
+	if res.Skipped != nil {
+		r.Skipped = res.Skipped
+	}
 	for name, f := range res.Features {
 		rf := drift.ReportFeature{FeatureResult: f}
 		if b, ok := bounds[name]; ok {
@@ -212,9 +286,6 @@ func NewReport(d drift.Due, driftType string, plan Plan, res drift.Result, bound
 	}
 	for name, err := range problems {
 		r.Problems[name] = err.Error()
-	}
-	if r.Skipped == nil {
-		r.Skipped = []string{}
 	}
 	return r
 }
@@ -226,7 +297,7 @@ func NewReport(d drift.Due, driftType string, plan Plan, res drift.Result, bound
 func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
 	e := ingest.Governance{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
 		SourceID: r.ID, Severity: string(r.Severity), Timestamp: r.CreatedAt,
-		Summary: fmt.Sprintf("%s drift at %s severity on %s", r.DriftType, r.Severity, strings.Join(r.DriftedFeatures(), ", "))}
+		Summary: r.Summary()}
 	rec, err := ingest.GovernanceRecord(e)
 	if err != nil {
 		return err

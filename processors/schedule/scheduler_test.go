@@ -10,21 +10,48 @@ import (
 
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
-// fakeStore has one model without a configuration on file. Reports at
-// high severity owe their governance event until marked sent.
+// fakeStore has one model without a configuration on file, with
+// baseline metrics. Reports at high severity owe their governance event
+// until marked sent.
 type fakeStore struct {
-	last    *time.Time
-	reports []drift.Report
-	owed    map[string]bool
+	// last is when every drift type was last reported; lastOf, when set,
+	// says it type by type instead.
+	last     *time.Time
+	lastOf   map[string]time.Time
+	uploaded *drift.Uploaded
+	baseline map[string]float64
+	reports  []drift.Report
+	owed     map[string]bool
+}
+
+func (f *fakeStore) DriftReference(context.Context, string, string) (drift.Uploaded, error) {
+	if f.uploaded == nil {
+		return drift.Uploaded{}, store.ErrNotFound
+	}
+	return *f.uploaded, nil
+}
+
+func (f *fakeStore) Model(context.Context, string, string) (registry.Model, error) {
+	return registry.Model{ID: "m", BaselineMetrics: f.baseline}, nil
 }
 
 func (f *fakeStore) DriftDue(context.Context) ([]drift.Due, error) {
-	return []drift.Due{{OrgID: "o", ModelID: "m", LastReport: f.last}}, nil
+	d := drift.Due{OrgID: "o", ModelID: "m", Last: map[string]time.Time{}}
+	if f.lastOf != nil {
+		d.Last = f.lastOf
+	} else if f.last != nil {
+		for _, t := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
+			d.Last[t] = *f.last
+		}
+	}
+	return []drift.Due{d}, nil
 }
 
 func (f *fakeStore) DriftConfig(context.Context, string, string) (drift.Config, error) {
@@ -66,22 +93,30 @@ func (f *fakeStore) DriftReports(context.Context, drift.ReportFilter) ([]drift.R
 }
 
 // fakeProfiles holds n rows of x in each of the 27 hours from t0's hour:
-// the first 24 hours in [0, 1), later ones shifted by 5.
+// the first 24 hours in [0, 1), later ones shifted by 5. Every output
+// row is labelled: 90% are right in the first 24 hours, 50% later.
 type fakeProfiles struct{ n int }
 
-func (f fakeProfiles) MergedProfile(_ context.Context, _, _, _ string, r query.Range) (*profile.Profile, error) {
+func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r query.Range) (*profile.Profile, error) {
 	p := &profile.Profile{}
 	start := t0.Truncate(time.Hour)
 	for h := r.From; h.Before(r.To); h = h.Add(time.Hour) {
-		shift := 0.0
+		shift, wrong := 0.0, 10
 		if !h.Before(start.Add(24 * time.Hour)) {
-			shift = 5
+			shift, wrong = 5, 2
 		}
 		for i := range f.n {
 			if h.Before(start) || h.After(start.Add(26*time.Hour)) {
 				break
 			}
 			p.Add(json.RawMessage(fmt.Sprintf(`{"x":%v}`, float64(i)/float64(f.n)+shift)))
+			if side == processors.SideOutput {
+				label := "1"
+				if i%wrong == 0 {
+					label = "0"
+				}
+				p.Quality.Add(json.RawMessage(`1`), json.RawMessage(label))
+			}
 		}
 	}
 	return p, nil
@@ -113,8 +148,8 @@ func TestGovernanceOwed(t *testing.T) {
 	if _, err := s.RunOnce(context.Background()); err == nil {
 		t.Fatal("RunOnce with the log down: got nil error, want the failed appends")
 	}
-	if len(st.reports) != 2 || len(st.owed) != 2 || len(log.recs) != 0 {
-		t.Fatalf("got %d reports, %d owing, %d events; want 2, 2, 0", len(st.reports), len(st.owed), len(log.recs))
+	if len(st.reports) != 3 || len(st.owed) != 3 || len(log.recs) != 0 {
+		t.Fatalf("got %d reports, %d owing, %d events; want 3, 3, 0", len(st.reports), len(st.owed), len(log.recs))
 	}
 	log.down = false
 	last := t0.Add(25 * time.Hour)
@@ -124,10 +159,13 @@ func TestGovernanceOwed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(st.owed) != 0 || len(log.recs) != 2 {
-		t.Fatalf("got %d owing, %d events; want 0 and 2", len(st.owed), len(log.recs))
+	if len(st.owed) != 0 || len(log.recs) != 3 {
+		t.Fatalf("got %d owing, %d events; want 0 and 3", len(st.owed), len(log.recs))
 	}
-	ids := map[string]bool{st.reports[0].ID: true, st.reports[1].ID: true}
+	ids := map[string]bool{}
+	for _, r := range st.reports {
+		ids[r.ID] = true
+	}
 	for _, rec := range log.recs {
 		var e ingest.Governance
 		if err := json.Unmarshal(rec.Value, &e); err != nil || !ids[e.EventID] || e.SourceID != e.EventID {
@@ -149,6 +187,9 @@ func TestRunOnce(t *testing.T) {
 			t.Fatalf("%s: got %d reports (%d stored) and %d events, want %d and %d", name, len(got), len(st.reports), len(log.recs), wantReports, wantEvents)
 		}
 		for _, r := range got {
+			if r.DriftType == drift.TypeConcept {
+				continue // TestConcept
+			}
 			if r.Severity != drift.High || !r.Features["x"].DriftDetected {
 				t.Errorf("%s: got %s report %+v, want x drifted at high severity", name, r.DriftType, r)
 			}
@@ -157,6 +198,58 @@ func TestRunOnce(t *testing.T) {
 	recent := t0.Add(25*time.Hour - time.Minute)
 	f("inside the reference", 60, nil, 3*time.Hour, 0, 0)
 	f("too few rows", 2, nil, 25*time.Hour, 0, 0)
-	f("shifted", 60, nil, 25*time.Hour, 2, 2)
+	f("shifted", 60, nil, 25*time.Hour, 3, 3)
 	f("not due", 60, &recent, 25*time.Hour, 0, 0)
+}
+
+// TestDuePerType: each drift type is due on its own: a concept report
+// written alone does not hold back the data and prediction reports.
+func TestDuePerType(t *testing.T) {
+	now := t0.Add(25 * time.Hour)
+	st := &fakeStore{lastOf: map[string]time.Time{drift.TypeConcept: now.Add(-time.Minute)}}
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: &fakeLog{}, Clock: func() time.Time { return now }}
+	got, err := s.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, r := range got {
+		types = append(types, r.DriftType)
+	}
+	if fmt.Sprint(types) != "[data prediction]" {
+		t.Fatalf("got reports of %v, want [data prediction]", types)
+	}
+}
+
+// TestUploadedReference: with the uploaded reference configured, the
+// window is compared with the uploaded profiles; a run is skipped while
+// none is uploaded, and prediction drift while it has no outputs.
+func TestUploadedReference(t *testing.T) {
+	cfg := drift.Default("o", "m")
+	cfg.Schedule.Reference = drift.Reference{Type: drift.ReferenceUploaded}
+	cfg.ConceptDrift.Enabled = false
+	st := &configStore{cfg: cfg}
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: &fakeLog{}, Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
+	got, err := s.RunOnce(context.Background())
+	if err != nil || len(got) != 0 {
+		t.Fatalf("none uploaded: got %d reports (%v), want none", len(got), err)
+	}
+	// The uploaded inputs are like the shifted traffic: no drift.
+	var in profile.Profile
+	values := make([]json.RawMessage, 500)
+	for i := range values {
+		values[i] = json.RawMessage(fmt.Sprint(5 + float64(i)/500))
+	}
+	in.AddColumn("x", values)
+	st.uploaded = &drift.Uploaded{OrgID: "o", ModelID: "m", Input: in}
+	got, err = s.RunOnce(context.Background())
+	if err != nil || len(got) != 1 {
+		t.Fatalf("got %d reports (%v), want the data report alone", len(got), err)
+	}
+	r := got[0]
+	// The last 24 hours hold the first hours' unshifted rows too.
+	if r.DriftType != drift.TypeData || r.Reference.Type != drift.ReferenceUploaded || r.Reference.Start != nil ||
+		r.Features["x"].SampleSize.Reference != 500 || r.WindowEnd.Sub(r.WindowStart) != 24*time.Hour {
+		t.Fatalf("got %+v, want a data report against the 500 uploaded rows over the last 24 hours", r)
+	}
 }

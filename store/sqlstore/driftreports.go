@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/store"
@@ -12,11 +13,11 @@ import (
 var _ drift.ReportStore = (*DB)(nil)
 
 const reportColumns = `id, org_id, model_id, drift_type, window_start, window_end, reference, drift_detected,
-	overall_drift_score, severity, features, skipped_features, problems, created_at`
+	overall_drift_score, severity, features, skipped_features, problems, concept, created_at`
 
 // reportDocs are the JSON columns of a report, in column order.
 func reportDocs(r *drift.Report) []any {
-	return []any{&r.Features, &r.Skipped, &r.Problems}
+	return []any{&r.Features, &r.Skipped, &r.Problems, &r.Concept}
 }
 
 // CreateDriftReport implements drift.ReportStore. The model is checked in
@@ -36,11 +37,11 @@ func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 	}
 	// Casts type the bare parameters of the SELECT for PostgreSQL.
 	args := []any{r.ID, r.OrgID, r.ModelID, r.DriftType, micros(r.WindowStart), micros(r.WindowEnd), refDoc,
-		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], micros(r.CreatedAt),
+		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], docs[3], micros(r.CreatedAt),
 		r.Severity == drift.High, r.OrgID, r.ModelID}
 	n, err := s.exec(ctx, s.db, `INSERT INTO drift_reports (`+reportColumns+`, governance_pending)
 		SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
-		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BOOLEAN)
+		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BOOLEAN)
 		WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
 	if err == nil && n == 0 {
 		err = store.ErrNotFound
@@ -51,10 +52,10 @@ func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 func (s *DB) scanReport(row interface{ Scan(...any) error }) (drift.Report, error) {
 	var r drift.Report
 	var ref, severity string
-	var docs [3]string
+	var docs [4]sql.NullString
 	var start, end, created int64
 	if err := row.Scan(&r.ID, &r.OrgID, &r.ModelID, &r.DriftType, &start, &end, &ref, &r.DriftDetected,
-		&r.OverallDriftScore, &severity, &docs[0], &docs[1], &docs[2], &created); err != nil {
+		&r.OverallDriftScore, &severity, &docs[0], &docs[1], &docs[2], &docs[3], &created); err != nil {
 		return r, s.wrap(err)
 	}
 	r.WindowStart, r.WindowEnd, r.CreatedAt, r.Severity = fromMicros(start), fromMicros(end), fromMicros(created), drift.Severity(severity)
@@ -62,7 +63,10 @@ func (s *DB) scanReport(row interface{ Scan(...any) error }) (drift.Report, erro
 		return r, err
 	}
 	for i, dst := range reportDocs(&r) {
-		if err := fromJSON(docs[i], dst); err != nil {
+		if !docs[i].Valid {
+			continue // concept: NULL on data and prediction reports
+		}
+		if err := fromJSON(docs[i].String, dst); err != nil {
 			return r, err
 		}
 	}
@@ -117,18 +121,35 @@ func (s *DB) DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Re
 
 // DriftDue implements drift.ReportStore.
 func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT m.org_id, m.id, (SELECT MAX(r.created_at) FROM drift_reports r
-		WHERE r.org_id = m.org_id AND r.model_id = m.id) FROM models m ORDER BY m.org_id, m.id`)
+	rows, err := s.db.QueryContext(ctx, `SELECT m.org_id, m.id, r.drift_type, MAX(r.created_at) FROM models m
+		LEFT JOIN drift_reports r ON r.org_id = m.org_id AND r.model_id = m.id
+		GROUP BY m.org_id, m.id, r.drift_type ORDER BY m.org_id, m.id`)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
-	return collect(rows, func(row interface{ Scan(...any) error }) (drift.Due, error) {
-		var d drift.Due
-		var last sql.NullInt64
-		err := row.Scan(&d.OrgID, &d.ModelID, &last)
-		d.LastReport = fromNullMicros(last)
-		return d, s.wrap(err)
+	type typeLast struct {
+		drift.Due
+		typ  sql.NullString
+		last sql.NullInt64
+	}
+	all, err := collect(rows, func(row interface{ Scan(...any) error }) (typeLast, error) {
+		var r typeLast
+		err := row.Scan(&r.OrgID, &r.ModelID, &r.typ, &r.last)
+		return r, s.wrap(err)
 	})
+	if err != nil {
+		return nil, err
+	}
+	var out []drift.Due
+	for _, r := range all {
+		if n := len(out); n == 0 || out[n-1].OrgID != r.OrgID || out[n-1].ModelID != r.ModelID {
+			out = append(out, drift.Due{OrgID: r.OrgID, ModelID: r.ModelID, Last: map[string]time.Time{}})
+		}
+		if r.typ.Valid && r.last.Valid {
+			out[len(out)-1].Last[r.typ.String] = fromMicros(r.last.Int64)
+		}
+	}
+	return out, nil
 }
 
 // GovernancePending implements drift.ReportStore: oldest first.

@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/store"
@@ -89,6 +90,15 @@ func testReportRoundTrip(t *testing.T, s Store) {
 	must(t, err, "DriftReport")
 	equal(t, "report", got, storedReport(r))
 	checkUTC(t, "report", &got.WindowStart, &got.WindowEnd, &got.CreatedAt, got.Reference.Start, got.Reference.End)
+	c := newReport(a.ID, m.ID, drift.TypeConcept, drift.Medium, 10)
+	c.Features, c.Skipped, c.Problems = map[string]drift.ReportFeature{}, []string{}, map[string]string{}
+	c.Concept = &drift.Concept{Metric: "accuracy", HigherIsBetter: true, Current: drift.Figure{Value: 0.8, Source: drift.SourceLabels, Samples: 120},
+		Baseline: drift.Figure{Value: 0.9, Source: drift.SourceBaseline}, Change: -0.1 / 0.9, Degradation: 0.1 / 0.9,
+		Threshold: 0.05, DriftDetected: true, Severity: drift.Medium}
+	must(t, s.CreateDriftReport(ctx(t), c), "CreateDriftReport of a concept report")
+	got, err = s.DriftReport(ctx(t), a.ID, c.ID)
+	must(t, err, "DriftReport of a concept report")
+	equal(t, "concept report", got, storedReport(c))
 	_, err = s.DriftReport(ctx(t), a.ID, newID())
 	wantErr(t, err, store.ErrNotFound, "DriftReport of an unknown id")
 	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
@@ -155,9 +165,12 @@ func testReportDue(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), n), "CreateModel other organization")
 	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)), "CreateDriftReport")
 	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypePrediction, drift.Low, 20)), "CreateDriftReport")
+	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.Low, 30)), "CreateDriftReport")
 	got, err := s.DriftDue(ctx(t))
 	must(t, err, "DriftDue")
-	want := map[string]drift.Due{m.ID: {OrgID: a.ID, ModelID: m.ID, LastReport: ptr(stored(at(20)))}, n.ID: {OrgID: b.ID, ModelID: n.ID}}
+	want := map[string]drift.Due{
+		m.ID: {OrgID: a.ID, ModelID: m.ID, Last: map[string]time.Time{drift.TypeData: stored(at(30)), drift.TypePrediction: stored(at(20))}},
+		n.ID: {OrgID: b.ID, ModelID: n.ID, Last: map[string]time.Time{}}}
 	seen := map[string]drift.Due{}
 	for _, d := range got {
 		if _, ok := want[d.ModelID]; ok {
