@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// TestDriftReference covers PUT, GET and DELETE /drift/reference/{model_id}
-// on every backend, then a scheduled run against the uploaded reference:
+// TestDriftReference covers PUT, POST .../append, GET and DELETE
+// /drift/reference/{model_id} on every backend, then a scheduled run against the uploaded reference:
 // traffic like the uploaded data gets no drift, where the model's own
 // first day (shifted) would have.
 func TestDriftReference(t *testing.T) {
@@ -43,10 +43,14 @@ func TestDriftReference(t *testing.T) {
 				v := float64(i) / 500
 				xs[i], scores[i], plans[i] = v+5, 0.1+v/5+0.5, []any{"a", "b", nil}[i%3]
 			}
-			put := s.do("PUT", path, key, map[string]any{"reference_data": map[string]any{"x": xs, "plan": plans},
+			// A replaced first upload, then the data in two parts.
+			s.do("PUT", path, key, map[string]any{"reference_data": map[string]any{"y": []any{1, 2}}}).want(t, 200)
+			s.do("PUT", path, key, map[string]any{"reference_data": map[string]any{"x": xs[:250], "plan": plans[:250]}}).want(t, 200)
+			put := s.do("POST", path+"/append", key, map[string]any{"reference_data": map[string]any{"x": xs[250:], "plan": plans[250:]},
 				"prediction_data": map[string]any{"score": scores}}).want(t, 200)
+			s.do("POST", path+"/append", key, map[string]any{"reference_data": map[string]any{"x": []any{}}}).wantField(t, "reference_data.x")
 			got := s.do("GET", path, key, nil).want(t, 200)
-			if string(got.raw) != string(put.raw) || got.at("reference_data.rows") != 500.0 ||
+			if string(got.raw) != string(put.raw) || got.at("reference_data.rows") != 500.0 || got.at("reference_data.features.y") != nil ||
 				got.at("reference_data.features.x.type") != "numeric" || got.at("reference_data.features.plan.type") != "categorical" ||
 				got.at("reference_data.features.plan.missing") != 166.0 || got.at("prediction_data.features.score.values") != 500.0 {
 				t.Fatalf("got %s after PUT %s, want the summary of the upload", got.raw, put.raw)
@@ -57,6 +61,7 @@ func TestDriftReference(t *testing.T) {
 			s.do("GET", path, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
 			s.do("PUT", path, otherKey, map[string]any{"reference_data": map[string]any{"x": xs}}).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
 			s.do("DELETE", path, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+			s.do("POST", path+"/append", otherKey, map[string]any{"reference_data": map[string]any{"x": xs}}).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
 
 			// Scheduled runs against the upload: the traffic is shifted from
 			// the model's first day, like the uploaded data.

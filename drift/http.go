@@ -35,6 +35,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/drift/reports/:report_id", Permission: "drift:read", Handler: a.getReport},
 		{Method: fiber.MethodGet, Path: "/drift/trend", Permission: "drift:read", Handler: a.trend},
 		{Method: fiber.MethodPut, Path: "/drift/reference/:model_id", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.putReference},
+		{Method: fiber.MethodPost, Path: "/drift/reference/:model_id/append", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.appendReference},
 		{Method: fiber.MethodGet, Path: "/drift/reference/:model_id", Permission: "drift:read", Handler: a.getReference},
 		{Method: fiber.MethodDelete, Path: "/drift/reference/:model_id", Permission: "drift:write", Handler: a.deleteReference},
 		{Method: fiber.MethodGet, Path: "/drift-config/presets", Permission: "drift:read", Handler: a.presets},

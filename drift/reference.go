@@ -12,7 +12,8 @@ import (
 )
 
 // Uploaded is a model's uploaded reference: profiles of the reference
-// data sent to PUT /drift/reference/{model_id}, the same kind of profile
+// data sent to PUT /drift/reference/{model_id} (and appended with POST
+// /drift/reference/{model_id}/append), the same kind of profile
 // the processors keep of logged predictions. Scheduled runs compare with
 // it when schedule_config.reference.type is uploaded. The data itself is
 // not kept.
@@ -30,9 +31,12 @@ type Uploaded struct {
 // transactional store. Every method takes the caller's organization;
 // another organization's model reports store.ErrNotFound.
 type ReferenceStore interface {
-	// PutDriftReference stores u, replacing the model's reference;
-	// store.ErrNotFound when the organization has no such model.
-	PutDriftReference(ctx context.Context, u Uploaded) error
+	// UpdateDriftReference applies change, in one transaction, to the
+	// model's reference (exists false: an empty one), stores the result
+	// and returns it. An error from change aborts; no such model is
+	// store.ErrNotFound; two first writes racing may give one of them
+	// store.ErrConflict.
+	UpdateDriftReference(ctx context.Context, orgID, modelID string, change func(u *Uploaded, exists bool) error) (Uploaded, error)
 	// DriftReference returns the model's reference; store.ErrNotFound when
 	// none is on file.
 	DriftReference(ctx context.Context, orgID, modelID string) (Uploaded, error)
@@ -45,8 +49,9 @@ type ReferenceStore interface {
 // carry: as many as a profile keeps.
 const MaxReferenceFeatures = profile.MaxFeatures
 
-// referenceBody is PUT /drift/reference/{model_id}'s body: each side an
-// object of feature name to an array of values, one per reference row.
+// referenceBody is the body of PUT /drift/reference/{model_id} and of its
+// append: each side an object of feature name to an array of values, one
+// per reference row.
 type referenceBody struct {
 	ModelID        *string                      `json:"model_id"`
 	ReferenceData  map[string][]json.RawMessage `json:"reference_data"`
@@ -138,4 +143,22 @@ func sideSummary(p *profile.Profile) SideSummary {
 		s.Features[name] = FeatureSummary{Type: typ, Values: f.Values(), Missing: p.Rows - f.Values()}
 	}
 	return s
+}
+
+// merge adds the profiles of an upload to u's, as if they had been
+// uploaded together; out nil adds no outputs.
+func (u *Uploaded) merge(in, out *profile.Profile) error {
+	if err := u.Input.Merge(in); err != nil {
+		return fmt.Errorf("merge reference_data: %w", err)
+	}
+	switch {
+	case out == nil:
+	case u.Output == nil:
+		u.Output = out
+	default:
+		if err := u.Output.Merge(out); err != nil {
+			return fmt.Errorf("merge prediction_data: %w", err)
+		}
+	}
+	return nil
 }

@@ -14,7 +14,17 @@ import (
 // putReference answers PUT /drift/reference/{model_id}: the body is
 // checked (422 naming the field), profiled and stored in place of the
 // model's reference; 200 with its summary.
-func (a *API) putReference(c *fiber.Ctx) error {
+func (a *API) putReference(c *fiber.Ctx) error { return a.upload(c, false) }
+
+// appendReference answers POST /drift/reference/{model_id}/append: as
+// PUT, but the profiles are merged into the model's reference (a first
+// append makes it), so that a reference larger than one request body is
+// sent in parts. The summary answered is of the whole reference.
+func (a *API) appendReference(c *fiber.Ctx) error { return a.upload(c, true) }
+
+// upload stores a body's profiles in place of the model's reference, or
+// merged into it.
+func (a *API) upload(c *fiber.Ctx, merge bool) error {
 	modelID := c.Params("model_id")
 	var body referenceBody
 	if err := web.Decode(c, &body); err != nil {
@@ -29,10 +39,25 @@ func (a *API) putReference(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	u := Uploaded{OrgID: identity.OrgID(c), ModelID: modelID, Input: *in, Output: out, UploadedAt: a.Clock.Now().UTC()}
-	if err := a.References.PutDriftReference(c.UserContext(), u); errors.Is(err, store.ErrNotFound) {
+	now := a.Clock.Now().UTC()
+	change := func(u *Uploaded, exists bool) error {
+		u.UploadedAt = now
+		if merge && exists {
+			return u.merge(in, out)
+		}
+		u.Input, u.Output = *in, out
+		return nil
+	}
+	orgID := identity.OrgID(c)
+	u, err := a.References.UpdateDriftReference(c.UserContext(), orgID, modelID, change)
+	if errors.Is(err, store.ErrConflict) {
+		// Another first upload won the race: apply this one on top of it.
+		u, err = a.References.UpdateDriftReference(c.UserContext(), orgID, modelID, change)
+	}
+	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
-	} else if err != nil {
+	}
+	if err != nil {
 		return err
 	}
 	return c.Status(http.StatusOK).JSON(u.Summary())

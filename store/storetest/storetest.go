@@ -28,6 +28,7 @@ type Store interface {
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
 	drift.ReportStore
+	drift.ReferenceStore
 	CreateBiasAudit(ctx context.Context, a bias.Audit) error
 	BiasAudit(ctx context.Context, orgID, id string) (bias.Audit, error)
 	BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
@@ -57,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, modelTests...)
 	tests = append(tests, driftTests...)
 	tests = append(tests, reportTests...)
+	tests = append(tests, referenceTests...)
 	tests = append(tests, biasTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
