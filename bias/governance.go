@@ -1,0 +1,33 @@
+package bias
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// GovernanceEvent is the governance event of an audit completed at high
+// or critical severity, for the risk register. Its id is the audit's, so
+// an event appended twice is one event to its readers.
+func GovernanceEvent(a Audit) ingest.Governance {
+	e := ingest.Governance{EventID: a.ID, OrgID: a.OrgID, ModelID: a.ModelID, SourceType: ingest.SourceBiasAudit,
+		SourceID: a.ID, Timestamp: a.UpdatedAt}
+	if a.CompletedAt != nil {
+		e.Timestamp = *a.CompletedAt
+	}
+	if a.Result == nil {
+		e.Summary = "bias audit"
+		return e
+	}
+	e.Severity, e.Summary = a.Result.Severity, fmt.Sprintf("bias audit at %s severity", a.Result.Severity)
+	if len(a.Result.Recommendations) > 0 {
+		e.Summary += ": " + strings.SplitN(a.Result.Recommendations[0], "; ", 2)[0]
+	}
+	return e
+}
+
+// outbox delivers the governance events that audits owe to Events.
+func (r *Runner) outbox() ingest.Outbox[Audit] {
+	return ingest.Outbox[Audit]{Log: r.Events, Event: GovernanceEvent, Pending: r.Store.BiasGovernancePending, Sent: r.Store.BiasGovernanceSent}
+}
