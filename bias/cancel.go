@@ -90,6 +90,22 @@ func (a *API) removeOwing(ctx context.Context, org, id string) error {
 	return a.Store.DeleteBiasAudit(ctx, org, id)
 }
 
+// Cancel stops this process's work on an audit whose cancellation or
+// deletion is stored: a queued audit does not start, a running one's
+// computation is cut short and nothing more is written. An audit another
+// replica runs is stopped by that replica's next heartbeat, and its
+// outcome discarded should it finish first: the store completes no audit
+// that is finished (cancelled) or gone.
+func (r *Runner) Cancel(id string) {
+	r.init()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if h, ok := r.owned[id]; ok && h.stop != nil {
+		h.stop()
+	}
+	delete(r.owned, id)
+}
+
 // stop is Cancel on a Runner that may be nil.
 func (r *Runner) stop(id string) {
 	if r != nil {

@@ -184,3 +184,30 @@ func TestDeleteOwing(t *testing.T) {
 		t.Errorf("got event ids %v in %d events, want [%s] once", ids, n, id)
 	}
 }
+
+// TestCancelElsewhere: an audit cancelled through another replica (its
+// cancellation stored, this Runner not told) is stopped by the heartbeat.
+func TestCancelElsewhere(t *testing.T) {
+	s := &memStore{}
+	preds := &stalled{started: make(chan struct{}, 1), stopped: make(chan struct{}, 1)}
+	r := &Runner{Store: s, Predictions: preds, StaleAfter: 40 * time.Millisecond}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	accept(t, s, r, "elsewhere", unusable)
+	wait(t, preds.started, "the audit starting")
+	a, err := s.BiasAudit(t.Context(), "o1", "elsewhere")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	a.Status, a.Error, a.UpdatedAt, a.CompletedAt = StatusCancelled, reasonCancelled, now, &now
+	if err := s.UpdateBiasAudit(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, preds.stopped, "the audit cancelled elsewhere stopping")
+	if got := waitStatus(t, s, "elsewhere"); got.Status != StatusCancelled {
+		t.Errorf("got status %s, want cancelled", got.Status)
+	}
+}

@@ -65,9 +65,10 @@
 // whatever the status: users deleting an audit want it gone, so a pending
 // or running one is deleted at once, as if cancelled, rather than refused.
 // Either way the Runner of the process serving the call stops the work
-// (a queued audit never starts, a running one's read is cut short); on
-// another replica the outcome is discarded when it is written, since the
-// store completes no audit that is cancelled or gone. Another
+// (a queued audit never starts, a running one's read is cut short); a
+// replica running it stops it at its next heartbeat (StaleAfter/4), and
+// discards the outcome should it finish first, since the store completes
+// no audit that is cancelled or gone. Another
 // organization's audit answers 404 like a missing one.
 //
 // # Governance events

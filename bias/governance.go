@@ -1,6 +1,7 @@
 package bias
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -30,4 +31,25 @@ func GovernanceEvent(a Audit) ingest.Governance {
 // outbox delivers the governance events that audits owe to Events.
 func (r *Runner) outbox() ingest.Outbox[Audit] {
 	return ingest.Outbox[Audit]{Log: r.Events, Event: GovernanceEvent, Pending: r.Store.BiasGovernancePending, Sent: r.Store.BiasGovernanceSent}
+}
+
+// govern appends the governance event a completed audit owes and clears
+// the debt; a failure is logged and left to the next refresh.
+func (r *Runner) govern(ctx context.Context, a Audit) {
+	if r.Events == nil {
+		return
+	}
+	if err := r.outbox().Send(ctx, a); err != nil && ctx.Err() == nil {
+		r.log().Warn("governance event of a bias audit not appended; appended again on a later refresh", "audit_id", a.ID, "err", err)
+	}
+}
+
+// resend appends the governance events that completed audits still owe.
+func (r *Runner) resend(ctx context.Context) {
+	if r.Events == nil {
+		return
+	}
+	if err := r.outbox().Resend(ctx); err != nil && ctx.Err() == nil {
+		r.log().Warn("owed governance events of bias audits not appended; trying again on the next refresh", "err", err)
+	}
 }

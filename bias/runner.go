@@ -152,12 +152,18 @@ func (r *Runner) Run(ctx context.Context) error {
 	return nil
 }
 
-// heartbeat refreshes updated_at of the audits this process holds.
+// heartbeat refreshes updated_at of the audits this process holds, and
+// stops those of its running audits that were cancelled or deleted
+// through another replica.
 func (r *Runner) heartbeat(ctx context.Context) {
 	r.mu.Lock()
 	ids := make([]string, 0, len(r.owned))
-	for id := range r.owned {
+	var running []Audit
+	for id, h := range r.owned {
 		ids = append(ids, id)
+		if h.stop != nil {
+			running = append(running, h.audit)
+		}
 	}
 	r.mu.Unlock()
 	if len(ids) == 0 {
@@ -165,6 +171,11 @@ func (r *Runner) heartbeat(ctx context.Context) {
 	}
 	if err := r.Store.TouchBiasAudits(ctx, ids, r.Clock.Now()); err != nil && ctx.Err() == nil {
 		r.log().Warn("bias audit heartbeat failed", "err", err)
+	}
+	for _, a := range running {
+		if got, err := r.Store.BiasAudit(ctx, a.OrgID, a.ID); errors.Is(err, store.ErrNotFound) || err == nil && got.Status.Done() {
+			r.Cancel(a.ID)
+		}
 	}
 }
 
@@ -237,21 +248,6 @@ func (r *Runner) run(ctx context.Context, j job) {
 	}
 }
 
-// Cancel stops this process's work on an audit whose cancellation or
-// deletion is stored: a queued audit does not start, a running one's
-// computation is cut short and nothing more is written. An audit another
-// replica runs is not stopped there, but its outcome is discarded: the
-// store completes no audit that is finished (cancelled) or gone.
-func (r *Runner) Cancel(id string) {
-	r.init()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if h, ok := r.owned[id]; ok && h.stop != nil {
-		h.stop()
-	}
-	delete(r.owned, id)
-}
-
 // hold records the audit's latest state as held by this process and what
 // stops it; false when the audit was cancelled since it was queued.
 func (r *Runner) hold(a Audit, stop context.CancelFunc) bool {
@@ -293,25 +289,4 @@ func (r *Runner) finish(ctx context.Context, a *Audit, res *Result, reason strin
 	delete(r.owned, a.ID)
 	r.mu.Unlock()
 	return err == nil
-}
-
-// govern appends the governance event a completed audit owes and clears
-// the debt; a failure is logged and left to the next refresh.
-func (r *Runner) govern(ctx context.Context, a Audit) {
-	if r.Events == nil {
-		return
-	}
-	if err := r.outbox().Send(ctx, a); err != nil && ctx.Err() == nil {
-		r.log().Warn("governance event of a bias audit not appended; appended again on a later refresh", "audit_id", a.ID, "err", err)
-	}
-}
-
-// resend appends the governance events that completed audits still owe.
-func (r *Runner) resend(ctx context.Context) {
-	if r.Events == nil {
-		return
-	}
-	if err := r.outbox().Resend(ctx); err != nil && ctx.Err() == nil {
-		r.log().Warn("owed governance events of bias audits not appended; trying again on the next refresh", "err", err)
-	}
 }
