@@ -99,10 +99,7 @@ func TestCancelAndDelete(t *testing.T) {
 	s, log := &memStore{}, &eventLog{}
 	preds := &stalled{started: make(chan struct{}, 4), stopped: make(chan struct{}, 4)}
 	r := &Runner{Store: s, Predictions: preds, Events: log, Workers: 1}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	startRunner(t, r)
 	c := newClient(t, &API{Store: s, Runner: r})
 	submit := func(body string) string {
 		t.Helper()
@@ -169,10 +166,7 @@ func TestDeleteOwing(t *testing.T) {
 	r := &Runner{Store: s, Events: log}
 	c := newClient(t, &API{Store: s, Runner: r})
 	id := c.do("POST", "/bias/audit", "o1", biased, 202)["id"].(string)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	startRunner(t, r)
 	if a := waitStatus(t, s, id); !a.GovernancePending {
 		t.Fatalf("audit completed with the log down: got governance pending false, want true")
 	}
@@ -191,10 +185,7 @@ func TestCancelElsewhere(t *testing.T) {
 	s := &memStore{}
 	preds := &stalled{started: make(chan struct{}, 1), stopped: make(chan struct{}, 1)}
 	r := &Runner{Store: s, Predictions: preds, StaleAfter: 40 * time.Millisecond}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	startRunner(t, r)
 	accept(t, s, r, "elsewhere", unusable)
 	wait(t, preds.started, "the audit starting")
 	a, err := s.BiasAudit(t.Context(), "o1", "elsewhere")

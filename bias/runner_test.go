@@ -7,6 +7,21 @@ import (
 	"time"
 )
 
+// startRunner runs r until the test ends, and then fails the test unless
+// Run returned nil.
+func startRunner(t *testing.T, r *Runner) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: got %v, want nil", err)
+		}
+	})
+}
+
 // accept stores a pending audit of body and submits it to r.
 func accept(t *testing.T, s *memStore, r *Runner, id, body string) bool {
 	t.Helper()
@@ -126,10 +141,7 @@ func TestRunnerFailsStale(t *testing.T) {
 func TestRunnerGovernanceOutbox(t *testing.T) {
 	s, log := &memStore{}, &eventLog{down: true}
 	r := &Runner{Store: s, Events: log, StaleAfter: 40 * time.Millisecond}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	defer func() { cancel(); <-done }()
+	startRunner(t, r)
 	accept(t, s, r, "biased", biased)
 	accept(t, s, r, "fair", fair)
 	if a := waitStatus(t, s, "biased"); a.Status != StatusCompleted || !a.GovernancePending {
