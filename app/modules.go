@@ -149,9 +149,11 @@ func (a *App) initAPI(ctx context.Context) error {
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
-	// Audits run in the API process; those at high or critical severity
-	// put a governance event on the log.
-	runner := &bias.Runner{Store: a.store, Predictions: a.analytics, Log: a.log, Governance: governance{a}}
+	// Audits run in the API process; those completed at high or critical
+	// severity owe a governance event, which this Runner appends, and
+	// appends again on its refreshes while the log refuses it.
+	runner := &bias.Runner{Store: a.store, Predictions: a.analytics, Events: a.events, Log: a.log,
+		Workers: a.cfg.Bias.Workers, Queue: a.cfg.Bias.Queue, MaxRows: a.cfg.Bias.MaxRows}
 	a.services = append(a.services, service{"bias-audits", runner.Run})
 	audits := &bias.API{Store: a.store, Runner: runner}
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)

@@ -8,7 +8,7 @@ import (
 )
 
 // Status is where an audit is in its life: pending (accepted, queued),
-// running, then completed or failed.
+// running, then completed, failed or cancelled.
 type Status string
 
 // The statuses of an audit.
@@ -17,13 +17,15 @@ const (
 	StatusRunning   Status = "running"
 	StatusCompleted Status = "completed"
 	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
 )
 
 // Statuses lists every status, in lifecycle order.
-var Statuses = []Status{StatusPending, StatusRunning, StatusCompleted, StatusFailed}
+var Statuses = []Status{StatusPending, StatusRunning, StatusCompleted, StatusFailed, StatusCancelled}
 
-// Done reports whether the audit has finished, well or not.
-func (s Status) Done() bool { return s == StatusCompleted || s == StatusFailed }
+// Done reports whether the audit has finished, well or not: a finished
+// audit never changes again.
+func (s Status) Done() bool { return s == StatusCompleted || s == StatusFailed || s == StatusCancelled }
 
 // The two request forms.
 const (
@@ -71,10 +73,16 @@ type Audit struct {
 	Request Summary
 	// Result is the outcome of a completed audit, nil before.
 	Result *Result
-	// Error says why a failed audit failed ("" otherwise).
-	Error       string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
+	// Error says why a failed audit failed, or who cancelled a cancelled
+	// one ("" otherwise).
+	Error string
+	// GovernancePending is set, in the write that completes an audit at
+	// high or critical severity, until its governance event is on the log.
+	GovernancePending bool
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	// CompletedAt is when the audit finished (completed, failed or
+	// cancelled).
 	CompletedAt *time.Time
 }
 
@@ -87,9 +95,10 @@ type Filter struct {
 	Limit, Offset int
 }
 
-// Store keeps audits. Every method but the two sweeps takes the caller's
-// organization; another organization's audit or model is
-// store.ErrNotFound like a missing one.
+// Store keeps audits. Every method but the Runner's (the heartbeat, the
+// stale sweep, the owed governance events) takes the caller's
+// organization; another
+// organization's audit or model is store.ErrNotFound like a missing one.
 type Store interface {
 	// Model returns the model; store.ErrNotFound when the organization
 	// has no such model.
@@ -103,9 +112,20 @@ type Store interface {
 	// how many match in all.
 	BiasAudits(ctx context.Context, orgID string, f Filter) ([]Audit, int64, error)
 	// UpdateBiasAudit stores a's status, request summary, result, error,
-	// updated and completed times; store.ErrNotFound when the audit is gone (its
-	// model was deleted).
+	// governance flag, updated and completed times, provided the stored
+	// audit has not finished: store.ErrConflict when it has (completed,
+	// failed or cancelled), store.ErrNotFound when the audit is gone
+	// (deleted, or its model was).
 	UpdateBiasAudit(ctx context.Context, a Audit) error
+	// DeleteBiasAudit deletes an audit; store.ErrConflict while it owes
+	// its governance event (GovernancePending).
+	DeleteBiasAudit(ctx context.Context, orgID, id string) error
+	// BiasGovernancePending returns up to limit audits, of every
+	// organization, that owe their governance event, oldest first.
+	BiasGovernancePending(ctx context.Context, limit int) ([]Audit, error)
+	// BiasGovernanceSent records that an audit's governance event is on
+	// the log.
+	BiasGovernanceSent(ctx context.Context, orgID, id string) error
 	// TouchBiasAudits sets updated_at of the listed unfinished audits to
 	// at: the heartbeat of the process that runs them.
 	TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error
@@ -113,12 +133,4 @@ type Store interface {
 	// running audit of any organization not updated since before, and
 	// returns how many it marked.
 	FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error)
-}
-
-// Governance receives the audits whose severity drafts a risk-register
-// entry (high and critical). Nil means no governance consumer is wired.
-type Governance interface {
-	// BiasAuditFinding records a completed audit at high or critical
-	// severity. An error is logged; the audit stays completed.
-	BiasAuditFinding(ctx context.Context, a Audit) error
 }

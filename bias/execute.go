@@ -27,7 +27,7 @@ func Execute(ctx context.Context, qs query.Store, orgID string, p Plan, sum *Sum
 		}
 		in.Attributes, in.Pred, in.Truth = l.Attributes, l.Pred, l.Truth
 		sum.Skipped = l.Skipped
-		notes = loggedNotes(l, p.Summary)
+		notes = loggedNotes(l, p)
 		if len(in.Pred) == 0 {
 			return nil, fairness.Report{}, fmt.Errorf("%w: no logged predictions of the model with output_data.%s in the requested range",
 				fairness.ErrInvalid, p.Summary.PredictionField)
@@ -44,7 +44,8 @@ func Execute(ctx context.Context, qs query.Store, orgID string, p Plan, sum *Sum
 }
 
 // loggedNotes says what the logged-predictions form left out.
-func loggedNotes(l Logged, s Summary) []string {
+func loggedNotes(l Logged, p Plan) []string {
+	s := p.Summary
 	var notes []string
 	if l.Skipped > 0 {
 		notes = append(notes, fmt.Sprintf("%d logged predictions without output_data.%s were left out", l.Skipped, s.PredictionField))
@@ -53,8 +54,8 @@ func loggedNotes(l Logged, s Summary) []string {
 		notes = append(notes, fmt.Sprintf("only %d of %d predictions carry a label (%v in metadata or input_data): "+
 			"label-based metrics need every audited prediction labelled; narrow start_date/end_date to labelled ones", l.Labelled, n, s.LabelFields))
 	}
-	if int64(len(l.Pred)) == MaxRows {
-		notes = append(notes, fmt.Sprintf("the audit read the newest %d predictions, its limit; narrow start_date/end_date to audit older ones", MaxRows))
+	if limit := p.rowLimit(); len(l.Pred) == limit {
+		notes = append(notes, fmt.Sprintf("the audit read the newest %d predictions, its limit; narrow start_date/end_date to audit older ones", limit))
 	}
 	return notes
 }

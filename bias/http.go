@@ -2,6 +2,7 @@ package bias
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// API serves /bias/audit and /bias/audits.
+// API serves /bias/audit and /bias/audits: submit, read, list, cancel and
+// delete audits.
 type API struct {
 	Store Store
 	// Runner runs accepted audits; without one every audit fails at once
@@ -30,6 +32,8 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/bias/audit", Permission: "bias:write", Bucket: web.BucketBatch, Handler: a.create},
 		{Method: fiber.MethodGet, Path: "/bias/audits", Permission: "bias:read", Handler: a.list},
 		{Method: fiber.MethodGet, Path: "/bias/audits/:audit_id", Permission: "bias:read", Handler: a.get},
+		{Method: fiber.MethodPost, Path: "/bias/audits/:audit_id/cancel", Permission: "bias:write", Handler: a.cancel},
+		{Method: fiber.MethodDelete, Path: "/bias/audits/:audit_id", Permission: "bias:write", Handler: a.remove},
 	}
 }
 
@@ -43,12 +47,16 @@ type accepted struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// create answers POST /bias/audit: the body (400, 422), then the model
-// (404); the audit is stored pending and queued (503 when the queue is full).
+// create answers POST /bias/audit: the body (400, 422; y_pred longer than
+// the Runner's MaxRows is a 422), then the model (404); the audit is
+// stored pending and queued (503 when the queue is full).
 func (a *API) create(c *fiber.Ctx) error {
 	p, err := ParseRequest(c.Body())
 	if err != nil {
 		return err
+	}
+	if limit := a.Runner.maxRows(); p.Summary.Rows > int64(limit) {
+		return web.Invalid("y_pred", fmt.Sprintf("got %d rows, want at most %d", p.Summary.Rows, limit))
 	}
 	now := a.Clock.Now()
 	id, err := uuid.NewV7()
@@ -102,7 +110,7 @@ func (a *API) list(c *fiber.Ctx) error {
 	f := Filter{ModelID: c.Query("model_id"), Status: Status(c.Query("status")), Limit: size, Offset: (page - 1) * size}
 	var v web.Problems
 	v.Text("model_id", f.ModelID)
-	v.OneOf("status", string(f.Status), "pending", "running", "completed", "failed")
+	v.OneOf("status", string(f.Status), "pending", "running", "completed", "failed", "cancelled")
 	if err := v.Err(); err != nil {
 		return err
 	}

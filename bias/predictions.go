@@ -68,16 +68,16 @@ func (r row) prediction(field string) any {
 	return out
 }
 
-// ReadLogged reads the newest MaxRows predictions of the model in the
-// plan's range from qs. Each protected attribute comes from input_data,
-// else metadata (a missing value when in neither or not a scalar); the
-// prediction from output_data's prediction field; the label from
-// metadata, else input_data, under the first label field present. An
-// unusable prediction or label fails the audit with a reason naming the
-// prediction.
+// ReadLogged reads the newest p.MaxRows (default MaxRows) predictions of
+// the model in the plan's range from qs. Each protected attribute comes
+// from input_data, else metadata (a missing value when in neither or not
+// a scalar); the prediction from output_data's prediction field; the
+// label from metadata, else input_data, under the first label field
+// present. An unusable prediction or label fails the audit with a reason
+// naming the prediction.
 func ReadLogged(ctx context.Context, qs query.Store, orgID string, p Plan) (Logged, error) {
 	s := p.Summary
-	f := query.PredictionFilter{OrgID: orgID, ModelID: p.ModelID, Limit: MaxRows}
+	f := query.PredictionFilter{OrgID: orgID, ModelID: p.ModelID, Limit: p.rowLimit()}
 	if s.Start != nil {
 		f.Range.From = *s.Start
 	}
@@ -134,3 +134,6 @@ func (r row) label(fields []string) any {
 	}
 	return nil
 }
+
+// rowLimit is the logged predictions an audit reads at most.
+func (p Plan) rowLimit() int { return orDefault(p.MaxRows, MaxRows) }

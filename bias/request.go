@@ -36,8 +36,10 @@ type body struct {
 const (
 	// DefaultPredictionField is the output_data field holding the prediction.
 	DefaultPredictionField = ingest.PredictionField
-	// MaxRows bounds the logged predictions one audit reads: the newest
-	// MaxRows in the requested range.
+	// MaxRows is the default bound on the rows of one audit
+	// (Runner.MaxRows): the logged-predictions form reads the newest
+	// MaxRows in the requested range, the label-supplied form may send no
+	// more.
 	MaxRows = 1_000_000
 	// maxAttributes bounds the protected attributes of one audit.
 	maxAttributes = 20
@@ -54,6 +56,8 @@ type Plan struct {
 	// Input holds the settings (metrics, reference groups, thresholds) and,
 	// for the label-supplied form, the data.
 	Input fairness.Input
+	// MaxRows bounds the logged predictions read (0: MaxRows).
+	MaxRows int
 }
 
 // ParseRequest reads and checks a POST /bias/audit body. Unknown fields,

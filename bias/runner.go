@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/store"
@@ -28,21 +29,32 @@ const (
 
 // Runner runs accepted audits in the API process: Workers at a time, up
 // to Queue waiting. It keeps updated_at of the audits it holds fresh (a
-// heartbeat every StaleAfter/4), and on start and every heartbeat marks
-// failed any pending or running audit, of any replica, whose heartbeat is
-// older than StaleAfter: the audits of a process that stopped without
-// finishing them. A process that stops cleanly marks its own at once.
-// The zero value works once Store (and, for the logged-predictions form,
-// Predictions) is set; Run must be running for audits to progress.
+// refresh every StaleAfter/4), and on start and every refresh marks failed
+// any pending or running audit, of any replica, whose heartbeat is older
+// than StaleAfter: the audits of a process that stopped without finishing
+// them. A process that stops cleanly marks its own at once. On start and
+// every refresh it also appends the governance events that completed
+// audits still owe (see Events). The zero value works once Store (and, for
+// the logged-predictions form, Predictions) is set; Run must be running
+// for audits to progress.
 type Runner struct {
 	Store Store
 	// Predictions is the analytical store read by the logged-predictions form.
 	Predictions query.Store
-	// Governance, when set, receives completed audits that draft a risk entry.
-	Governance Governance
-	// Workers (default 2), Queue (default 64), StaleAfter (default 2 min).
+	// Events, when set, receives the governance event of every audit
+	// completed at high or critical severity. The audit is stored owing
+	// it (GovernancePending) in the write that completes it; the event is
+	// appended, then the debt cleared, and what is still owed is appended
+	// again on every refresh, by whichever replica's Runner gets to it
+	// (the event's id is the audit's, so one appended twice is one event).
+	Events ingest.Log
+	// Workers (default 2) run at a time, Queue (default 64) more wait;
+	// MaxRows (default MaxRows) bounds the rows of one audit;
+	// StaleAfter (default 2 min) is when an audit without heartbeat is
+	// failed. Zero or negative values take the defaults.
 	Workers    int
 	Queue      int
+	MaxRows    int
 	StaleAfter time.Duration
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
@@ -51,7 +63,14 @@ type Runner struct {
 	once  sync.Once
 	jobs  chan job
 	mu    sync.Mutex
-	owned map[string]Audit
+	owned map[string]held
+}
+
+// held is an audit this process has accepted and not finished: its latest
+// state and, once it runs, what stops its computation.
+type held struct {
+	audit Audit
+	stop  context.CancelFunc
 }
 
 // job is an accepted audit and its checked request.
@@ -63,7 +82,7 @@ type job struct {
 func (r *Runner) init() {
 	r.once.Do(func() {
 		r.jobs = make(chan job, orDefault(r.Queue, defaultQueue))
-		r.owned = map[string]Audit{}
+		r.owned = map[string]held{}
 	})
 }
 
@@ -89,7 +108,7 @@ func (r *Runner) Submit(a Audit, p Plan) bool {
 	defer r.mu.Unlock()
 	select {
 	case r.jobs <- job{audit: a, plan: p}:
-		r.owned[a.ID] = a
+		r.owned[a.ID] = held{audit: a}
 		return true
 	default:
 		return false
@@ -102,6 +121,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.init()
 	stale := orDefault(r.StaleAfter, defaultStaleAfter)
 	r.sweep(ctx, stale)
+	r.resend(ctx)
 	var wg sync.WaitGroup
 	for range orDefault(r.Workers, defaultWorkers) {
 		wg.Go(func() {
@@ -124,6 +144,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		case <-t.C:
 			r.heartbeat(ctx)
 			r.sweep(ctx, stale)
+			r.resend(ctx)
 		}
 	}
 	wg.Wait()
@@ -131,12 +152,18 @@ func (r *Runner) Run(ctx context.Context) error {
 	return nil
 }
 
-// heartbeat refreshes updated_at of the audits this process holds.
+// heartbeat refreshes updated_at of the audits this process holds, and
+// stops those of its running audits that were cancelled or deleted
+// through another replica.
 func (r *Runner) heartbeat(ctx context.Context) {
 	r.mu.Lock()
 	ids := make([]string, 0, len(r.owned))
-	for id := range r.owned {
+	var running []Audit
+	for id, h := range r.owned {
 		ids = append(ids, id)
+		if h.stop != nil {
+			running = append(running, h.audit)
+		}
 	}
 	r.mu.Unlock()
 	if len(ids) == 0 {
@@ -144,6 +171,11 @@ func (r *Runner) heartbeat(ctx context.Context) {
 	}
 	if err := r.Store.TouchBiasAudits(ctx, ids, r.Clock.Now()); err != nil && ctx.Err() == nil {
 		r.log().Warn("bias audit heartbeat failed", "err", err)
+	}
+	for _, a := range running {
+		if got, err := r.Store.BiasAudit(ctx, a.OrgID, a.ID); errors.Is(err, store.ErrNotFound) || err == nil && got.Status.Done() {
+			r.Cancel(a.ID)
+		}
 	}
 }
 
@@ -164,18 +196,27 @@ func (r *Runner) abandon() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	r.mu.Lock()
-	held := make([]Audit, 0, len(r.owned))
-	for _, a := range r.owned {
-		held = append(held, a)
+	audits := make([]Audit, 0, len(r.owned))
+	for _, h := range r.owned {
+		audits = append(audits, h.audit)
 	}
 	r.mu.Unlock()
-	for _, a := range held {
+	for _, a := range audits {
 		r.finish(ctx, &a, nil, reasonInterrupted)
 	}
 }
 
+// maxRows is the rows one audit may hold: r.MaxRows, or the package's
+// MaxRows when that is not positive (or there is no Runner).
+func (r *Runner) maxRows() int {
+	if r == nil {
+		return MaxRows
+	}
+	return orDefault(r.MaxRows, MaxRows)
+}
+
 // run executes one audit and stores its outcome. An audit cut short by
-// the end of ctx is left to abandon.
+// the end of ctx is left to abandon; one cancelled meanwhile is dropped.
 func (r *Runner) run(ctx context.Context, j job) {
 	a := j.audit
 	a.Status, a.UpdatedAt = StatusRunning, r.Clock.Now()
@@ -183,36 +224,47 @@ func (r *Runner) run(ctx context.Context, j job) {
 		r.drop(ctx, a, err)
 		return
 	}
-	r.hold(a)
-	res, rep, err := Execute(ctx, r.Predictions, a.OrgID, j.plan, &a.Request)
+	jctx, stop := context.WithCancel(ctx)
+	defer stop()
+	if !r.hold(a, stop) {
+		return
+	}
+	j.plan.MaxRows = r.maxRows()
+	res, rep, err := Execute(jctx, r.Predictions, a.OrgID, j.plan, &a.Request)
 	if ctx.Err() != nil {
+		return
+	}
+	if jctx.Err() != nil {
+		r.Cancel(a.ID)
 		return
 	}
 	reason := ""
 	if err != nil {
 		reason = err.Error()
 	}
-	if !r.finish(ctx, &a, res, reason) {
-		return
-	}
-	if err == nil && rep.Severity.DraftsRisk() && r.Governance != nil {
-		if gerr := r.Governance.BiasAuditFinding(ctx, a); gerr != nil {
-			r.log().Error("recording a bias audit finding for governance failed", "audit_id", a.ID, "err", gerr)
-		}
+	a.GovernancePending = err == nil && rep.Severity.DraftsRisk()
+	if r.finish(ctx, &a, res, reason) && a.GovernancePending {
+		r.govern(ctx, a)
 	}
 }
 
-// hold records the audit's latest state as held by this process.
-func (r *Runner) hold(a Audit) {
+// hold records the audit's latest state as held by this process and what
+// stops it; false when the audit was cancelled since it was queued.
+func (r *Runner) hold(a Audit, stop context.CancelFunc) bool {
 	r.mu.Lock()
-	r.owned[a.ID] = a
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	if _, ok := r.owned[a.ID]; !ok {
+		return false
+	}
+	r.owned[a.ID] = held{audit: a, stop: stop}
+	return true
 }
 
 // drop forgets an audit that could not be started: gone (its model was
-// deleted) or unwritable, in which case the stale sweep fails it later.
+// deleted), cancelled, or unwritable, in which case the stale sweep fails
+// it later.
 func (r *Runner) drop(ctx context.Context, a Audit, err error) {
-	if !errors.Is(err, store.ErrNotFound) && ctx.Err() == nil {
+	if !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) && ctx.Err() == nil {
 		r.log().Error("starting a bias audit failed", "audit_id", a.ID, "err", err)
 	}
 	r.mu.Lock()
@@ -221,7 +273,8 @@ func (r *Runner) drop(ctx context.Context, a Audit, err error) {
 }
 
 // finish stores a's outcome: completed with res, or failed with reason
-// when res is nil. It reports whether the outcome was stored.
+// when res is nil. It reports whether the outcome was stored: not when
+// the audit was cancelled or deleted meanwhile.
 func (r *Runner) finish(ctx context.Context, a *Audit, res *Result, reason string) bool {
 	now := r.Clock.Now()
 	a.Status, a.Result, a.Error, a.UpdatedAt, a.CompletedAt = StatusCompleted, res, "", now, &now
@@ -229,7 +282,7 @@ func (r *Runner) finish(ctx context.Context, a *Audit, res *Result, reason strin
 		a.Status, a.Error = StatusFailed, reason
 	}
 	err := r.Store.UpdateBiasAudit(ctx, *a)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) {
 		r.log().Error("storing a bias audit's outcome failed", "audit_id", a.ID, "err", err)
 	}
 	r.mu.Lock()

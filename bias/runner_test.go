@@ -3,92 +3,23 @@ package bias
 import (
 	"context"
 	"slices"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store"
 )
 
-// memStore keeps audits in memory, for the Runner's tests.
-type memStore struct {
-	mu     sync.Mutex
-	audits map[string]Audit
-}
-
-func (m *memStore) Model(context.Context, string, string) (registry.Model, error) {
-	return registry.Model{}, nil
-}
-
-func (m *memStore) CreateBiasAudit(_ context.Context, a Audit) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.audits == nil {
-		m.audits = map[string]Audit{}
-	}
-	m.audits[a.ID] = a
-	return nil
-}
-
-func (m *memStore) BiasAudit(_ context.Context, orgID, id string) (Audit, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	a, ok := m.audits[id]
-	if !ok || a.OrgID != orgID {
-		return a, store.ErrNotFound
-	}
-	return a, nil
-}
-
-func (m *memStore) BiasAudits(context.Context, string, Filter) ([]Audit, int64, error) {
-	return nil, 0, nil
-}
-
-func (m *memStore) UpdateBiasAudit(ctx context.Context, a Audit) error {
-	if _, err := m.BiasAudit(ctx, a.OrgID, a.ID); err != nil {
-		return err
-	}
-	return m.CreateBiasAudit(ctx, a)
-}
-
-func (m *memStore) TouchBiasAudits(_ context.Context, ids []string, at time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, id := range ids {
-		if a := m.audits[id]; !a.Status.Done() {
-			a.UpdatedAt = at
-			m.audits[id] = a
+// startRunner runs r until the test ends, and then fails the test unless
+// Run returned nil.
+func startRunner(t *testing.T, r *Runner) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: got %v, want nil", err)
 		}
-	}
-	return nil
-}
-
-func (m *memStore) FailStaleBiasAudits(_ context.Context, before, at time.Time, reason string) (int64, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var n int64
-	for id, a := range m.audits {
-		if !a.Status.Done() && a.UpdatedAt.Before(before) {
-			a.Status, a.Error, a.UpdatedAt, a.CompletedAt = StatusFailed, reason, at, &at
-			m.audits[id] = a
-			n++
-		}
-	}
-	return n, nil
-}
-
-// findings records the audits handed to governance.
-type findings struct {
-	mu  sync.Mutex
-	ids []string
-}
-
-func (f *findings) BiasAuditFinding(_ context.Context, a Audit) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.ids = append(f.ids, a.ID)
-	return nil
+	})
 }
 
 // accept stores a pending audit of body and submits it to r.
@@ -128,8 +59,8 @@ const (
 )
 
 func TestRunnerRuns(t *testing.T) {
-	s, gov := &memStore{}, &findings{}
-	r := &Runner{Store: s, Governance: gov}
+	s, log := &memStore{}, &eventLog{}
+	r := &Runner{Store: s, Events: log}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -151,8 +82,8 @@ func TestRunnerRuns(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("Run: got %v, want nil", err)
 	}
-	if !slices.Equal(gov.ids, []string{"biased"}) {
-		t.Errorf("governance findings: got %v, want [biased] (critical only)", gov.ids)
+	if ids, _ := log.ids(); !slices.Equal(ids, []string{"biased"}) {
+		t.Errorf("governance events: got ids %v, want [biased] (critical only, the audit's id)", ids)
 	}
 }
 
@@ -201,5 +132,38 @@ func TestRunnerFailsStale(t *testing.T) {
 	}
 	if a, _ := s.BiasAudit(t.Context(), "o1", "recent"); a.Status != StatusRunning {
 		t.Errorf("audit with a heartbeat 1 min ago: got %s, want running (another replica's)", a.Status)
+	}
+}
+
+// TestRunnerGovernanceOutbox: an audit completed while the event log is
+// down is still completed, owing its event, which a later refresh appends
+// once the log is back: one event, whose id is the audit's.
+func TestRunnerGovernanceOutbox(t *testing.T) {
+	s, log := &memStore{}, &eventLog{down: true}
+	r := &Runner{Store: s, Events: log, StaleAfter: 40 * time.Millisecond}
+	startRunner(t, r)
+	accept(t, s, r, "biased", biased)
+	accept(t, s, r, "fair", fair)
+	if a := waitStatus(t, s, "biased"); a.Status != StatusCompleted || !a.GovernancePending {
+		t.Fatalf("biased audit with the log down: got %s, governance pending %v, want completed and pending", a.Status, a.GovernancePending)
+	}
+	if a := waitStatus(t, s, "fair"); a.GovernancePending {
+		t.Errorf("fair audit: got governance pending, want nothing owed")
+	}
+	time.Sleep(50 * time.Millisecond) // refreshes while the log is down
+	if ids, n := log.ids(); n != 0 {
+		t.Fatalf("log down: got events %v, want none", ids)
+	}
+	log.setDown(false)
+	deadline := time.Now().Add(10 * time.Second)
+	for a, _ := s.BiasAudit(t.Context(), "o1", "biased"); a.GovernancePending; a, _ = s.BiasAudit(t.Context(), "o1", "biased") {
+		if time.Now().After(deadline) {
+			t.Fatal("governance event still owed 10 s after the log came back")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // more refreshes: nothing owed, nothing appended
+	if ids, n := log.ids(); !slices.Equal(ids, []string{"biased"}) || n != 1 {
+		t.Errorf("got event ids %v in %d events, want [biased] once", ids, n)
 	}
 }

@@ -43,6 +43,19 @@ type Limits struct {
 	Reports     int64 `json:"reports"`
 }
 
+// Bias are the limits of the bias audit runner (bias.Runner) of the API
+// role. Zero takes the runner's default.
+type Bias struct {
+	// Workers is how many audits run at a time (default 2).
+	Workers int `json:"workers"`
+	// Queue is how many accepted audits may wait (default 64); beyond,
+	// POST /bias/audit answers 503.
+	Queue int `json:"queue"`
+	// MaxRows bounds one audit's rows (default 1,000,000): the newest
+	// logged predictions read, the longest y_pred accepted.
+	MaxRows int `json:"max_rows"`
+}
+
 // Config is the effective configuration of one process.
 type Config struct {
 	Addr        string
@@ -82,7 +95,9 @@ type Config struct {
 	// DriftTick is how often the processor role looks for models whose
 	// drift schedule is due.
 	DriftTick time.Duration
-	LogLevel  slog.Level
+	// Bias are the bias audit runner's limits.
+	Bias     Bias
+	LogLevel slog.Level
 }
 
 // Parse reads flags from args (after the subcommand), with defaults from
@@ -144,6 +159,9 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.DurationVar(&c.AuthCacheTTL, "auth-cache-ttl", envDuration("VIGIL_AUTH_CACHE_TTL", time.Second), "how long a principal stays cached; 0 disables the cache")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", envDuration("VIGIL_REQUEST_TIMEOUT", 30*time.Second), "per-request timeout")
 	fs.DurationVar(&c.DriftTick, "drift-tick", envDuration("VIGIL_DRIFT_TICK", time.Minute), "how often due drift schedules are looked for")
+	fs.IntVar(&c.Bias.Workers, "bias-workers", int(envInt("VIGIL_BIAS_WORKERS", 0)), "bias audits run at a time; 0: 2 (VIGIL_BIAS_WORKERS)")
+	fs.IntVar(&c.Bias.Queue, "bias-queue", int(envInt("VIGIL_BIAS_QUEUE", 0)), "bias audits that may wait to run; 0: 64 (VIGIL_BIAS_QUEUE)")
+	fs.IntVar(&c.Bias.MaxRows, "bias-max-rows", int(envInt("VIGIL_BIAS_MAX_ROWS", 0)), "rows of one bias audit at most; 0: 1000000 (VIGIL_BIAS_MAX_ROWS)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", envDuration("VIGIL_SHUTDOWN_GRACE", 30*time.Second), "time to drain on SIGTERM")
 	fs.StringVar(&logLevel, "log-level", env("VIGIL_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err = errors.Join(envErrs...); err != nil {
@@ -182,6 +200,9 @@ func (c Config) validate() error {
 	if c.DriftTick <= 0 {
 		return fmt.Errorf("drift tick must be positive")
 	}
+	if c.Bias.Workers < 0 || c.Bias.Queue < 0 || c.Bias.MaxRows < 0 {
+		return fmt.Errorf("bias workers, queue and max rows must not be negative (0 takes the default)")
+	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
@@ -211,6 +232,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Duration("auth_cache_ttl", c.AuthCacheTTL),
 		slog.Duration("request_timeout", c.RequestTimeout),
 		slog.Duration("drift_tick", c.DriftTick),
+		slog.Any("bias", c.Bias),
 	)
 }
 

@@ -244,17 +244,7 @@ func (s *Scheduler) write(ctx context.Context, r drift.Report) (*drift.Report, e
 // resend appends the governance events that reports still owe (an append
 // that failed after its report was stored), oldest first.
 func (s *Scheduler) resend(ctx context.Context) error {
-	owed, err := s.Store.GovernancePending(ctx, 100)
-	if err != nil {
-		return fmt.Errorf("list owed governance events: %w", err)
-	}
-	var errs []error
-	for _, r := range owed {
-		if err := s.govern(ctx, r); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
+	return s.outbox().Resend(ctx)
 }
 
 // newReport is an empty report of a run: no result yet.
@@ -291,24 +281,23 @@ func featureReport(d drift.Due, driftType string, plan Plan, res drift.Result, b
 }
 
 // govern puts the governance event of a report at high severity on the
-// log and records it sent. The event's id is the report's, so an event
-// appended twice (the append succeeded, recording it did not) is one event
-// to its readers.
+// log and records it sent.
 func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
-	e := ingest.Governance{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
+	return s.outbox().Send(ctx, r)
+}
+
+// outbox delivers the governance events reports owe.
+func (s *Scheduler) outbox() ingest.Outbox[drift.Report] {
+	return ingest.Outbox[drift.Report]{Log: s.Log, Event: GovernanceEvent, Pending: s.Store.GovernancePending, Sent: s.Store.GovernanceSent}
+}
+
+// GovernanceEvent is the governance event of a report at high severity.
+// Its id is the report's, so an event appended twice is one event to its
+// readers.
+func GovernanceEvent(r drift.Report) ingest.Governance {
+	return ingest.Governance{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
 		SourceID: r.ID, Severity: string(r.Severity), Timestamp: r.CreatedAt,
 		Summary: r.Summary()}
-	rec, err := ingest.GovernanceRecord(e)
-	if err != nil {
-		return err
-	}
-	if err := s.Log.Append(ctx, []ingest.Record{rec}); err != nil {
-		return fmt.Errorf("append governance event of drift report %s: %w", r.ID, err)
-	}
-	if err := s.Store.GovernanceSent(ctx, r.OrgID, r.ID); err != nil {
-		return fmt.Errorf("record governance event of drift report %s sent: %w", r.ID, err)
-	}
-	return nil
 }
 
 // skip logs why a due model's run (of driftType, or of both types) was

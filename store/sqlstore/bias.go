@@ -12,7 +12,7 @@ import (
 
 var _ bias.Store = (*DB)(nil)
 
-const biasColumns = `id, org_id, model_id, status, request, result, error, created_at, updated_at, completed_at`
+const biasColumns = `id, org_id, model_id, status, request, result, error, created_at, updated_at, completed_at, governance_pending`
 
 // biasState are the columns an update writes, with a's values.
 func biasState(a bias.Audit) ([]any, error) {
@@ -27,7 +27,7 @@ func biasState(a bias.Audit) ([]any, error) {
 		}
 		res.Valid = true
 	}
-	return []any{string(a.Status), req, res, a.Error, micros(a.UpdatedAt), nullMicros(a.CompletedAt)}, nil
+	return []any{string(a.Status), req, res, a.Error, micros(a.UpdatedAt), nullMicros(a.CompletedAt), a.GovernancePending}, nil
 }
 
 func (s *DB) scanBias(row interface{ Scan(...any) error }) (bias.Audit, error) {
@@ -36,7 +36,7 @@ func (s *DB) scanBias(row interface{ Scan(...any) error }) (bias.Audit, error) {
 	var res sql.NullString
 	var created, updated int64
 	var completed sql.NullInt64
-	if err := row.Scan(&a.ID, &a.OrgID, &a.ModelID, &status, &req, &res, &a.Error, &created, &updated, &completed); err != nil {
+	if err := row.Scan(&a.ID, &a.OrgID, &a.ModelID, &status, &req, &res, &a.Error, &created, &updated, &completed, &a.GovernancePending); err != nil {
 		return a, s.wrap(err)
 	}
 	a.Status, a.CreatedAt, a.UpdatedAt, a.CompletedAt = bias.Status(status), fromMicros(created), fromMicros(updated), fromNullMicros(completed)
@@ -60,10 +60,12 @@ func (s *DB) CreateBiasAudit(ctx context.Context, a bias.Audit) error {
 		return err
 	}
 	args := append([]any{a.ID, a.OrgID, a.ModelID}, state[:4]...)
-	args = append(args, micros(a.CreatedAt), state[4], state[5], a.OrgID, a.ModelID)
-	// The times are cast: PostgreSQL types a bare parameter of a SELECT as text.
+	args = append(args, micros(a.CreatedAt), state[4], state[5], state[6], a.OrgID, a.ModelID)
+	// The times and flag are cast: PostgreSQL types a bare parameter of a
+	// SELECT as text.
 	n, err := s.exec(ctx, s.db, `INSERT INTO bias_audits (`+biasColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?,
-		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
+		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BOOLEAN)
+		WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
 	if err == nil && n == 0 {
 		err = store.ErrNotFound
 	}
@@ -102,18 +104,50 @@ func (s *DB) BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bia
 	return out, total, err
 }
 
-// UpdateBiasAudit implements bias.Store.
+// UpdateBiasAudit implements bias.Store: a finished audit is not written.
 func (s *DB) UpdateBiasAudit(ctx context.Context, a bias.Audit) error {
 	state, err := biasState(a)
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `UPDATE bias_audits SET status = ?, request = ?, result = ?, error = ?, updated_at = ?, completed_at = ?
-		WHERE org_id = ? AND id = ?`, append(state, a.OrgID, a.ID)...)
+	n, err := s.exec(ctx, s.db, `UPDATE bias_audits SET status = ?, request = ?, result = ?, error = ?, updated_at = ?,
+		completed_at = ?, governance_pending = ? WHERE org_id = ? AND id = ? AND `+unfinished, append(state, a.OrgID, a.ID)...)
 	if err == nil && n == 0 {
-		err = store.ErrNotFound
+		err = s.biasMissing(ctx, a.OrgID, a.ID)
 	}
 	return err
+}
+
+// DeleteBiasAudit implements bias.Store: an audit owing its governance
+// event is not deleted.
+func (s *DB) DeleteBiasAudit(ctx context.Context, orgID, id string) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM bias_audits WHERE org_id = ? AND id = ? AND NOT governance_pending`, orgID, id)
+	if err == nil && n == 0 {
+		err = s.biasMissing(ctx, orgID, id)
+	}
+	return err
+}
+
+// biasMissing says why a conditional write changed no audit:
+// store.ErrNotFound when the organization has none of that id,
+// store.ErrConflict when the condition did not hold.
+func (s *DB) biasMissing(ctx context.Context, orgID, id string) error {
+	var one int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT 1 FROM bias_audits WHERE org_id = ? AND id = ?`), orgID, id).Scan(&one)
+	if err == nil {
+		return store.ErrConflict
+	}
+	return s.wrap(err)
+}
+
+// BiasGovernancePending implements bias.Store: oldest completion first.
+func (s *DB) BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error) {
+	return governancePending(ctx, s, "bias_audits", biasColumns, "completed_at", limit, s.scanBias)
+}
+
+// BiasGovernanceSent implements bias.Store.
+func (s *DB) BiasGovernanceSent(ctx context.Context, orgID, id string) error {
+	return s.governanceSent(ctx, "bias_audits", orgID, id)
 }
 
 // unfinished is the condition of a pending or running audit.

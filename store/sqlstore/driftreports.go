@@ -154,25 +154,10 @@ func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
 
 // GovernancePending implements drift.ReportStore: oldest first.
 func (s *DB) GovernancePending(ctx context.Context, limit int) ([]drift.Report, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+reportColumns+` FROM drift_reports
-		WHERE governance_pending ORDER BY created_at, id LIMIT ?`), limit)
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	defer rows.Close()
-	var out []drift.Report
-	for rows.Next() {
-		r, err := s.scanReport(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, s.wrap(rows.Err())
+	return governancePending(ctx, s, "drift_reports", reportColumns, "created_at", limit, s.scanReport)
 }
 
 // GovernanceSent implements drift.ReportStore.
 func (s *DB) GovernanceSent(ctx context.Context, orgID, id string) error {
-	_, err := s.exec(ctx, s.db, `UPDATE drift_reports SET governance_pending = FALSE WHERE org_id = ? AND id = ?`, orgID, id)
-	return err
+	return s.governanceSent(ctx, "drift_reports", orgID, id)
 }

@@ -35,6 +35,9 @@ type Store interface {
 	UpdateBiasAudit(ctx context.Context, a bias.Audit) error
 	TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error
 	FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error)
+	DeleteBiasAudit(ctx context.Context, orgID, id string) error
+	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
+	BiasGovernanceSent(ctx context.Context, orgID, id string) error
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -60,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, reportTests...)
 	tests = append(tests, referenceTests...)
 	tests = append(tests, biasTests...)
+	tests = append(tests, biasOwedTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -1,0 +1,55 @@
+package bias
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/vigilhq/vigil/ingest"
+)
+
+// GovernanceEvent is the governance event of an audit completed at high
+// or critical severity, for the risk register. Its id is the audit's, so
+// an event appended twice is one event to its readers.
+func GovernanceEvent(a Audit) ingest.Governance {
+	e := ingest.Governance{EventID: a.ID, OrgID: a.OrgID, ModelID: a.ModelID, SourceType: ingest.SourceBiasAudit,
+		SourceID: a.ID, Timestamp: a.UpdatedAt}
+	if a.CompletedAt != nil {
+		e.Timestamp = *a.CompletedAt
+	}
+	if a.Result == nil {
+		e.Summary = "bias audit"
+		return e
+	}
+	e.Severity, e.Summary = a.Result.Severity, fmt.Sprintf("bias audit at %s severity", a.Result.Severity)
+	if len(a.Result.Recommendations) > 0 {
+		e.Summary += ": " + strings.SplitN(a.Result.Recommendations[0], "; ", 2)[0]
+	}
+	return e
+}
+
+// outbox delivers the governance events that audits owe to Events.
+func (r *Runner) outbox() ingest.Outbox[Audit] {
+	return ingest.Outbox[Audit]{Log: r.Events, Event: GovernanceEvent, Pending: r.Store.BiasGovernancePending, Sent: r.Store.BiasGovernanceSent}
+}
+
+// govern appends the governance event a completed audit owes and clears
+// the debt; a failure is logged and left to the next refresh.
+func (r *Runner) govern(ctx context.Context, a Audit) {
+	if r.Events == nil {
+		return
+	}
+	if err := r.outbox().Send(ctx, a); err != nil && ctx.Err() == nil {
+		r.log().Warn("governance event of a bias audit not appended; appended again on a later refresh", "audit_id", a.ID, "err", err)
+	}
+}
+
+// resend appends the governance events that completed audits still owe.
+func (r *Runner) resend(ctx context.Context) {
+	if r.Events == nil {
+		return
+	}
+	if err := r.outbox().Resend(ctx); err != nil && ctx.Err() == nil {
+		r.log().Warn("owed governance events of bias audits not appended; trying again on the next refresh", "err", err)
+	}
+}
