@@ -13,10 +13,12 @@ import (
 // tenancyBodies are valid bodies for the {id} routes that take one, so that
 // validation cannot answer before the lookup does.
 var tenancyBodies = map[string]any{
-	"PATCH /models/:model_id":        map[string]any{"description": "changed by another organization"},
-	"PATCH /models/:model_id/status": map[string]any{"status": "inactive"},
-	"PUT /models/:model_id/baseline": map[string]any{"baseline_metrics": map[string]any{"accuracy": 0.1}},
-	"PUT /users/:user_id/role":       map[string]any{"role": "viewer"},
+	"PATCH /models/:model_id":                map[string]any{"description": "changed by another organization"},
+	"PATCH /models/:model_id/status":         map[string]any{"status": "inactive"},
+	"PUT /models/:model_id/baseline":         map[string]any{"baseline_metrics": map[string]any{"accuracy": 0.1}},
+	"PUT /users/:user_id/role":               map[string]any{"role": "viewer"},
+	"PUT /drift/reference/:model_id":         map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
+	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 }
 
 // TestCrossOrganization: organization B calls every route that takes an id
