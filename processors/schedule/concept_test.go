@@ -54,7 +54,7 @@ func TestConcept(t *testing.T) {
 		cfg := drift.Default("o", "m")
 		change(&cfg)
 		st := &configStore{fakeStore: fakeStore{baseline: baseline}, cfg: cfg}
-		s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Metrics: metrics, Log: &fakeLog{},
+		s := &Scheduler{Store: st, Profiles: fakeProfiles{n: 60}, Metrics: metrics, Log: &fakeLog{},
 			Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
 		got, err := s.RunOnce(context.Background())
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -65,9 +66,20 @@ type Scheduler struct {
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 	// Tick is the pause between looks for due models (DefaultTick).
-	Tick   time.Duration
+	Tick time.Duration
+	// Retry is how long a due run that was skipped (too few predictions,
+	// no labels or metric values yet, no uploaded reference) waits before
+	// it is tried again, so that models without the data are not read
+	// every tick; 0 means ten ticks. Each replica keeps its own.
+	Retry  time.Duration
 	Logger *slog.Logger
+
+	mu      sync.Mutex
+	skipped map[skipKey]time.Time // when each skipped run was tried
 }
+
+// skipKey names a model's runs of one drift type.
+type skipKey struct{ orgID, modelID, driftType string }
 
 // Run looks for due models every tick until ctx ends. A failed look is
 // logged and tried again on the next tick.
@@ -128,13 +140,19 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 	}
 	types := []string{}
 	for _, t := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
-		if due(t) && (t != drift.TypeConcept || cfg.ConceptDrift.Enabled) {
+		if due(t) && (t != drift.TypeConcept || cfg.ConceptDrift.Enabled) && !s.waiting(d, t, now) {
 			types = append(types, t)
 		}
 	}
 	if len(types) == 0 {
 		return nil, nil
 	}
+	written := map[string]bool{}
+	defer func() {
+		for _, t := range types {
+			s.tried(d, t, now, written[t])
+		}
+	}()
 	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, processors.SideInput)
 	if err != nil {
 		return nil, err
@@ -170,6 +188,7 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		if r != nil {
 			out = append(out, *r)
 		}
+		written[driftType] = r != nil || err != nil // a failure is retried next tick
 		switch {
 		case err != nil && r != nil:
 			// Stored, owing its governance event: the other types still run.
@@ -239,6 +258,41 @@ func (s *Scheduler) write(ctx context.Context, r drift.Report) (*drift.Report, e
 		}
 	}
 	return &r, nil
+}
+
+// waiting reports whether a skipped run of the model's driftType waits
+// for its retry at now.
+func (s *Scheduler) waiting(d drift.Due, driftType string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.skipped[skipKey{d.OrgID, d.ModelID, driftType}]
+	return ok && now.Before(at.Add(s.retry()))
+}
+
+// tried records a due run of the model's driftType at now: skipped (it
+// waits for its retry) unless done.
+func (s *Scheduler) tried(d drift.Due, driftType string, now time.Time, done bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := skipKey{d.OrgID, d.ModelID, driftType}
+	if done {
+		delete(s.skipped, k)
+		return
+	}
+	if s.skipped == nil {
+		s.skipped = map[skipKey]time.Time{}
+	}
+	s.skipped[k] = now
+}
+
+func (s *Scheduler) retry() time.Duration {
+	switch {
+	case s.Retry > 0:
+		return s.Retry
+	case s.Tick > 0:
+		return 10 * s.Tick
+	}
+	return 10 * DefaultTick
 }
 
 // resend appends the governance events that reports still owe (an append

@@ -94,10 +94,17 @@ func (f *fakeStore) DriftReports(context.Context, drift.ReportFilter) ([]drift.R
 
 // fakeProfiles holds n rows of x in each of the 27 hours from t0's hour:
 // the first 24 hours in [0, 1), later ones shifted by 5. Every output
-// row is labelled: 90% are right in the first 24 hours, 50% later.
-type fakeProfiles struct{ n int }
+// row is labelled: 90% are right in the first 24 hours, 50% later. reads,
+// when set, counts the profiles read.
+type fakeProfiles struct {
+	n     int
+	reads *int
+}
 
 func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r query.Range) (*profile.Profile, error) {
+	if f.reads != nil {
+		*f.reads++
+	}
 	p := &profile.Profile{}
 	start := t0.Truncate(time.Hour)
 	for h := r.From; h.Before(r.To); h = h.Add(time.Hour) {
@@ -144,7 +151,7 @@ func (l *fakeLog) Append(_ context.Context, recs []ingest.Record) error {
 // events, which the next tick appends, once each, with the report's id.
 func TestGovernanceOwed(t *testing.T) {
 	st, log := &fakeStore{}, &fakeLog{down: true}
-	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: log, Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{n: 60}, Log: log, Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
 	if _, err := s.RunOnce(context.Background()); err == nil {
 		t.Fatal("RunOnce with the log down: got nil error, want the failed appends")
 	}
@@ -178,7 +185,7 @@ func TestRunOnce(t *testing.T) {
 	f := func(name string, rows int, last *time.Time, after time.Duration, wantReports, wantEvents int) {
 		t.Helper()
 		st, log := &fakeStore{last: last}, &fakeLog{}
-		s := &Scheduler{Store: st, Profiles: fakeProfiles{rows}, Log: log, Clock: func() time.Time { return t0.Add(after) }}
+		s := &Scheduler{Store: st, Profiles: fakeProfiles{n: rows}, Log: log, Clock: func() time.Time { return t0.Add(after) }}
 		got, err := s.RunOnce(context.Background())
 		if err != nil {
 			t.Fatalf("%s: RunOnce: %v", name, err)
@@ -207,7 +214,7 @@ func TestRunOnce(t *testing.T) {
 func TestDuePerType(t *testing.T) {
 	now := t0.Add(25 * time.Hour)
 	st := &fakeStore{lastOf: map[string]time.Time{drift.TypeConcept: now.Add(-time.Minute)}}
-	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: &fakeLog{}, Clock: func() time.Time { return now }}
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{n: 60}, Log: &fakeLog{}, Clock: func() time.Time { return now }}
 	got, err := s.RunOnce(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -229,11 +236,13 @@ func TestUploadedReference(t *testing.T) {
 	cfg.Schedule.Reference = drift.Reference{Type: drift.ReferenceUploaded}
 	cfg.ConceptDrift.Enabled = false
 	st := &configStore{cfg: cfg}
-	s := &Scheduler{Store: st, Profiles: fakeProfiles{60}, Log: &fakeLog{}, Clock: func() time.Time { return t0.Add(25 * time.Hour) }}
+	now := t0.Add(25 * time.Hour)
+	s := &Scheduler{Store: st, Profiles: fakeProfiles{n: 60}, Log: &fakeLog{}, Clock: func() time.Time { return now }}
 	got, err := s.RunOnce(context.Background())
 	if err != nil || len(got) != 0 {
 		t.Fatalf("none uploaded: got %d reports (%v), want none", len(got), err)
 	}
+	now = now.Add(10 * DefaultTick) // the skipped run's retry
 	// The uploaded inputs are like the shifted traffic: no drift.
 	var in profile.Profile
 	values := make([]json.RawMessage, 500)
@@ -252,4 +261,29 @@ func TestUploadedReference(t *testing.T) {
 		r.Features["x"].SampleSize.Reference != 500 || r.WindowEnd.Sub(r.WindowStart) != 24*time.Hour {
 		t.Fatalf("got %+v, want a data report against the 500 uploaded rows over the last 24 hours", r)
 	}
+}
+
+// TestSkipRetry: a run skipped for want of data is not tried again, and
+// its profiles not read, until its retry; a written one is due an interval
+// later.
+func TestSkipRetry(t *testing.T) {
+	reads := 0
+	now := t0.Add(25 * time.Hour)
+	s := &Scheduler{Store: &fakeStore{}, Profiles: fakeProfiles{n: 2, reads: &reads}, Log: &fakeLog{}, Tick: time.Second,
+		Clock: func() time.Time { return now }}
+	run := func(wantReads int) {
+		t.Helper()
+		reads = 0
+		if got, err := s.RunOnce(context.Background()); err != nil || len(got) != 0 {
+			t.Fatalf("got %d reports (%v), want none: too few rows", len(got), err)
+		}
+		if reads != wantReads {
+			t.Fatalf("got %d profile reads, want %d", reads, wantReads)
+		}
+	}
+	run(5) // data: 2, prediction: 2, concept (labels): 1
+	now = now.Add(9 * time.Second)
+	run(0)
+	now = now.Add(time.Second) // ten ticks after the skip
+	run(5)
 }
