@@ -7,7 +7,8 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"unsafe"
+
+	"github.com/vigilhq/vigil/platform/jsonnum"
 )
 
 // kind is the type of a column's values.
@@ -117,19 +118,18 @@ func (c *column) element(raw []byte, i, n int) (int, *fieldError) {
 		if i+1 < len(raw) && b == '-' && raw[i+1] == 'I' {
 			return c.literal(raw, i, "-Infinity", n)
 		}
-		end, ok := numberEnd(raw, i)
+		v, size, ok := jsonnum.Read(raw[i:])
 		if !ok {
 			return 0, malformed("element %d is not a valid number", n)
 		}
-		v, err := strconv.ParseFloat(unsafe.String(&raw[i], end-i), 64)
-		if err != nil || math.IsInf(v, 0) {
-			return 0, invalid("element %d (%s) is beyond the range of a 64-bit float, want a finite number", n, raw[i:end])
+		if math.IsInf(v, 0) {
+			return 0, invalid("element %d (%s) is beyond the range of a 64-bit float, want a finite number", n, raw[i:i+size])
 		}
 		if err := c.is(kindNumber, n); err != nil {
 			return 0, err
 		}
 		c.nums = append(c.nums, v)
-		return end, nil
+		return i + size, nil
 	case b == '"':
 		end, escaped, ok := stringEnd(raw, i)
 		if !ok {
@@ -239,47 +239,6 @@ func skipWS(b []byte, i int) int {
 		}
 	}
 	return i
-}
-
-// numberEnd returns the index after the JSON number at b[i]: -?(0|[1-9]d*)
-// (.d+)?([eE][+-]?d+)?, and false when the syntax is broken.
-func numberEnd(b []byte, i int) (int, bool) {
-	digits := func(j int) int {
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		return j
-	}
-	if b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		i = digits(i + 1)
-	default:
-		return 0, false
-	}
-	if i < len(b) && b[i] == '.' {
-		j := digits(i + 1)
-		if j == i+1 {
-			return 0, false
-		}
-		i = j
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		j := digits(i)
-		if j == i {
-			return 0, false
-		}
-		i = j
-	}
-	return i, true
 }
 
 // stringEnd returns the index after the JSON string whose opening quote is
