@@ -91,6 +91,11 @@ func readColumn(raw []byte) (column, *fieldError) {
 		return c, nil
 	}
 	for n := 0; ; n++ {
+		if c.kind == kindNumber {
+			var read int
+			i, read = c.numbers(raw, i)
+			n += read
+		}
 		var err *fieldError
 		if i, err = c.element(raw, i, n); err != nil {
 			return c, err
@@ -107,6 +112,27 @@ func readColumn(raw []byte) (column, *fieldError) {
 		default:
 			return c, malformed("element %d: got %q, want , or ]", n, raw[i])
 		}
+	}
+}
+
+// numbers is readColumn's fast path through a column of numbers: it reads
+// elements from raw[i] on while each is a finite number followed by a
+// comma, and returns the index of the first element it leaves (the last
+// one, or anything else) to element, with the count it read.
+func (c *column) numbers(raw []byte, i int) (int, int) {
+	read := 0
+	for {
+		// raw ends with ']', so raw[i+1] and the byte after a number exist.
+		if b := raw[i]; !(b >= '0' && b <= '9' || b == '-' && raw[i+1] != 'I') {
+			return i, read
+		}
+		v, size, ok := jsonnum.Read(raw[i:])
+		if !ok || math.IsInf(v, 0) || raw[i+size] != ',' {
+			return i, read
+		}
+		c.nums = append(c.nums, v)
+		read++
+		i = skipWS(raw, i+size+1)
 	}
 }
 

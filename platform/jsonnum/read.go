@@ -1,6 +1,7 @@
 package jsonnum
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unsafe"
@@ -41,15 +42,26 @@ func Read(b []byte) (v float64, n int, ok bool) {
 	if i < len(b) && b[i] == '.' {
 		i++
 		start := i
+		if man == 0 {
+			for i < len(b) && b[i] == '0' {
+				i++ // leading zeros are not significant
+			}
+		}
+		sig := i
+		for ; i+8 <= len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if !eightDigits(x) {
+				break
+			}
+			man = man*100_000_000 + eightDigitsValue(x)
+		}
 		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 			man = man*10 + uint64(b[i]-'0')
-			if man != 0 {
-				nd++
-			}
 		}
 		if i == start {
 			return 0, 0, false
 		}
+		nd += i - sig
 		exp10 = start - i
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -67,6 +79,21 @@ func Read(b []byte) (v float64, n int, ok bool) {
 		return v, i, true
 	}
 	return parse(b[:i]), i, true
+}
+
+// eightDigits reports whether the 8 bytes of x (little-endian) are all
+// ASCII digits.
+func eightDigits(x uint64) bool {
+	return x&(x+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 == 0x3030303030303030
+}
+
+// eightDigitsValue is the number the 8 ASCII digits in x (little-endian,
+// so the first digit in the lowest byte) write, in three multiplications
+// that combine pairs, then fours, then the two halves.
+func eightDigitsValue(x uint64) uint64 {
+	x -= 0x3030303030303030
+	x = x*10 + x>>8
+	return ((x&0x000000FF000000FF)*(100+1000000<<32) + (x>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
 }
 
 // exponent reads [+-]?[0-9]+ at b[i] and returns the index after it and
