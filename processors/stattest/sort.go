@@ -13,8 +13,8 @@ const radixMin = 4096
 // bucketBits is the width of the radix digit sortKeys partitions on, and
 // subBits the widest second digit each bucket is then counted on.
 const (
-	bucketBits = 12
-	subBits    = 8
+	bucketBits = 8
+	subBits    = 11
 )
 
 // smallSort is the length up to which a sub-bucket is insertion sorted.
@@ -50,9 +50,10 @@ func sortFloats(a []float64) {
 }
 
 // sortKeys sorts x in place, using scratch (as long as x). It partitions x
-// into scratch on the 12 highest bits in which the keys differ (so the
-// digit adapts to the data's range), then sorts each of the 4096 buckets
-// back into x (see sortBucket).
+// into scratch on the 8 highest bits in which the keys differ (so the
+// digit adapts to the data's range; a wider one was no faster, its 4096
+// write positions missing the cache and TLB), then sorts each of the 256
+// buckets back into x (see sortBucket).
 func sortKeys(x, scratch []uint64) {
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for _, k := range x {
