@@ -1,4 +1,4 @@
-"""SciPy and Evidently against Vigil's BenchmarkDriftDetect on one body.
+"""SciPy, Evidently and Vigil's BenchmarkDriftDetect on one body.
 
 Writes the detect request body to a file (the shape's data, as
 drift_scipy.py makes it: N(0, 1) values in shortest float text, every
@@ -16,9 +16,10 @@ other current feature shifted by 0.05), then times, in this one run:
   reported instead of ending the run.
 
 The Go side reads the same file: VIGIL_BENCH_DRIFT_BODY=PATH go test
--run '^$' -bench DriftDetect ./benchmarks (see RESULTS.md).
+-run '^$' -bench DriftDetect ./benchmarks, which --go runs after SciPy and
+before Evidently (see RESULTS.md).
 
-    python benchmarks/drift_compare.py 1000000 100000 50 --body /tmp/drift-body.json
+    python benchmarks/drift_compare.py 1000000 100000 50 --body /tmp/drift-body.json --go
 """
 import argparse
 import gc
@@ -83,6 +84,19 @@ def run_evidently(path):
                       "drifted": drifted, "versions": {"evidently": evidently.__version__, "pandas": pd.__version__}}))
 
 
+def run_go(path, benchtime):
+    """Runs BenchmarkDriftDetect on the body file and prints its results."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cmd = ["go", "test", "-run", "^$", "-bench", "DriftDetect", "-benchtime", benchtime, "-timeout", "60m", "./benchmarks"]
+    print(f"go: VIGIL_BENCH_DRIFT_BODY={path} {' '.join(cmd)}; load {os.getloadavg()}", flush=True)
+    out = subprocess.run(cmd, cwd=repo, env={**os.environ, "VIGIL_BENCH_DRIFT_BODY": path},
+                         capture_output=True, text=True)
+    for line in (out.stdout + out.stderr).splitlines():
+        if line.startswith(("Benchmark", "---", "FAIL", "ok", "cpu:")) or "body" in line:
+            print("go: " + line.strip(), flush=True)
+    print(f"go: done; load {os.getloadavg()}", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("ref", type=int)
@@ -90,6 +104,8 @@ def main():
     p.add_argument("features", type=int)
     p.add_argument("--body", default="/tmp/drift-body.json", help="where the body is written")
     p.add_argument("--evidently-timeout", type=float, default=2400, help="seconds")
+    p.add_argument("--go", action="store_true", help="also run BenchmarkDriftDetect on the body, after SciPy")
+    p.add_argument("--go-benchtime", default="3x")
     p.add_argument("--evidently-child", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.evidently_child:
@@ -102,9 +118,11 @@ def main():
           f"shape {a.ref}x{a.cur}x{a.features}, body {len(text) / 1e6:.1f} MB in {a.body}; load {os.getloadavg()}")
     r = run_scipy(text)
     print(f"scipy: parse {r['parse']:.2f} s, ks_2samp {r['tests']:.2f} s, total {r['total']:.2f} s, "
-          f"{r['drifted']} features drifted at 0.05; load {os.getloadavg()}")
+          f"{r['drifted']} features drifted at 0.05; load {os.getloadavg()}", flush=True)
     del text
     gc.collect()
+    if a.go:
+        run_go(a.body, a.go_benchtime)
     cmd = [sys.executable, __file__, str(a.ref), str(a.cur), str(a.features), "--body", a.body, "--evidently-child"]
     t0 = time.perf_counter()
     try:
