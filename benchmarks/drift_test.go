@@ -141,6 +141,7 @@ func BenchmarkDriftDetect(b *testing.B) {
 				}
 				b.SetBytes(int64(len(c.body)))
 				var res drift.Result
+				cpu := readCPU(b)
 				for b.Loop() {
 					req, err := drift.ParseRequest(c.body)
 					if err != nil {
@@ -150,6 +151,7 @@ func BenchmarkDriftDetect(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				reportCPUPerOp(b, cpu)
 				b.ReportMetric(values*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
 				if len(res.Features) != c.features || (method == "ks_test" && !res.DriftDetected) {
 					b.Fatalf("got %d features, drift %v, want %d and drift in the shifted ones", len(res.Features), res.DriftDetected, c.features)
@@ -158,11 +160,13 @@ func BenchmarkDriftDetect(b *testing.B) {
 		}
 		b.Run(c.name+"/parse-only", func(b *testing.B) {
 			b.SetBytes(int64(len(c.body)))
+			cpu := readCPU(b)
 			for b.Loop() {
 				if _, err := drift.ParseRequest(c.body); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPUPerOp(b, cpu)
 		})
 		b.Run(c.name+"/tests-only", func(b *testing.B) { benchDriftTests(b, c.body) })
 	}
@@ -187,6 +191,7 @@ func benchDriftTests(b *testing.B, body []byte) {
 	for i, c := range cols {
 		work[i] = [2][]float64{make([]float64, len(c[0])), make([]float64, len(c[1]))}
 	}
+	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		for i, c := range cols {
@@ -194,6 +199,7 @@ func benchDriftTests(b *testing.B, body []byte) {
 			copy(work[i][1], c[1])
 		}
 		b.StartTimer()
+		began := readCPU(b).process
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range runtime.GOMAXPROCS(0) {
@@ -210,5 +216,7 @@ func benchDriftTests(b *testing.B, body []byte) {
 			})
 		}
 		wg.Wait()
+		cpu += readCPU(b).process - began
 	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }
