@@ -106,6 +106,7 @@ def main():
     p.add_argument("--evidently-timeout", type=float, default=2400, help="seconds")
     p.add_argument("--go", action="store_true", help="also run BenchmarkDriftDetect on the body, after SciPy")
     p.add_argument("--go-benchtime", default="3x")
+    p.add_argument("--skip-evidently", action="store_true", help="time SciPy (and Go with --go) only")
     p.add_argument("--evidently-child", action="store_true", help=argparse.SUPPRESS)
     a = p.parse_args()
     if a.evidently_child:
@@ -124,6 +125,8 @@ def main():
     gc.collect()
     if a.go:
         run_go(a.body, a.go_benchtime)
+    if a.skip_evidently:
+        return
     cmd = [sys.executable, __file__, str(a.ref), str(a.cur), str(a.features), "--body", a.body, "--evidently-child"]
     t0 = time.perf_counter()
     try:
