@@ -2,13 +2,10 @@ package jsonnum
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
-	"sync"
 )
 
-// The range of decimal exponents the powers table covers, as in Go's
-// strconv.
+// The range of decimal exponents pow10Table covers, as in Go's strconv.
 const (
 	pow10Min = -348
 	pow10Max = 347
@@ -16,36 +13,6 @@ const (
 
 // pow128 is a 128-bit mantissa of a power of ten: Hi, then Lo.
 type pow128 struct{ Hi, Lo uint64 }
-
-// pow10Table holds, for every e in [pow10Min, pow10Max], 10^e scaled by a
-// power of two into [2^127, 2^128) and rounded down: the table of Go's
-// strconv (internal/strconv/pow10tab.go), computed on first use instead of
-// written out.
-var pow10Table = sync.OnceValue(func() []pow128 {
-	ten, one := big.NewInt(10), big.NewInt(1)
-	mask := new(big.Int).SetUint64(math.MaxUint64)
-	tab := make([]pow128, 0, pow10Max-pow10Min+1)
-	for e := pow10Min; e <= pow10Max; e++ {
-		p := new(big.Int).Exp(ten, big.NewInt(int64(max(e, -e))), nil)
-		var m *big.Int
-		if e >= 0 {
-			m = scale(p, 128-p.BitLen())
-		} else {
-			m = p.Quo(new(big.Int).Lsh(one, uint(127+p.BitLen())), p)
-		}
-		lo := new(big.Int).And(m, mask).Uint64()
-		tab = append(tab, pow128{Hi: m.Rsh(m, 64).Uint64(), Lo: lo})
-	}
-	return tab
-})
-
-// scale is x·2^shift, rounded down when shift is negative.
-func scale(x *big.Int, shift int) *big.Int {
-	if shift >= 0 {
-		return new(big.Int).Lsh(x, uint(shift))
-	}
-	return new(big.Int).Rsh(x, uint(-shift))
-}
 
 // eiselLemire is the Eisel-Lemire conversion of man·10^exp10 (man != 0)
 // to the nearest float64, as Go's strconv does it (after Nigel Tao's
@@ -57,7 +24,7 @@ func eiselLemire(man uint64, exp10 int, neg bool) (float64, bool) {
 	if exp10 < pow10Min || exp10 > pow10Max {
 		return 0, false
 	}
-	pow := pow10Table()[exp10-pow10Min]
+	pow := pow10Table[exp10-pow10Min]
 	exp2 := 1 + (exp10*108853)>>15 // floor(exp10·log2(10)) + 1 for |exp10| <= 500
 	clz := bits.LeadingZeros64(man)
 	man <<= uint(clz)

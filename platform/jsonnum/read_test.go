@@ -133,26 +133,6 @@ func TestReadRandom(t *testing.T) {
 	}
 }
 
-// TestPow10Table checks the computed table against entries of Go's own.
-func TestPow10Table(t *testing.T) {
-	for _, tc := range []struct {
-		e    int
-		want pow128
-	}{
-		{-348, pow128{0xfa8fd5a0081c0288, 0x1732c869cd60e453}},
-		{-307, pow128{0x8fd0c16206306bab, 0xa5d3b6d479f8e056}},
-		{-1, pow128{0xcccccccccccccccc, 0xcccccccccccccccc}},
-		{0, pow128{0x8000000000000000, 0}},
-		{22, pow128{0x878678326eac9000, 0}},
-		{23, pow128{0xa968163f0a57b400, 0}},
-		{347, pow128{0xd13eb46469447567, 0x4b7195f2d2d1a9fb}},
-	} {
-		if got := pow10Table()[tc.e-pow10Min]; got != tc.want {
-			t.Errorf("10^%d: got %#x, want %#x", tc.e, got, tc.want)
-		}
-	}
-}
-
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{"0", "-0", "1.5", "1e308", "1e309", "5e-324", "2.4703282292062328e-324",
 		"9007199254740993", "0.1234567890123456789012", "-0.8427312145091234", "1e", "01", "-"} {
