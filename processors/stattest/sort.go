@@ -14,7 +14,7 @@ const radixMin = 4096
 // subBits the widest second digit each bucket is then counted on.
 const (
 	bucketBits = 8
-	subBits    = 11
+	subBits    = 12
 )
 
 // smallSort is the length up to which a sub-bucket is insertion sorted.
@@ -85,7 +85,7 @@ func sortKeys(x, scratch []uint64) {
 // sortBucket writes src, keys that agree on every bit from shift up,
 // sorted into dst. A bucket still large (from skewed data) goes through
 // sortKeys again; any other is counted on the bits just below shift, about
-// one sub-bucket per four keys (it is small enough to stay in cache), and
+// one sub-bucket per two keys (it is small enough to stay in cache), and
 // finished by insertion sort, which moves keys only within their
 // sub-bucket; a sub-bucket that many keys share goes to slices.Sort.
 func sortBucket(src, dst []uint64, shift int) {
@@ -99,14 +99,14 @@ func sortBucket(src, dst []uint64, shift int) {
 		insertionSort(dst)
 		return
 	}
-	width := min(subBits, bits.Len(uint(len(src)))-2)
+	width := min(subBits, bits.Len(uint(len(src)))-1)
 	sub := max(0, shift-width)
 	mask := uint64(1)<<width - 1
-	var start [1<<subBits + 1]int
+	var start [1<<subBits + 1]int32
 	for _, k := range src {
 		start[(k>>sub)&mask+1]++
 	}
-	most := 0
+	most := int32(0)
 	for d := 1; d <= 1<<width; d++ {
 		most = max(most, start[d])
 		start[d] += start[d-1]
