@@ -120,20 +120,22 @@ func readColumn(raw []byte) (column, *fieldError) {
 // comma, and returns the index of the first element it leaves (the last
 // one, or anything else) to element, with the count it read.
 func (c *column) numbers(raw []byte, i int) (int, int) {
-	read := 0
+	nums := c.nums // a local slice stays in registers
+	start := len(nums)
 	for {
 		// raw ends with ']', so raw[i+1] and the byte after a number exist.
 		if b := raw[i]; !(b >= '0' && b <= '9' || b == '-' && raw[i+1] != 'I') {
-			return i, read
+			break
 		}
 		v, size, ok := jsonnum.Read(raw[i:])
 		if !ok || math.IsInf(v, 0) || raw[i+size] != ',' {
-			return i, read
+			break
 		}
-		c.nums = append(c.nums, v)
-		read++
+		nums = append(nums, v)
 		i = skipWS(raw, i+size+1)
 	}
+	c.nums = nums
+	return i, len(nums) - start
 }
 
 // element reads the element n starting at raw[i] and returns the index
