@@ -38,28 +38,28 @@ func sortFloats(a []float64) {
 	if sorted {
 		return
 	}
-	// A float64 and its key are both 8 bytes: the keys take a's memory.
+	// A float64 and its key are both 8 bytes: the keys take a's memory,
+	// and each sorted bucket is turned back into floats while in cache.
 	x := unsafe.Slice((*uint64)(unsafe.Pointer(&a[0])), len(a))
+	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for i, v := range a {
-		x[i] = orderKey(v)
+		k := orderKey(v)
+		x[i], lo, hi = k, min(lo, k), max(hi, k)
 	}
-	sortKeys(x, make([]uint64, len(a)))
-	for i, k := range x {
-		a[i] = fromOrderKey(k)
-	}
+	sortKeys(x, make([]uint64, len(a)), lo, hi, true)
 }
 
-// sortKeys sorts x in place, using scratch (as long as x). It partitions x
-// into scratch on the 8 highest bits in which the keys differ (so the
-// digit adapts to the data's range; a wider one was no faster, its 4096
-// write positions missing the cache and TLB), then sorts each of the 256
-// buckets back into x (see sortBucket).
-func sortKeys(x, scratch []uint64) {
-	lo, hi := uint64(math.MaxUint64), uint64(0)
-	for _, k := range x {
-		lo, hi = min(lo, k), max(hi, k)
-	}
+// sortKeys sorts x in place, using scratch (as long as x); lo and hi are
+// the least and greatest key. It partitions x into scratch on the 8
+// highest bits in which the keys differ (so the digit adapts to the data's
+// range; a wider one was no faster, its 4096 write positions missing the
+// cache and TLB), then sorts each of the 256 buckets back into x (see
+// sortBucket), turning each back into float bits when decode is set.
+func sortKeys(x, scratch []uint64, lo, hi uint64, decode bool) {
 	if lo == hi {
+		if decode {
+			decodeKeys(x)
+		}
 		return
 	}
 	shift := max(0, 64-bits.LeadingZeros64(lo^hi)-bucketBits)
@@ -79,6 +79,17 @@ func sortKeys(x, scratch []uint64) {
 	}
 	for d := range size {
 		sortBucket(scratch[start[d]:start[d+1]], x[start[d]:start[d+1]], shift)
+		if decode {
+			decodeKeys(x[start[d]:start[d+1]])
+		}
+	}
+}
+
+// decodeKeys turns sorted keys back into the bits of their floats, in
+// place.
+func decodeKeys(x []uint64) {
+	for i, k := range x {
+		x[i] = fromOrderBits(k)
 	}
 }
 
@@ -91,7 +102,11 @@ func sortKeys(x, scratch []uint64) {
 func sortBucket(src, dst []uint64, shift int) {
 	switch {
 	case len(src) > radixMin*16:
-		sortKeys(src, dst)
+		lo, hi := uint64(math.MaxUint64), uint64(0)
+		for _, k := range src {
+			lo, hi = min(lo, k), max(hi, k)
+		}
+		sortKeys(src, dst, lo, hi, false)
 		copy(dst, src)
 		return
 	case len(src) <= smallSort:
@@ -147,7 +162,8 @@ func orderKey(v float64) uint64 {
 	return b ^ (uint64(int64(b)>>63) | 1<<63)
 }
 
-// fromOrderKey inverts orderKey.
-func fromOrderKey(k uint64) float64 {
-	return math.Float64frombits(k ^ (uint64(int64(^k)>>63) | 1<<63))
+// fromOrderBits inverts orderKey, giving the bits of the float whose key
+// is k.
+func fromOrderBits(k uint64) uint64 {
+	return k ^ (uint64(int64(^k)>>63) | 1<<63)
 }
