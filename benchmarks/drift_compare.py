@@ -1,5 +1,6 @@
 """SciPy, Evidently and Vigil's BenchmarkDriftDetect on one body.
 
+Needs pandas below 3 (Evidently 0.7.23 does not import with pandas 3.1).
 Writes the detect request body to a file (the shape's data, as
 drift_scipy.py makes it: N(0, 1) values in shortest float text, every
 other current feature shifted by 0.05), then times, in this one run:
@@ -10,8 +11,9 @@ other current feature shifted by 0.05), then times, in this one run:
 - Evidently: json.loads again, pandas DataFrames built from the parsed
   columns (parse), then a Report with DataDriftPreset(method="ks") run
   on them (tests). KS is forced: Evidently's default for numeric columns
-  of more than 1,000 rows is the Wasserstein distance, not a test, so the
-  default would not compare like with like. Evidently runs in a child
+  of more than 1,000 reference rows (and more than 5 distinct values) is
+  the Wasserstein distance, not a test, so the default would not compare
+  like with like. Evidently runs in a child
   process with a time limit, so a timeout or running out of memory is
   reported instead of ending the run.
 
