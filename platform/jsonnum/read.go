@@ -49,7 +49,7 @@ func Read(b []byte) (v float64, n int, ok bool) {
 		}
 		sig := i
 		for ; i+8 <= len(b); i += 8 {
-			x := binary.LittleEndian.Uint64(b[i:])
+			x := binary.LittleEndian.Uint64((*[8]byte)(b[i : i+8])[:])
 			if !eightDigits(x) {
 				break
 			}
@@ -72,13 +72,32 @@ func Read(b []byte) (v float64, n int, ok bool) {
 		}
 		exp10 += e
 	}
-	if nd > maxDigits {
+	switch {
+	case nd > maxDigits:
 		return parse(b[:i]), i, true
+	case man < 1<<53 && exp10 >= -22 && exp10 <= 22:
+		return exact(man, exp10, neg), i, true
 	}
 	if v, ok := convert(man, exp10, neg); ok {
 		return v, i, true
 	}
 	return parse(b[:i]), i, true
+}
+
+// exact is man·10^exp10 for man < 2^53 and |exp10| <= 22, where both
+// factors are exact float64s, so one correctly rounded multiplication or
+// division gives the nearest float64 (and -0 for a negative zero).
+func exact(man uint64, exp10 int, neg bool) float64 {
+	f := float64(man)
+	if exp10 >= 0 {
+		f *= exactPow10[exp10]
+	} else {
+		f /= exactPow10[-exp10]
+	}
+	if neg {
+		f = -f
+	}
+	return f
 }
 
 // eightDigits reports whether the 8 bytes of x (little-endian) are all
@@ -119,26 +138,15 @@ func exponent(b []byte, i int) (int, int, bool) {
 	return i, e, true
 }
 
-// convert turns man·10^exp10 into the nearest float64 without strconv,
-// and reports false when it cannot be sure of that float.
+// convert turns man·10^exp10, beyond exact's reach, into the nearest
+// float64 without strconv, and reports false when it cannot be sure of
+// that float.
 func convert(man uint64, exp10 int, neg bool) (float64, bool) {
 	if man == 0 {
 		if neg {
 			return math.Copysign(0, -1), true
 		}
 		return 0, true
-	}
-	if man < 1<<53 && exp10 >= -22 && exp10 <= 22 {
-		f := float64(man)
-		if exp10 >= 0 {
-			f *= exactPow10[exp10]
-		} else {
-			f /= exactPow10[-exp10]
-		}
-		if neg {
-			f = -f
-		}
-		return f, true
 	}
 	return eiselLemire(man, exp10, neg)
 }
