@@ -123,16 +123,19 @@ func (c *column) numbers(raw []byte, i int) (int, int) {
 	nums := c.nums // a local slice stays in registers
 	start := len(nums)
 	for {
-		// raw ends with ']', so raw[i+1] and the byte after a number exist.
-		if b := raw[i]; !(b >= '0' && b <= '9' || b == '-' && raw[i+1] != 'I') {
-			break
-		}
+		// Read refuses anything but a number, -Infinity too. raw ends with
+		// ']', so the bytes after a number and after its comma exist.
 		v, size, ok := jsonnum.Read(raw[i:])
 		if !ok || math.IsInf(v, 0) || raw[i+size] != ',' {
 			break
 		}
 		nums = append(nums, v)
-		i = skipWS(raw, i+size+1)
+		if i += size + 1; raw[i] == ' ' {
+			i++ // the ", " Python's json module writes
+		}
+		if raw[i] <= ' ' {
+			i = skipWS(raw, i)
+		}
 	}
 	c.nums = nums
 	return i, len(nums) - start

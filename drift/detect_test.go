@@ -311,9 +311,9 @@ func TestColumn(t *testing.T) {
 	if !slices.Equal(c.nums, want) {
 		t.Errorf("numbers: got %v, want %v", c.nums, want)
 	}
-	spaced, err := readColumn([]byte("[1,\n\t2 , -3,4\r\n, null, 5 ]"))
-	if err != nil || !slices.Equal(spaced.nums, []float64{1, 2, -3, 4, 5}) || spaced.missing != 1 {
-		t.Errorf("numbers between whitespace: got %v, %d missing, %v, want [1 2 -3 4 5], 1 missing, no error", spaced.nums, spaced.missing, err)
+	spaced, err := readColumn([]byte("[1,\n\t2 , -3,4\r\n, null, 5,  6, \n7 ]"))
+	if err != nil || !slices.Equal(spaced.nums, []float64{1, 2, -3, 4, 5, 6, 7}) || spaced.missing != 1 {
+		t.Errorf("numbers between whitespace: got %v, %d missing, %v, want [1 2 -3 4 5 6 7], 1 missing, no error", spaced.nums, spaced.missing, err)
 	}
 	f := func(col, want string, status int) {
 		t.Helper()
