@@ -205,9 +205,19 @@ func (s *scanner) confirm() bool {
 }
 
 // plain reports whether seg, a column's text between its brackets, holds
-// no string, array or object.
+// no string, array or object. It searches 64 KiB at a time for each of
+// the three bytes, so that memory is read once and the second and third
+// searches run in cache.
 func plain(seg []byte) bool {
-	return bytes.IndexByte(seg, '"') < 0 && bytes.IndexByte(seg, '[') < 0 && bytes.IndexByte(seg, '{') < 0
+	const chunk = 64 << 10
+	for len(seg) > 0 {
+		c := seg[:min(chunk, len(seg))]
+		if bytes.IndexByte(c, '"') >= 0 || bytes.IndexByte(c, '[') >= 0 || bytes.IndexByte(c, '{') >= 0 {
+			return false
+		}
+		seg = seg[len(c):]
+	}
+	return true
 }
 
 // members reads the object at s.i, calling value with each name once s.i
