@@ -46,3 +46,10 @@ func reportCPUPerMillion(b *testing.B, start cpuClock, events float64) {
 		b.ReportMetric((end.machine-start.machine).Seconds()*per, "machine-cpu-s/M")
 	}
 }
+
+// reportCPUPerOp reports this process's CPU seconds spent since start per
+// iteration: on a shared machine, what the work cost whatever share of the
+// cores it got.
+func reportCPUPerOp(b *testing.B, start cpuClock) {
+	b.ReportMetric((readCPU(b).process-start.process).Seconds()/float64(b.N), "cpu-s/op")
+}

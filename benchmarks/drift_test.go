@@ -3,14 +3,19 @@ package benchmarks
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/processors/stattest"
 )
 
 // driftShape is the size of BenchmarkDriftDetect's request: values per
@@ -73,32 +78,72 @@ func driftBody(shape driftShape) []byte {
 	return buf.Bytes()
 }
 
+// driftCase is one body BenchmarkDriftDetect measures.
+type driftCase struct {
+	name string
+	body []byte
+	// values counts the elements of every array, features the features.
+	values, features int
+}
+
+// driftCases are the bodies measured: the body in the file
+// VIGIL_BENCH_DRIFT_BODY when set (as benchmarks/drift_compare.py writes
+// it, so that Vigil, SciPy and Evidently read the same data), else one
+// written here per shape of driftShapes.
+func driftCases(b *testing.B) []driftCase {
+	if path := os.Getenv("VIGIL_BENCH_DRIFT_BODY"); path != "" {
+		body, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatalf("VIGIL_BENCH_DRIFT_BODY: %v", err)
+		}
+		req, err := drift.ParseRequest(body)
+		if err != nil {
+			b.Fatalf("VIGIL_BENCH_DRIFT_BODY=%s: %v", path, err)
+		}
+		values := 0
+		for _, f := range req.Features {
+			values += bytes.Count(f.Reference, []byte{','}) + bytes.Count(f.Current, []byte{','}) + 2
+		}
+		b.Logf("%s: body %.1f MB, %d features, %d values", path, float64(len(body))/1e6, len(req.Features), values)
+		return []driftCase{{name: "file", body: body, values: values, features: len(req.Features)}}
+	}
+	var cases []driftCase
+	for _, shape := range driftShapes(b) {
+		began := time.Now()
+		body := driftBody(shape)
+		name := fmt.Sprintf("%dx%dx%d", shape.ref, shape.cur, shape.features)
+		b.Logf("%s: body %.1f MB, written in %v", name, float64(len(body))/1e6, time.Since(began).Round(time.Millisecond))
+		cases = append(cases, driftCase{name: name, body: body,
+			values: shape.features * (shape.ref + shape.cur), features: shape.features})
+	}
+	return cases
+}
+
 // BenchmarkDriftDetect measures the core of POST /drift/detect, the body
 // already in memory as the server holds it: ParseRequest (the shape) and
 // Detect (reading every array and the default ks_test per feature, in
 // parallel on GOMAXPROCS cores), without HTTP, authentication or the model
-// lookup. The phases run alone too: "read" is reading the arrays without
-// testing, measured through a psi run's share being near; see RESULTS.md.
+// lookup. The phases run alone too: "parse-only" is ParseRequest, and
+// "tests-only" the statistics (stattest.TakeNumeric and KS per feature,
+// GOMAXPROCS features at once) on columns read beforehand; reading the
+// arrays is the rest. See RESULTS.md.
 func BenchmarkDriftDetect(b *testing.B) {
-	for _, shape := range driftShapes(b) {
-		name := fmt.Sprintf("%dx%dx%d", shape.ref, shape.cur, shape.features)
-		began := time.Now()
-		body := driftBody(shape)
-		b.Logf("%s: body %.1f MB, written in %v", name, float64(len(body))/1e6, time.Since(began).Round(time.Millisecond))
-		values := float64(shape.features * (shape.ref + shape.cur))
-		det := drift.Detector{MaxValues: int(values)}
+	for _, c := range driftCases(b) {
+		values := float64(c.values)
+		det := drift.Detector{MaxValues: c.values}
 		for _, method := range []string{"ks_test", "psi"} {
-			b.Run(name+"/"+method, func(b *testing.B) {
+			b.Run(c.name+"/"+method, func(b *testing.B) {
 				cfg := drift.Default("bench-org", "bench-model")
 				if method == "psi" {
-					for f := range shape.features {
+					for f := range c.features {
 						cfg.Features["feature_"+strconv.Itoa(f)] = drift.FeatureConfig{Method: drift.PSI}
 					}
 				}
-				b.SetBytes(int64(len(body)))
+				b.SetBytes(int64(len(c.body)))
 				var res drift.Result
+				cpu := readCPU(b)
 				for b.Loop() {
-					req, err := drift.ParseRequest(body)
+					req, err := drift.ParseRequest(c.body)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -106,19 +151,72 @@ func BenchmarkDriftDetect(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				reportCPUPerOp(b, cpu)
 				b.ReportMetric(values*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mvalues/s")
-				if len(res.Features) != shape.features || (method == "ks_test" && !res.DriftDetected) {
-					b.Fatalf("got %d features, drift %v, want %d and drift in the shifted ones", len(res.Features), res.DriftDetected, shape.features)
+				if len(res.Features) != c.features || (method == "ks_test" && !res.DriftDetected) {
+					b.Fatalf("got %d features, drift %v, want %d and drift in the shifted ones", len(res.Features), res.DriftDetected, c.features)
 				}
 			})
 		}
-		b.Run(name+"/parse-only", func(b *testing.B) {
-			b.SetBytes(int64(len(body)))
+		b.Run(c.name+"/parse-only", func(b *testing.B) {
+			b.SetBytes(int64(len(c.body)))
+			cpu := readCPU(b)
 			for b.Loop() {
-				if _, err := drift.ParseRequest(body); err != nil {
+				if _, err := drift.ParseRequest(c.body); err != nil {
 					b.Fatal(err)
 				}
 			}
+			reportCPUPerOp(b, cpu)
 		})
+		b.Run(c.name+"/tests-only", func(b *testing.B) { benchDriftTests(b, c.body) })
 	}
+}
+
+// benchDriftTests times what Detect does after reading the arrays of a
+// numeric body: stattest.TakeNumeric and KS per feature, GOMAXPROCS
+// features at once, on copies of the columns made outside the timer.
+func benchDriftTests(b *testing.B, body []byte) {
+	var cols [][2][]float64
+	var req struct {
+		Ref map[string][]float64 `json:"reference_data"`
+		Cur map[string][]float64 `json:"current_data"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		b.Fatal(err)
+	}
+	for name, ref := range req.Ref {
+		cols = append(cols, [2][]float64{ref, req.Cur[name]})
+	}
+	work := make([][2][]float64, len(cols))
+	for i, c := range cols {
+		work[i] = [2][]float64{make([]float64, len(c[0])), make([]float64, len(c[1]))}
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		for i, c := range cols {
+			copy(work[i][0], c[0])
+			copy(work[i][1], c[1])
+		}
+		b.StartTimer()
+		began := readCPU(b).process
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(work); i = int(next.Add(1) - 1) {
+					d, err := stattest.TakeNumeric(work[i][0], work[i][1])
+					if err == nil {
+						_, err = d.KS(stattest.ModeAuto, stattest.TwoSided)
+					}
+					if err != nil {
+						b.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		cpu += readCPU(b).process - began
+	}
+	b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu-s/op")
 }

@@ -311,6 +311,22 @@ func TestColumn(t *testing.T) {
 	if !slices.Equal(c.nums, want) {
 		t.Errorf("numbers: got %v, want %v", c.nums, want)
 	}
+	spaced, err := readColumn([]byte("[1,\n\t2 , -3,4\r\n, null, 5,  6, \n7 ]"))
+	if err != nil || !slices.Equal(spaced.nums, []float64{1, 2, -3, 4, 5, 6, 7}) || spaced.missing != 1 {
+		t.Errorf("numbers between whitespace: got %v, %d missing, %v, want [1 2 -3 4 5 6 7], 1 missing, no error", spaced.nums, spaced.missing, err)
+	}
+	f := func(col, want string, status int) {
+		t.Helper()
+		_, err := readColumn([]byte(col))
+		if err == nil || err.Status != status || !strings.Contains(err.Reason, want) {
+			t.Errorf("readColumn(%s): got %v, want a %d naming %q", col, err, status, want)
+		}
+	}
+	f(`[1, 2, 3, 1e400, 5]`, "element 3 (1e400)", http.StatusUnprocessableEntity)
+	f(`[1, 2, -Infinity, 5]`, "element 2 is -Infinity", http.StatusUnprocessableEntity)
+	f(`[1, 2, "a"]`, "element 2 is one of strings", http.StatusUnprocessableEntity)
+	f(`[1,2,01]`, "element 2: got '1'", http.StatusBadRequest)
+	f(`[1, 2, -]`, "element 2 is not a valid number", http.StatusBadRequest)
 	c, err = readColumn([]byte(`["a\u00e9", "aé", "\"q\"", true, "true"]`))
 	if err == nil || !strings.Contains(err.Reason, "element 3") {
 		t.Errorf("strings then a boolean: got %v, want an error naming element 3", err)

@@ -178,7 +178,7 @@ func (j job) decide(res *FeatureResult) {
 func measure(res *FeatureResult, ref, cur *column) error {
 	var table stattest.Table
 	if res.Type == Numeric {
-		d, err := stattest.NewNumeric(ref.nums, cur.nums)
+		d, err := stattest.TakeNumeric(ref.nums, cur.nums)
 		if err != nil {
 			return err
 		}

@@ -1,7 +1,9 @@
 package drift
 
 import (
+	"fmt"
 	"net/http"
+	"reflect"
 	"testing"
 )
 
@@ -88,4 +90,30 @@ func TestParseRequestAccepts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestParseRequestQuick: the quick reading, which takes a numeric column's
+// first ']' as its end, gives the full check's answer on columns where
+// that ']' is not the end, or that hold a string, array or object.
+func TestParseRequestQuick(t *testing.T) {
+	f := func(cur string) {
+		t.Helper()
+		body := []byte(`{"model_id": "m1", "reference_data": {"a": [1, 2], "b": [3]}, "current_data": {"a": ` + cur + `, "b": [4]}}`)
+		got, gotErr := ParseRequest(body)
+		full := scanner{b: body}
+		want, wantErr := full.parse()
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("current a = %s: got %+v, %v, want %+v, %v", cur, got, gotErr, want, wantErr)
+		}
+	}
+	f(`[1, 2]`)
+	f(`[1, "x]y"]`)
+	f(`[1, "x]y", 2]`)
+	f(`[1, [2], 3]`)
+	f(`[1, [2]]`)
+	f(`[1, {"c": [2]}]`)
+	f(`[1, {"c": 2}]`)
+	f(`[null, "]", "[", 1]`)
+	f(`[1, 2`)
+	f(`[ "s", 1]`)
 }

@@ -6,7 +6,9 @@
 //
 // Numeric features: NewNumeric removes and counts NaN, refuses ±Inf and
 // sorts both columns once (NewSample and Pair do the same in two steps, so
-// a reference can be prepared once and paired with many current samples).
+// a reference can be prepared once and paired with many current samples;
+// TakeNumeric and TakeSample work in place on columns the caller is done
+// with, without the copy).
 // Every numeric test is then a method on the Numeric:
 //
 //	d, err := stattest.NewNumeric(ref, cur)       // *InputError: 422, see WithFeature

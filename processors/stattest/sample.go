@@ -31,7 +31,19 @@ type Sample struct {
 // A ±Inf is an error (an *InputError wrapping ErrInfinite); an all-NaN or
 // empty column is not an error here, but Pair refuses it.
 func NewSample(col []float64) (Sample, error) {
-	out := make([]float64, 0, len(col))
+	return sample(make([]float64, 0, len(col)), col)
+}
+
+// TakeSample is NewSample without the copy, for a column the caller is
+// done with: col's NaN are removed in place and the rest sorted in place,
+// so Sorted shares col's memory and col's contents are changed.
+func TakeSample(col []float64) (Sample, error) {
+	return sample(col[:0], col)
+}
+
+// sample appends col's values but NaN to out (which may be col[:0]: it is
+// written no faster than col is read), refusing ±Inf, and sorts them.
+func sample(out, col []float64) (Sample, error) {
 	for i, v := range col {
 		switch {
 		case v != v:
@@ -58,11 +70,22 @@ type Numeric struct {
 
 // NewNumeric prepares both columns (see NewSample) and pairs them (see Pair).
 func NewNumeric(ref, cur []float64) (Numeric, error) {
-	r, err := NewSample(ref)
+	return numeric(NewSample, ref, cur)
+}
+
+// TakeNumeric is NewNumeric with TakeSample: both columns are cleaned and
+// sorted in place.
+func TakeNumeric(ref, cur []float64) (Numeric, error) {
+	return numeric(TakeSample, ref, cur)
+}
+
+// numeric prepares both columns with prepare and pairs them.
+func numeric(prepare func([]float64) (Sample, error), ref, cur []float64) (Numeric, error) {
+	r, err := prepare(ref)
 	if err != nil {
 		return Numeric{}, onSide(err, sideRef)
 	}
-	c, err := NewSample(cur)
+	c, err := prepare(cur)
 	if err != nil {
 		return Numeric{}, onSide(err, sideCur)
 	}

@@ -35,7 +35,58 @@ func TestSortFloats(t *testing.T) {
 	f("ties and signed zeros", ties)
 	f("constant", slices.Repeat([]float64{4.5}, 5000))
 	f("short", []float64{3, -1, 2})
+	rounded := make([]float64, 200000)
+	for i := range rounded {
+		rounded[i] = math.Round(rng.NormFloat64()*1000) / 1000
+	}
+	f("a million values on few levels", slices.Concat(rounded, rounded, rounded, rounded, rounded))
+	clustered := make([]float64, 300000)
+	for i := range clustered {
+		clustered[i] = float64(rng.IntN(3)) + rng.Float64()*1e-9
+	}
+	f("clusters far apart", clustered)
+	f("sorted but one", append(slices.Repeat([]float64{1}, 5000), 0))
+	descending := make([]float64, 20000)
+	for i := range descending {
+		descending[i] = float64(-i)
+	}
+	f("descending", descending)
 	f("extremes", append(slices.Repeat([]float64{1}, 3000), math.MaxFloat64, -math.MaxFloat64, 5e-324, -5e-324))
+}
+
+// TestTakeSample: the in-place preparation gives NewSample's sample, in
+// the column's own memory.
+func TestTakeSample(t *testing.T) {
+	nan := math.NaN()
+	f := func(col []float64) {
+		t.Helper()
+		want, err := NewSample(col)
+		if err != nil {
+			t.Fatalf("NewSample(%v): got %v, want no error", col, err)
+		}
+		got, err := TakeSample(col)
+		if err != nil {
+			t.Fatalf("TakeSample: got %v, want no error", err)
+		}
+		if !slices.Equal(got.Sorted, want.Sorted) || got.Missing != want.Missing {
+			t.Errorf("got %v with %d missing, want %v with %d", got.Sorted, got.Missing, want.Sorted, want.Missing)
+		}
+		if len(got.Sorted) > 0 && &got.Sorted[0] != &col[0] {
+			t.Error("got a copy, want the column's memory")
+		}
+	}
+	f([]float64{3, nan, 1, 2, nan})
+	f([]float64{nan, nan})
+	f([]float64{})
+	long := make([]float64, 10000)
+	for i := range long {
+		long[i] = float64((i * 7919) % 10007)
+	}
+	long[17] = nan
+	f(long)
+	if _, err := TakeSample([]float64{1, math.Inf(1)}); !errors.Is(err, ErrInfinite) {
+		t.Errorf("TakeSample with +Inf: got %v, want ErrInfinite", err)
+	}
 }
 
 func TestMissingAndInvalid(t *testing.T) {
