@@ -2,7 +2,9 @@ package profile
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -27,6 +29,27 @@ type Quality struct {
 	Numeric      int64   `json:"numeric,omitempty"`
 	AbsError     float64 `json:"abs_error,omitempty"`
 	SquaredError float64 `json:"squared_error,omitempty"`
+	// Classes counts, per class (a label or prediction's comparable
+	// text), the labelled predictions that predicted it, carried it as
+	// their label, or both: the confusion counts precision, recall and
+	// f1_score need. At most MaxQualityClasses are kept; with more,
+	// ClassesDropped counts the labelled predictions left out and those
+	// metrics are not computed.
+	Classes        map[string]ClassCounts `json:"classes,omitempty"`
+	ClassesDropped int64                  `json:"classes_dropped,omitempty"`
+}
+
+// MaxQualityClasses is how many classes a Quality keeps counts of: a
+// classifier's classes, not a regressor's values.
+const MaxQualityClasses = 100
+
+// ClassCounts are one class's confusion counts.
+type ClassCounts struct {
+	// Predicted counts the predictions of the class, Actual the labels,
+	// Hits the predictions of the class that were right.
+	Predicted int64 `json:"predicted,omitempty"`
+	Actual    int64 `json:"actual,omitempty"`
+	Hits      int64 `json:"hits,omitempty"`
 }
 
 // Add tallies one prediction against its label, both JSON scalars; a
@@ -42,6 +65,7 @@ func (q *Quality) Add(prediction, label json.RawMessage) {
 	if p == l {
 		q.Matched++
 	}
+	q.count(p, l)
 	if pNum && lNum {
 		pv, _ := strconv.ParseFloat(p, 64)
 		lv, _ := strconv.ParseFloat(l, 64)
@@ -52,6 +76,46 @@ func (q *Quality) Add(prediction, label json.RawMessage) {
 	}
 }
 
+// count adds a labelled prediction to the class counts, unless they
+// overflowed.
+func (q *Quality) count(pred, label string) {
+	if q.ClassesDropped > 0 {
+		q.ClassesDropped++
+		return
+	}
+	if q.Classes == nil {
+		q.Classes = map[string]ClassCounts{}
+	}
+	p, l := q.Classes[pred], q.Classes[label]
+	_, pOld := q.Classes[pred]
+	_, lOld := q.Classes[label]
+	fresh := 0
+	if !pOld {
+		fresh++
+	}
+	if !lOld && label != pred {
+		fresh++
+	}
+	if len(q.Classes)+fresh > MaxQualityClasses {
+		q.overflow()
+		return
+	}
+	if pred == label {
+		p.Predicted, p.Actual, p.Hits = p.Predicted+1, p.Actual+1, p.Hits+1
+		q.Classes[pred] = p
+		return
+	}
+	p.Predicted++
+	l.Actual++
+	q.Classes[pred], q.Classes[label] = p, l
+}
+
+// overflow drops the class counts: too many classes to be a classifier's.
+func (q *Quality) overflow() {
+	q.Classes = nil
+	q.ClassesDropped = q.Labelled
+}
+
 // Merge adds o's tallies to q's.
 func (q *Quality) Merge(o Quality) {
 	q.Labelled += o.Labelled
@@ -59,12 +123,31 @@ func (q *Quality) Merge(o Quality) {
 	q.Numeric += o.Numeric
 	q.AbsError += o.AbsError
 	q.SquaredError += o.SquaredError
+	if q.ClassesDropped > 0 || o.ClassesDropped > 0 {
+		q.overflow()
+		return
+	}
+	for c, n := range o.Classes {
+		if q.Classes == nil {
+			q.Classes = map[string]ClassCounts{}
+		}
+		m := q.Classes[c]
+		m.Predicted, m.Actual, m.Hits = m.Predicted+n.Predicted, m.Actual+n.Actual, m.Hits+n.Hits
+		q.Classes[c] = m
+	}
+	if len(q.Classes) > MaxQualityClasses {
+		q.overflow()
+	}
 }
 
 // QualityMetrics are the metrics Quality.Metric computes: accuracy and
-// error_rate over the labelled predictions, mae, mse and rmse over the
+// error_rate over the labelled predictions; precision, recall and
+// f1_score over them as scikit-learn's default computes them (of the
+// positive class "1" or true when the classes are 0 and 1 or false and
+// true, else macro-averaged over every class seen, a class never
+// predicted or never labelled scoring 0); mae, mse and rmse over the
 // numeric ones.
-var QualityMetrics = []string{"accuracy", "error_rate", "mae", "mse", "rmse"}
+var QualityMetrics = []string{"accuracy", "error_rate", "precision", "recall", "f1_score", "mae", "mse", "rmse"}
 
 // Metric returns the named metric (one of QualityMetrics) and how many
 // labelled predictions it is over; ok is false for another name or when
@@ -80,6 +163,11 @@ func (q Quality) Metric(name string) (value float64, samples int64, ok bool) {
 			return 1 - acc, q.Labelled, true
 		}
 		return acc, q.Labelled, true
+	case "precision", "recall", "f1_score":
+		if q.Labelled == 0 || q.ClassesDropped > 0 {
+			return 0, 0, false
+		}
+		return q.classMetric(name), q.Labelled, true
 	case "mae", "mse", "rmse":
 		if q.Numeric == 0 {
 			return 0, 0, false
@@ -123,4 +211,39 @@ func scalar(raw json.RawMessage) (text string, num, ok bool) {
 		return "", false, false
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64), true, true
+}
+
+// classMetric is precision, recall or f1_score from the class counts:
+// the positive class's for binary classes, else the macro average.
+func (q Quality) classMetric(name string) float64 {
+	one := func(c ClassCounts) float64 {
+		ratio := func(num, den int64) float64 {
+			if den == 0 {
+				return 0
+			}
+			return float64(num) / float64(den)
+		}
+		switch name {
+		case "precision":
+			return ratio(c.Hits, c.Predicted)
+		case "recall":
+			return ratio(c.Hits, c.Actual)
+		}
+		return ratio(2*c.Hits, c.Predicted+c.Actual)
+	}
+	for _, pair := range [][2]string{{"0", "1"}, {"false", "true"}} {
+		binary := true
+		for c := range q.Classes {
+			binary = binary && (c == pair[0] || c == pair[1])
+		}
+		if binary {
+			return one(q.Classes[pair[1]])
+		}
+	}
+	classes := slices.Sorted(maps.Keys(q.Classes))
+	var sum float64
+	for _, c := range classes {
+		sum += one(q.Classes[c])
+	}
+	return sum / float64(len(classes))
 }

@@ -104,12 +104,15 @@ func TestConcept(t *testing.T) {
 	f("lower is better", metric("rmse"), nil, nil, &drift.Concept{Metric: "rmse",
 		Current: fig(math.Sqrt(0.5), drift.SourceLabels, 120), Baseline: fig(math.Sqrt(0.1), drift.SourceLabels, 1440),
 		Degradation: math.Sqrt(5) - 1, DriftDetected: true, Severity: drift.High})
-	f("logged metric values", metric("f1_score"), nil, fakeMetrics{"f1_score", 0.8, 0.7}, &drift.Concept{Metric: "f1_score",
+	f("f1 from labels", metric("f1_score"), nil, nil, &drift.Concept{Metric: "f1_score",
+		Current: fig(2.0/3, drift.SourceLabels, 120), Baseline: fig(2592.0/2736, drift.SourceLabels, 1440),
+		Degradation: 1 - (2.0/3)/(2592.0/2736), DriftDetected: true, Severity: drift.Medium})
+	f("logged metric values", metric("auc"), nil, fakeMetrics{"auc", 0.8, 0.7}, &drift.Concept{Metric: "auc",
 		Current: fig(0.7, drift.SourceMetrics, 2), Baseline: fig(0.8, drift.SourceMetrics, 24),
 		Degradation: 0.125, DriftDetected: true, Severity: drift.Medium})
 	f("too few labels, logged values instead", func(c *drift.Config) { c.ConceptDrift.MinSamples = 1000 }, nil,
 		fakeMetrics{"accuracy", 0.9, 0.9}, &drift.Concept{Metric: "accuracy",
 			Current: fig(0.9, drift.SourceMetrics, 2), Baseline: fig(0.9, drift.SourceMetrics, 24), Severity: drift.Low})
-	f("neither labels nor values", metric("auc"), nil, fakeMetrics{"f1_score", 0.8, 0.7}, nil)
+	f("neither labels nor values", metric("auc"), nil, fakeMetrics{"r2", 0.8, 0.7}, nil)
 	f("off", func(c *drift.Config) { c.ConceptDrift.Enabled = false }, nil, nil, nil)
 }
