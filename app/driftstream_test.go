@@ -76,6 +76,12 @@ func TestDriftOnTheStream(t *testing.T) {
 			if pts, _ := trend.at("data").([]any); len(pts) != 1 || pts[0].(map[string]any)["severity"] != "high" {
 				t.Fatalf("got trend %s, want one point at high severity", trend.raw)
 			}
+			daily := s.do("GET", "/drift/trend?model_id="+model+"&drift_type=prediction&interval=day", key, nil).want(t, 200)
+			if pts, _ := daily.at("data").([]any); len(pts) != 1 || pts[0].(map[string]any)["reports"] != 1.0 ||
+				pts[0].(map[string]any)["severity"] != "high" || daily.str("interval") != "day" {
+				t.Fatalf("got daily trend %s, want one day of one report at high severity", daily.raw)
+			}
+			s.do("GET", "/drift/trend?model_id="+model+"&interval=week", key, nil).wantField(t, "interval")
 
 			other := s.signUp("other-admin")
 			otherKey, _ := s.key(other, "read", "write")

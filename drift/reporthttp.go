@@ -12,30 +12,6 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// MaxTrendPoints bounds the reports one trend answer carries: the oldest
-// of the period are left out beyond it.
-const MaxTrendPoints = 2000
-
-// TrendPoint is one report in a drift trend.
-type TrendPoint struct {
-	// Timestamp is when the report was written; WindowEnd the end of the
-	// window it compared.
-	Timestamp         time.Time `json:"timestamp"`
-	WindowEnd         time.Time `json:"window_end"`
-	ReportID          string    `json:"report_id"`
-	DriftDetected     bool      `json:"drift_detected"`
-	OverallDriftScore float64   `json:"overall_drift_score"`
-	Severity          Severity  `json:"severity"`
-}
-
-// Trend answers GET /drift/trend.
-type Trend struct {
-	ModelID   string       `json:"model_id"`
-	DriftType string       `json:"drift_type"`
-	Days      int          `json:"days"`
-	Data      []TrendPoint `json:"data"`
-}
-
 // reportFilter reads the filters of GET /drift/reports and /drift/trend
 // that both share: model_id (required, the organization's) and drift_type.
 func (a *API) reportFilter(c *fiber.Ctx, v *web.Problems) ReportFilter {
@@ -122,13 +98,16 @@ func (a *API) getReport(c *fiber.Ctx) error {
 
 // trend answers GET /drift/trend: the overall score and severity of each
 // of a model's reports of one drift type (default data) written in the
-// last days days (default 30), oldest first.
+// last days days (default 30), oldest first; with interval=day, those
+// reports summed per UTC day.
 func (a *API) trend(c *fiber.Ctx) error {
 	var v web.Problems
 	f := a.reportFilter(c, &v)
 	if f.DriftType == "" {
 		f.DriftType = TypeData
 	}
+	interval := c.Query("interval", IntervalReport)
+	v.OneOf("interval", interval, IntervalReport, IntervalDay)
 	days, err := web.IntQuery(c, "days", 30, 1, 365)
 	if err != nil {
 		return err
@@ -141,15 +120,23 @@ func (a *API) trend(c *fiber.Ctx) error {
 	}
 	from := a.Clock.Now().AddDate(0, 0, -days)
 	f.From, f.Limit = &from, MaxTrendPoints
+	if interval == IntervalDay {
+		// Schedules run at most hourly: every report of the period.
+		f.Limit = max(MaxTrendPoints, 24*(days+1))
+	}
 	rs, _, err := a.Reports.DriftReports(c.UserContext(), f)
 	if err != nil {
 		return err
 	}
-	t := Trend{ModelID: f.ModelID, DriftType: f.DriftType, Days: days, Data: make([]TrendPoint, len(rs))}
+	points := make([]TrendPoint, len(rs))
 	for i, r := range rs {
 		// Newest first from the store, so that the limit drops the oldest.
-		t.Data[len(rs)-1-i] = TrendPoint{Timestamp: r.CreatedAt, WindowEnd: r.WindowEnd, ReportID: r.ID,
+		points[len(rs)-1-i] = TrendPoint{Timestamp: r.CreatedAt, WindowEnd: r.WindowEnd, ReportID: r.ID,
 			DriftDetected: r.DriftDetected, OverallDriftScore: r.OverallDriftScore, Severity: r.Severity}
+	}
+	t := Trend{ModelID: f.ModelID, DriftType: f.DriftType, Days: days, Interval: interval, Data: points}
+	if interval == IntervalDay {
+		t.Data = Daily(points)
 	}
 	return c.JSON(t)
 }
