@@ -147,25 +147,34 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 	if len(types) == 0 {
 		return nil, nil
 	}
-	written := map[string]bool{}
+	// done says, of each type tried, whether it was written (or failed,
+	// to be tried again next tick) or skipped for want of data; a type
+	// not tried (an error came first) is tried again next tick.
+	done := map[string]bool{}
 	defer func() {
-		for _, t := range types {
-			s.tried(d, t, now, written[t])
+		for t, ok := range done {
+			s.tried(d, t, now, ok)
 		}
 	}()
+	skipAll := func(reason string) {
+		s.skip(d, "", reason)
+		for _, t := range types {
+			done[t] = false
+		}
+	}
 	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, processors.SideInput)
 	if err != nil {
 		return nil, err
 	}
 	plan, err := NewPlan(cfg.Schedule, first, ok, now)
 	if err != nil {
-		s.skip(d, "", err.Error())
+		skipAll(err.Error())
 		return nil, nil
 	}
 	if cfg.Schedule.Reference.Type == drift.ReferenceUploaded {
 		u, err := s.Store.DriftReference(ctx, d.OrgID, d.ModelID)
 		if errors.Is(err, store.ErrNotFound) {
-			s.skip(d, "", "the configuration names the uploaded reference, and none is uploaded")
+			skipAll("the configuration names the uploaded reference, and none is uploaded")
 			return nil, nil
 		} else if err != nil {
 			return nil, fmt.Errorf("read uploaded reference: %w", err)
@@ -188,7 +197,7 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		if r != nil {
 			out = append(out, *r)
 		}
-		written[driftType] = r != nil || err != nil // a failure is retried next tick
+		done[driftType] = r != nil || err != nil
 		switch {
 		case err != nil && r != nil:
 			// Stored, owing its governance event: the other types still run.

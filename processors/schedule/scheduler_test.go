@@ -99,11 +99,16 @@ func (f *fakeStore) DriftReports(context.Context, drift.ReportFilter) ([]drift.R
 type fakeProfiles struct {
 	n     int
 	reads *int
+	// fail, when set and true, fails every read.
+	fail *bool
 }
 
 func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r query.Range) (*profile.Profile, error) {
 	if f.reads != nil {
 		*f.reads++
+	}
+	if f.fail != nil && *f.fail {
+		return nil, errors.New("analytical store unreachable")
 	}
 	p := &profile.Profile{}
 	start := t0.Truncate(time.Hour)
@@ -285,5 +290,18 @@ func TestSkipRetry(t *testing.T) {
 	now = now.Add(9 * time.Second)
 	run(0)
 	now = now.Add(time.Second) // ten ticks after the skip
+	run(5)
+
+	// A failed read is no skip: the next tick tries again.
+	fail := true
+	s = &Scheduler{Store: &fakeStore{}, Profiles: fakeProfiles{n: 2, reads: &reads, fail: &fail}, Log: &fakeLog{}, Tick: time.Second,
+		Clock: func() time.Time { return now }}
+	for range 2 {
+		reads = 0
+		if _, err := s.RunOnce(context.Background()); err == nil || reads != 1 {
+			t.Fatalf("store down: got %d reads (%v), want 1 and the error, on every tick", reads, err)
+		}
+	}
+	fail = false
 	run(5)
 }
