@@ -17,9 +17,7 @@ import (
 func TestConceptDriftOnTheStream(t *testing.T) {
 	for _, p := range pipelines {
 		t.Run(p.name, func(t *testing.T) {
-			cfg := p.cfg(t)
-			cfg.DriftTick = 100 * time.Millisecond
-			s := start(t, cfg)
+			s := startDrift(t, p.cfg(t))
 			admin := s.admin()
 			key, _ := s.key(admin, "read", "write")
 			labelled, logged := s.model(key, "churn", "1"), s.model(key, "churn", "2")

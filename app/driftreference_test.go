@@ -3,7 +3,6 @@ package app
 import (
 	"net/http"
 	"testing"
-	"time"
 )
 
 // TestDriftReference covers PUT, POST .../append, GET and DELETE
@@ -13,9 +12,7 @@ import (
 func TestDriftReference(t *testing.T) {
 	for _, p := range pipelines {
 		t.Run(p.name, func(t *testing.T) {
-			cfg := p.cfg(t)
-			cfg.DriftTick = 100 * time.Millisecond
-			s := start(t, cfg)
+			s := startDrift(t, p.cfg(t))
 			key, _ := s.key(s.admin(), "read", "write")
 			model := s.model(key, "fraud", "1")
 			path := "/drift/reference/" + model

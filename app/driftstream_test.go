@@ -10,6 +10,7 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/ingest/embeddedlog"
 	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/processors"
 	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
 )
@@ -21,9 +22,7 @@ import (
 func TestDriftOnTheStream(t *testing.T) {
 	for _, p := range pipelines {
 		t.Run(p.name, func(t *testing.T) {
-			cfg := p.cfg(t)
-			cfg.DriftTick = 100 * time.Millisecond
-			s := start(t, cfg)
+			s := startDrift(t, p.cfg(t))
 			admin := s.admin()
 			key, _ := s.key(admin, "read", "write")
 			model := s.model(key, "fraud", "1")
@@ -105,6 +104,14 @@ func TestDriftOnTheStream(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startDrift starts a server whose drift schedule looks for due models
+// every 100 ms.
+func startDrift(t *testing.T, cfg config.Config) *server {
+	t.Helper()
+	cfg.DriftTick = 100 * time.Millisecond
+	return start(t, cfg)
 }
 
 // governanceEvents reads the governance events on s's event log through a

@@ -54,14 +54,15 @@ type Trend struct {
 // without a report are left out.
 func Daily(points []TrendPoint) []TrendDay {
 	out := []TrendDay{}
+	var sums []float64 // of each day's scores, for its mean
 	for _, p := range points {
 		day := p.Timestamp.UTC().Truncate(24 * time.Hour)
 		if n := len(out); n == 0 || !out[n-1].Timestamp.Equal(day) {
-			out = append(out, TrendDay{Timestamp: day, Severity: Low})
+			out, sums = append(out, TrendDay{Timestamp: day, Severity: Low}), append(sums, 0)
 		}
 		d := &out[len(out)-1]
-		d.MeanDriftScore = (d.MeanDriftScore*float64(d.Reports) + p.OverallDriftScore) / float64(d.Reports+1)
 		d.Reports++
+		sums[len(sums)-1] += p.OverallDriftScore
 		if p.DriftDetected {
 			d.DriftedReports++
 			d.DriftDetected = true
@@ -70,6 +71,9 @@ func Daily(points []TrendPoint) []TrendDay {
 		if p.Severity.rank() > d.Severity.rank() {
 			d.Severity = p.Severity
 		}
+	}
+	for i := range out {
+		out[i].MeanDriftScore = sums[i] / float64(out[i].Reports)
 	}
 	return out
 }

@@ -86,9 +86,8 @@ func (q *Quality) count(pred, label string) {
 	if q.Classes == nil {
 		q.Classes = map[string]ClassCounts{}
 	}
-	p, l := q.Classes[pred], q.Classes[label]
-	_, pOld := q.Classes[pred]
-	_, lOld := q.Classes[label]
+	p, pOld := q.Classes[pred]
+	l, lOld := q.Classes[label]
 	fresh := 0
 	if !pOld {
 		fresh++

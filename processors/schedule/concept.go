@@ -30,14 +30,20 @@ func (s *Scheduler) concept(ctx context.Context, d drift.Due, cfg drift.Config, 
 		return nil, nil
 	}
 	cur, ok, err := s.figure(ctx, d, cc, window, "")
-	if err != nil || !ok {
-		s.skip(d, drift.TypeConcept, fmt.Sprintf("no %s in the window: fewer than %d labelled predictions and no logged values", cc.Metric, cc.MinSamples))
+	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		s.skip(d, drift.TypeConcept, fmt.Sprintf("no %s in the window: fewer than %d labelled predictions and no logged values", cc.Metric, cc.MinSamples))
+		return nil, nil
+	}
 	base, ok, err := s.baseline(ctx, d, cc, plan, cur.Source)
-	if err != nil || !ok {
-		s.skip(d, drift.TypeConcept, fmt.Sprintf("no baseline of %s: not in the model's baseline_metrics, and not in the reference window from %s", cc.Metric, cur.Source))
+	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		s.skip(d, drift.TypeConcept, fmt.Sprintf("no baseline of %s: not in the model's baseline_metrics, and not in the reference window from %s", cc.Metric, cur.Source))
+		return nil, nil
 	}
 	c, err := drift.JudgeConcept(cc.Metric, *cc.HigherIsBetter, cur, base, cfg.Thresholds)
 	if err != nil {
