@@ -138,7 +138,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	tokens := &identity.Tokens{Secret: secret}
 	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens}
 	if a.cfg.AuthCacheTTL > 0 {
-		cache := &identity.PrincipalCache{TTL: a.cfg.AuthCacheTTL}
+		cache := &identity.PrincipalCache{TTL: a.cfg.AuthCacheTTL, StaleIfError: a.cfg.StaleIfError}
 		if a.redis != nil {
 			cache.Invalidations = &fanout.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
 		}

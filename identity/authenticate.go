@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -18,12 +19,16 @@ import (
 // hot path.
 const touchEvery = time.Minute
 
+// touchTimeout bounds the write of last_used_at, which a request waits for.
+const touchTimeout = time.Second
+
 // Authenticator turns a request's bearer token, a login JWT or an API key,
 // into its Principal, reading the key, user and role from the store or,
-// for up to a second, from Cache. Revoking a key or changing a role
-// invalidates the cache of the organization at once on this replica and,
-// through the cache's Invalidations, on every other; a lost message is
-// covered by the cache's one-second lifetime.
+// for up to the cache's TTL (a second by default), from Cache. Revoking a
+// key or changing a role invalidates the cache of the organization at once
+// on this replica and, through the cache's Invalidations, on every other;
+// a lost message is covered by the TTL. While the store is unavailable,
+// Cache serves principals it read within its StaleIfError bound.
 type Authenticator struct {
 	Store  Store
 	Tokens *Tokens
@@ -74,18 +79,11 @@ func (a *Authenticator) fromJWT(c *fiber.Ctx, token string) (*Principal, error) 
 	case err != nil:
 		return nil, web.Unauthenticated("invalid token")
 	}
-	now := a.now()
-	ck := "u:" + orgID + ":" + userID
-	if e, ok := a.Cache.get(ck, now); ok {
-		return e.p, nil
-	}
-	gen := a.Cache.generation()
-	p, err := a.principal(c, orgID, userID)
-	if err != nil {
-		return nil, err
-	}
-	a.Cache.put(ck, gen, p, nil, now)
-	return p, nil
+	e, err := a.Cache.get("u:"+orgID+":"+userID, a.now(), func() (cached, error) {
+		p, err := a.principal(c, orgID, userID)
+		return cached{p: p}, err
+	})
+	return e.p, err
 }
 
 func (a *Authenticator) fromKey(c *fiber.Ctx, raw string) (*Principal, error) {
@@ -94,36 +92,37 @@ func (a *Authenticator) fromKey(c *fiber.Ctx, raw string) (*Principal, error) {
 	}
 	now := a.now()
 	hash := HashKey(raw)
-	ck := "k:" + hash
-	if e, ok := a.Cache.get(ck, now); ok {
-		if e.keyExp != nil && !now.Before(*e.keyExp) {
-			return nil, web.NewError(http.StatusUnauthorized, web.CodeTokenExpired, "API key expired")
-		}
-		a.touch(c, e.p.KeyID, now)
-		return e.p, nil
-	}
-	gen := a.Cache.generation()
-	k, err := a.Store.APIKeyByHash(c.UserContext(), hash)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, web.Unauthenticated("invalid API key")
-	case err != nil:
-		return nil, err
-	}
-	if k.RevokedAt != nil {
-		return nil, web.Unauthenticated("API key revoked")
-	}
-	if k.ExpiresAt != nil && !now.Before(*k.ExpiresAt) {
-		return nil, web.NewError(http.StatusUnauthorized, web.CodeTokenExpired, "API key expired")
-	}
-	p, err := a.principal(c, k.OrgID, k.UserID)
+	e, err := a.Cache.get("k:"+hash, now, func() (cached, error) {
+		return a.keyPrincipal(c, hash)
+	})
 	if err != nil {
 		return nil, err
 	}
+	if e.keyExp != nil && !now.Before(*e.keyExp) {
+		return nil, web.NewError(http.StatusUnauthorized, web.CodeTokenExpired, "API key expired")
+	}
+	a.touch(c, e.p.KeyID, now)
+	return e.p, nil
+}
+
+// keyPrincipal reads the principal of the key with hash from the store:
+// 401 for a key it does not know or that is revoked.
+func (a *Authenticator) keyPrincipal(c *fiber.Ctx, hash string) (cached, error) {
+	k, err := a.Store.APIKeyByHash(c.UserContext(), hash)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return cached{}, web.Unauthenticated("invalid API key")
+	case err != nil:
+		return cached{}, err
+	case k.RevokedAt != nil:
+		return cached{}, web.Unauthenticated("API key revoked")
+	}
+	p, err := a.principal(c, k.OrgID, k.UserID)
+	if err != nil {
+		return cached{}, err
+	}
 	p.KeyID, p.Scopes = k.ID, k.Scopes
-	a.Cache.put(ck, gen, p, k.ExpiresAt, now)
-	a.touch(c, k.ID, now)
-	return p, nil
+	return cached{p: p, keyExp: k.ExpiresAt}, nil
 }
 
 // principal loads the user and the permissions of the user's current role.
@@ -152,8 +151,10 @@ func (a *Authenticator) touch(c *fiber.Ctx, id string, now time.Time) {
 	}
 	a.touched.Store(id, now)
 	// A failed touch costs only the freshness of last_used_at; the
-	// request goes on.
-	_ = a.Store.TouchAPIKey(c.UserContext(), id, now)
+	// request goes on, and does not wait long for a store that hangs.
+	ctx, cancel := context.WithTimeout(c.UserContext(), touchTimeout)
+	defer cancel()
+	_ = a.Store.TouchAPIKey(ctx, id, now)
 }
 
 // Require answers 403 INSUFFICIENT_PERMISSIONS unless the caller holds

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/vigilhq/vigil/platform/cache"
 )
 
 // DefaultCacheTTL bounds how long a cached principal may outlive a change
@@ -28,23 +30,30 @@ const invalidationChannel = "identity.invalidate"
 // does not read its key, user and role from the store every time. A change
 // to who may do what in an organization (a key revoked, a role changed)
 // forgets the organization's entries at once in this process and, through
-// Invalidations, in every other. The zero value works, in-process only.
+// Invalidations, in every other.
+//
+// While the store is unavailable, a principal read within TTL+StaleIfError
+// still authenticates, so that ingest from known keys goes on through an
+// outage of the transactional store; a key or user the store has not read
+// in that window answers 503, since the store cannot say. A key the store
+// answered missing or revoked is forgotten at once and never served stale.
+// The zero value works, in-process only, without stale use.
 type PrincipalCache struct {
-	TTL           time.Duration
+	TTL time.Duration
+	// StaleIfError is how much longer than TTL a principal may serve while
+	// the store is unavailable; zero serves none stale.
+	StaleIfError  time.Duration
 	Invalidations Invalidations
 
-	mu      sync.Mutex
-	entries map[string]cacheEntry
-	// gen counts invalidations, so that a lookup that began before one
-	// cannot store what it read. (The organization is not known before the
-	// lookup, and invalidations are rare, so one counter serves all.)
-	gen uint64
+	once    sync.Once
+	entries cache.Cache[cached]
 }
 
-type cacheEntry struct {
-	p       *Principal
-	expires time.Time // the entry's, not the key's
-	keyExp  *time.Time
+// cached is a principal with its key's expiry, which a cached entry must
+// still honour.
+type cached struct {
+	p      *Principal
+	keyExp *time.Time
 }
 
 func (c *PrincipalCache) ttl() time.Duration {
@@ -54,64 +63,21 @@ func (c *PrincipalCache) ttl() time.Duration {
 	return DefaultCacheTTL
 }
 
-// generation returns the invalidation count, read before a lookup in the
-// store.
-func (c *PrincipalCache) generation() uint64 {
+// get returns k's principal: from the cache, or from load, with the
+// stale-if-error rule above. A nil cache always loads.
+func (c *PrincipalCache) get(k string, now time.Time, load func() (cached, error)) (cached, error) {
 	if c == nil {
-		return 0
+		return load()
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gen
-}
-
-// get returns the entry for k unless it has expired.
-func (c *PrincipalCache) get(k string, now time.Time) (cacheEntry, bool) {
-	if c == nil {
-		return cacheEntry{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok || !now.Before(e.expires) {
-		return cacheEntry{}, false
-	}
-	return e, true
-}
-
-// put stores p under k unless an invalidation came since gen.
-func (c *PrincipalCache) put(k string, gen uint64, p *Principal, keyExp *time.Time, now time.Time) {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.gen != gen {
-		return
-	}
-	if c.entries == nil {
-		c.entries = map[string]cacheEntry{}
-	}
-	if len(c.entries) >= maxCacheEntries {
-		for k, e := range c.entries {
-			if !now.Before(e.expires) || len(c.entries) >= maxCacheEntries {
-				delete(c.entries, k)
-			}
-		}
-	}
-	c.entries[k] = cacheEntry{p: p, expires: now.Add(c.ttl()), keyExp: keyExp}
+	c.once.Do(func() {
+		c.entries.TTL, c.entries.StaleIfError, c.entries.Max = c.ttl(), c.StaleIfError, maxCacheEntries
+	})
+	return c.entries.Get(k, now, load)
 }
 
 // forget drops the organization's entries in this process.
 func (c *PrincipalCache) forget(orgID string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.gen++
-	for k, e := range c.entries {
-		if e.p.OrgID == orgID {
-			delete(c.entries, k)
-		}
-	}
+	c.entries.Forget(func(e cached) bool { return e.p.OrgID == orgID })
 }
 
 // Invalidate forgets the organization's principals here and tells every

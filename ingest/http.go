@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/cache"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
@@ -40,8 +42,14 @@ type API struct {
 	Models Models
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// StaleIfError is how long past its lifetime a model read from Models
+	// may serve while Models is unavailable, so that ingest for known
+	// models goes on through an outage of the transactional store; zero
+	// serves none stale.
+	StaleIfError time.Duration
 
-	models modelCache
+	once   sync.Once
+	models cache.Cache[registry.Model]
 }
 
 // Routes lists the operations of this package.
@@ -60,17 +68,14 @@ func (a *API) Routes() []web.Route {
 // archived one, whose monitoring has stopped.
 func (a *API) model(c *fiber.Ctx, id string) (registry.Model, error) {
 	orgID := identity.OrgID(c)
-	m, ok := a.models.get(orgID, id, a.Clock.Now())
-	if !ok {
-		var err error
-		m, err = a.Models.Model(c.UserContext(), orgID, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return m, web.NotFound("model")
-		}
-		if err != nil {
-			return m, err
-		}
-		a.models.put(orgID, m, a.Clock.Now())
+	m, err := a.modelCache().Get(orgID+"/"+id, a.Clock.Now(), func() (registry.Model, error) {
+		return a.Models.Model(c.UserContext(), orgID, id)
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return m, web.NotFound("model")
+	case err != nil:
+		return m, err
 	}
 	if m.Status == registry.StatusArchived {
 		return m, web.Conflict("the model is archived: monitoring has stopped; restore it to log again")

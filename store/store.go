@@ -1,6 +1,8 @@
-// Package store names the errors every transactional store returns, so that
-// callers can tell a missing record from a conflict from an outage without
-// knowing the engine. The SQL implementation is in store/sqlstore; the
+// Package store names the errors every store returns, transactional and
+// analytical, so that callers can tell a missing record from a conflict
+// from an outage without knowing the engine: an error wrapping
+// ErrUnavailable says "retry later", and the API answers it with 503 and
+// Retry-After. The SQL implementation is in store/sqlstore; the
 // engines that open it are store/sqlite (the embedded default) and
 // store/postgres.
 package store
@@ -14,6 +16,7 @@ var (
 	// ErrConflict: a unique key is taken. Retrying will not help.
 	ErrConflict = errors.New("conflict")
 	// ErrUnavailable: the engine cannot be reached or is restarting. Nothing
-	// was changed; retrying later may succeed.
+	// was changed; retrying later may succeed. Unavailable marks an error
+	// with it; Unreachable tells the network failures every engine shares.
 	ErrUnavailable = errors.New("store unavailable")
 )

@@ -89,7 +89,11 @@ type Config struct {
 	BodyLimit int
 	// AuthCacheTTL is how long a replica keeps an authenticated principal;
 	// 0 reads the store on every request.
-	AuthCacheTTL   time.Duration
+	AuthCacheTTL time.Duration
+	// StaleIfError is how much longer than its lifetime a cached principal
+	// or model may serve ingest while the transactional store is
+	// unavailable; 0 serves none stale.
+	StaleIfError   time.Duration
 	RequestTimeout time.Duration
 	ShutdownGrace  time.Duration
 	// DriftTick is how often the processor role looks for models whose
@@ -157,6 +161,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.Int64Var(&c.Limits.Reports, "rate-limit-reports", envInt("VIGIL_RATE_LIMIT_REPORTS", 10), "report generations per hour per organization")
 	fs.IntVar(&bodyMB, "body-limit-mb", int(envInt("VIGIL_BODY_LIMIT_MB", 10)), "largest request body in MiB")
 	fs.DurationVar(&c.AuthCacheTTL, "auth-cache-ttl", envDuration("VIGIL_AUTH_CACHE_TTL", time.Second), "how long a principal stays cached; 0 disables the cache")
+	fs.DurationVar(&c.StaleIfError, "stale-if-error", envDuration("VIGIL_STALE_IF_ERROR", 5*time.Minute), "how long past its lifetime a cached API key, user or model still serves while PostgreSQL is unreachable; 0 disables (VIGIL_STALE_IF_ERROR)")
 	fs.DurationVar(&c.RequestTimeout, "request-timeout", envDuration("VIGIL_REQUEST_TIMEOUT", 30*time.Second), "per-request timeout")
 	fs.DurationVar(&c.DriftTick, "drift-tick", envDuration("VIGIL_DRIFT_TICK", time.Minute), "how often due drift schedules are looked for")
 	fs.IntVar(&c.Bias.Workers, "bias-workers", int(envInt("VIGIL_BIAS_WORKERS", 0)), "bias audits run at a time; 0: 2 (VIGIL_BIAS_WORKERS)")
@@ -197,6 +202,9 @@ func (c Config) validate() error {
 	if c.AuthCacheTTL < 0 {
 		return fmt.Errorf("auth cache TTL must not be negative")
 	}
+	if c.StaleIfError < 0 {
+		return fmt.Errorf("stale-if-error must not be negative")
+	}
 	if c.DriftTick <= 0 {
 		return fmt.Errorf("drift tick must be positive")
 	}
@@ -230,6 +238,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("rate_limits_per_hour", c.Limits),
 		slog.Int("body_limit_bytes", c.BodyLimit),
 		slog.Duration("auth_cache_ttl", c.AuthCacheTTL),
+		slog.Duration("stale_if_error", c.StaleIfError),
 		slog.Duration("request_timeout", c.RequestTimeout),
 		slog.Duration("drift_tick", c.DriftTick),
 		slog.Any("bias", c.Bias),

@@ -27,8 +27,9 @@ type Store struct {
 	ready bool
 }
 
-// New returns the store on conn.
-func New(conn driver.Conn) *Store { return &Store{conn: conn} }
+// New returns the store on conn. Its errors that mean ClickHouse cannot
+// answer now wrap store.ErrUnavailable.
+func New(conn driver.Conn) *Store { return &Store{conn: classified{conn}} }
 
 // ensure creates the tables once; until it succeeds, every use retries.
 func (s *Store) ensure(ctx context.Context) error {

@@ -5,11 +5,8 @@ package postgres
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strings"
 	"time"
 
@@ -17,6 +14,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the pgx driver with database/sql
 
 	"github.com/vigilhq/vigil/schemas"
+	"github.com/vigilhq/vigil/store"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -57,15 +55,13 @@ func sqlState(err error) string {
 // 57P01-57P03 (shutdown, cannot connect now) and 53300 (too many
 // connections).
 func unavailable(err error) bool {
-	var ne net.Error
 	var ce *pgconn.ConnectError
 	if state := sqlState(err); state != "" {
 		// The server answered: only these states pass with time. A wrong
 		// password (28P01) or a missing database (3D000) does not.
 		return strings.HasPrefix(state, "08") || state == "57P01" || state == "57P02" || state == "57P03" || state == "53300"
 	}
-	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, driver.ErrBadConn) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err)
+	return errors.As(err, &ce) || store.Unreachable(err) || pgconn.SafeToRetry(err)
 }
 
 // Open connects to url, checks the server answers and applies the
