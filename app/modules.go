@@ -136,7 +136,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	tokens := &identity.Tokens{Secret: secret}
-	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens}
+	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens, Now: a.clock()}
 	if a.cfg.AuthCacheTTL > 0 {
 		cache := &identity.PrincipalCache{TTL: a.cfg.AuthCacheTTL, StaleIfError: a.cfg.StaleIfError}
 		if a.redis != nil {
