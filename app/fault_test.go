@@ -127,3 +127,25 @@ func TestFaultKafkaDown(t *testing.T) {
 	l.send(t, 100)
 	l.check(t, time.Minute)
 }
+
+// TestFaultClickHouseReads: with ClickHouse stopped, every analytical read
+// answers 503 with Retry-After; once it is back, 200, and nothing
+// acknowledged is lost. (TestOutageClickHouse runs the same with the
+// connection cut instead.)
+func TestFaultClickHouseReads(t *testing.T) {
+	clickHouseOutage(t, start(t, kafkaConfig(t)),
+		func() { engines(t, "stop", "clickhouse") }, func() { engines(t, "start", "clickhouse") })
+}
+
+// TestFaultPostgresIngest: with PostgreSQL stopped or killed, ingest with
+// keys and models read before goes on, and every acknowledged prediction
+// is stored once; what the store must answer answers 503. (TestOutagePostgres
+// runs the same with the connection cut instead.)
+func TestFaultPostgresIngest(t *testing.T) {
+	for _, how := range []string{"stop", "kill"} {
+		t.Run(how, func(t *testing.T) {
+			postgresOutage(t, start(t, engineConfig(t)),
+				func() { engines(t, how, "postgres") }, func() { engines(t, "start", "postgres") })
+		})
+	}
+}

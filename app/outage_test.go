@@ -68,8 +68,8 @@ func clickHouseOutage(t *testing.T, s *server, down, up func()) {
 		{"GET", "/models", nil},
 	}
 
+	t.Cleanup(up) // a no-op once up has run; registered first, so that the engine comes back however the test ends
 	down()
-	t.Cleanup(up) // a no-op once up has run
 	for _, r := range reads {
 		s.do(r.method, r.path, key, r.body).wantUnavailable(t, r.method+" "+r.path)
 	}
@@ -113,8 +113,8 @@ func postgresOutage(t *testing.T, s *server, down, up func()) {
 	// read again before the outage.
 	l.send(t, 20)
 
-	down()
 	t.Cleanup(up)
+	down()
 	s.app.skew.Store(int64(3 * time.Second)) // past the key's (1 s) and the model's (2 s) lifetimes
 	for range 3 {
 		if status := l.send(t, 20); status != http.StatusCreated {
