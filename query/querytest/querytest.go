@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"NoLatency", testNoLatency},
 		{"Organizations", testOrganizations},
 		{"Filters", testFilters},
+		{"WindowBoundaries", testWindowBoundaries},
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
