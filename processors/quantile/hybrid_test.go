@@ -251,3 +251,35 @@ func TestHybridNonFinite(t *testing.T) {
 			h.Count(), ExactLimit+2)
 	}
 }
+
+// FuzzHybridUnmarshal: no input makes UnmarshalBinary panic; an accepted
+// input is canonical (re-encodes to itself), and the Hybrid answers
+// quantiles between its smallest and largest and merges with itself.
+func FuzzHybridUnmarshal(f *testing.F) {
+	for _, vs := range [][]float64{nil, {9, 12}, {0, 1, 1, 2.5}} {
+		b, _ := hybridOf(vs).MarshalBinary()
+		f.Add(b)
+	}
+	big, _ := hybridOf(make([]float64, ExactLimit+1)).MarshalBinary()
+	f.Add(big)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var h Hybrid
+		if err := h.UnmarshalBinary(data); err != nil {
+			return
+		}
+		if b, _ := h.MarshalBinary(); string(b) != string(data) {
+			t.Fatalf("accepted %x, re-encoded as %x", data, b)
+		}
+		lo, errLo := h.Quantile(0)
+		hi, _ := h.Quantile(1)
+		for _, q := range []float64{0.01, 0.5, 0.99} {
+			if v, err := h.Quantile(q); errLo == nil && (err != nil || v < lo || v > hi) {
+				t.Fatalf("Quantile(%v) = %v (%v), want within [%v, %v]", q, v, err, lo, hi)
+			}
+		}
+		n := h.Count()
+		if err := h.Merge(&h); err == nil && h.Count() != 2*n {
+			t.Fatalf("got count %d after merging with itself, want %d", h.Count(), 2*n)
+		}
+	})
+}
