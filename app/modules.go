@@ -147,7 +147,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	}
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
 		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
-	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
+	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
 	// Audits run in the API process; those completed at high or critical
 	// severity owe a governance event, which this Runner appends, and

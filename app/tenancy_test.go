@@ -1,6 +1,8 @@
 package app
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/schemas"
 )
 
 // tenancyBodies are valid bodies for the {id} routes that take one, so that
@@ -92,18 +95,152 @@ func TestCrossOrganization(t *testing.T) {
 		if r := s.do("GET", "/users/"+aliceID, a, nil).want(t, 200); r.str("role") != "editor" {
 			t.Fatalf("got alice's role %q, want editor", r.str("role"))
 		}
-		// Lists and filters never show A's records, whatever B asks for.
-		if n := len(s.do("GET", "/models?owner_id="+before.str("owner_id"), b, nil).want(t, 200).list); n != 0 {
-			t.Fatalf("got %d of A's models in B's list, want 0", n)
-		}
+		// Lists never show A's records (TestForeignIDFilters: nor filters).
 		if total := s.do("GET", "/users", b, nil).at("total"); total != float64(1) {
 			t.Fatalf("got %v users in B's organization, want 1", total)
 		}
 		if n := len(s.do("GET", "/api-keys", b, nil).at("api_keys").([]any)); n != 0 {
 			t.Fatalf("got %d keys in B's list, want 0", n)
 		}
-		if total := s.do("GET", "/bias/audits?model_id="+model, b, nil).want(t, 200).at("total"); total != 0.0 {
-			t.Fatalf("got %v of A's audits in B's list, want 0", total)
+	})
+}
+
+// idFilter is a read that takes an id to filter by: in its query, or in
+// its JSON body for a read sent as POST.
+type idFilter struct {
+	op, param string
+	// rest is the other parameters the read requires: query text, or
+	// the rest of the body.
+	rest   string
+	body   map[string]any
+	inBody bool
+}
+
+// idFilters are every read with an id filter. TestIDFiltersListed keeps
+// the table whole.
+var idFilters = []idFilter{
+	{op: "GET /bias/audits", param: "model_id"},
+	{op: "GET /drift/reports", param: "model_id"},
+	{op: "GET /drift/trend", param: "model_id"},
+	{op: "GET /llm/metrics", param: "model_id"},
+	{op: "GET /metrics/aggregate", param: "model_id", rest: "metric_type=accuracy&aggregation=avg&time_window=24h"},
+	{op: "GET /metrics/trend", param: "model_id", rest: "metric_type=accuracy&interval=day"},
+	{op: "GET /models", param: "owner_id"},
+	{op: "GET /predictions/export", param: "model_id"},
+	{op: "POST /predictions/query", param: "model_id", inBody: true, body: map[string]any{}},
+	{op: "POST /metrics/calculate", param: "model_id", inBody: true,
+		body: map[string]any{"y_true": []int{1, 0}, "y_pred": []int{1, 1}, "metric_types": []string{"accuracy"}}},
+}
+
+// request sends the read with id as its filter.
+func (f idFilter) request(s *server, token, id string) response {
+	method, path, _ := strings.Cut(f.op, " ")
+	if !f.inBody {
+		q := f.param + "=" + id
+		if f.rest != "" {
+			q += "&" + f.rest
+		}
+		return s.do(method, path+"?"+q, token, nil)
+	}
+	body := map[string]any{f.param: id}
+	for k, v := range f.body {
+		body[k] = v
+	}
+	return s.do(method, path, token, body)
+}
+
+// TestForeignIDFilters: organization B filters every read by organization
+// A's ids. Each answers 404 exactly as a random id does (status, code and
+// message), never an empty 200 that tells A's ids from made-up ones; A
+// reads its own with the same filter.
+func TestForeignIDFilters(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		a := s.admin()
+		model := s.model(a, "secret-model", "1")
+		owner := s.do("GET", "/auth/me", a, nil).want(t, 200).str("user.id")
+		audit := s.do("POST", "/bias/audit", a, map[string]any{"model_id": model, "sensitive_attributes": []string{"g"},
+			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
+		pollAudit(t, s, a, audit, "completed")
+		b := s.signUp("mallory")
+		ids := map[string]string{"model_id": model, "owner_id": owner}
+		for _, f := range idFilters {
+			t.Run(f.op+"?"+f.param, func(t *testing.T) {
+				if got := f.request(s, a, ids[f.param]); got.status != 200 {
+					t.Fatalf("got %d %s for A's own id, want 200", got.status, got.raw)
+				}
+				got, want := f.request(s, b, ids[f.param]), f.request(s, b, uuid.NewString())
+				if got.status != 404 || got.status != want.status || got.str("error.code") != want.str("error.code") ||
+					got.str("error.message") != want.str("error.message") {
+					t.Fatalf("got %d %s for A's id, want 404 exactly like a random id's %d %s", got.status, got.raw, want.status, want.raw)
+				}
+			})
 		}
 	})
+}
+
+// TestIDFiltersListed fails when the OpenAPI document declares a read
+// with an id filter (a query parameter, or a property of a read's JSON
+// body, ending in _id) that idFilters leaves out, or idFilters names one
+// the document does not declare.
+func TestIDFiltersListed(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatalf("parse openapi.json: %v", err)
+	}
+	resolve := func(v any) map[string]any {
+		m, _ := v.(map[string]any)
+		for m != nil && m["$ref"] != nil {
+			var target any = doc
+			for _, part := range strings.Split(strings.TrimPrefix(m["$ref"].(string), "#/"), "/") {
+				target = target.(map[string]any)[part]
+			}
+			m, _ = target.(map[string]any)
+		}
+		return m
+	}
+	declared := map[string]bool{}
+	for path, item := range doc["paths"].(map[string]any) {
+		item := item.(map[string]any)
+		shared, _ := item["parameters"].([]any)
+		for method, op := range item {
+			op, ok := op.(map[string]any)
+			if method == "parameters" || !ok {
+				continue
+			}
+			name := strings.ToUpper(method) + " " + path
+			params, _ := op["parameters"].([]any)
+			for _, p := range append(slices.Clone(shared), params...) {
+				if p := resolve(p); p["in"] == "query" && strings.HasSuffix(p["name"].(string), "_id") {
+					declared[name+"?"+p["name"].(string)] = true
+				}
+			}
+			if perm, _ := op["x-permission"].(string); !strings.HasSuffix(perm, ":read") || op["requestBody"] == nil {
+				continue
+			}
+			content, _ := resolve(op["requestBody"])["content"].(map[string]any)
+			props, _ := resolve(content["application/json"].(map[string]any)["schema"])["properties"].(map[string]any)
+			for p := range props {
+				if strings.HasSuffix(p, "_id") {
+					declared[name+"?"+p] = true
+				}
+			}
+		}
+	}
+	listed := map[string]bool{}
+	for _, f := range idFilters {
+		listed[f.op+"?"+f.param] = true
+	}
+	for op := range declared {
+		if !listed[op] {
+			t.Errorf("%s filters by an id but is missing from idFilters: add it, answering 404 for another organization's id", op)
+		}
+	}
+	for op := range listed {
+		if !declared[op] {
+			t.Errorf("%s is in idFilters but not declared in schemas/openapi.json", op)
+		}
+	}
+	if len(declared) < 9 {
+		t.Fatalf("got %d id filters from the document, want every one of them", len(declared))
+	}
 }

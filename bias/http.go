@@ -12,6 +12,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -113,6 +114,13 @@ func (a *API) list(c *fiber.Ctx) error {
 	v.OneOf("status", string(f.Status), "pending", "running", "completed", "failed", "cancelled")
 	if err := v.Err(); err != nil {
 		return err
+	}
+	if f.ModelID != "" {
+		// Another organization's model answers as a missing one does,
+		// not with an empty page.
+		if _, err := registry.Find(c.UserContext(), a.Store, identity.OrgID(c), f.ModelID); err != nil {
+			return err
+		}
 	}
 	audits, total, err := a.Store.BiasAudits(c.UserContext(), identity.OrgID(c), f)
 	if err != nil {

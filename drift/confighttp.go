@@ -91,9 +91,7 @@ func (a *API) createDefault(c *fiber.Ctx) error {
 // unknown model is a 404 MODEL_NOT_FOUND, an unknown preset NOT_FOUND.
 func (a *API) applyPreset(c *fiber.Ctx) error {
 	// The model first: its 404 must not depend on the preset named.
-	if _, err := a.Store.Model(c.UserContext(), identity.OrgID(c), c.Params("model_id")); errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
-	} else if err != nil {
+	if err := a.model(c.UserContext(), identity.OrgID(c), c.Params("model_id")); err != nil {
 		return err
 	}
 	p, err := pathPreset(c, "preset")

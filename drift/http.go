@@ -76,9 +76,7 @@ func (a *API) config(ctx context.Context, orgID, modelID string) (Config, error)
 	if !errors.Is(err, store.ErrNotFound) {
 		return cfg, err
 	}
-	if _, err := a.Store.Model(ctx, orgID, modelID); errors.Is(err, store.ErrNotFound) {
-		return cfg, web.NotFound("model")
-	} else if err != nil {
+	if err := a.model(ctx, orgID, modelID); err != nil {
 		return cfg, err
 	}
 	return Default(orgID, modelID), nil

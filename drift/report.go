@@ -84,7 +84,8 @@ type ReportFilter struct {
 	// DriftType and Severity, when set, keep reports of that value.
 	DriftType string
 	Severity  Severity
-	// From and To, when set, bound created_at: [From, To].
+	// From and To, when set, bound created_at: [From, To), as every
+	// time window of the API.
 	From, To *time.Time
 	// Oldest orders oldest first; the default is newest first.
 	Oldest bool

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -38,12 +39,9 @@ func dateQuery(c *fiber.Ctx, v *web.Problems, name string) *time.Time {
 	return &t
 }
 
-// model answers 404 unless the organization has the model.
+// model answers 404 unless the organization has the model (registry.Find).
 func (a *API) model(ctx context.Context, orgID, id string) error {
-	_, err := a.Store.Model(ctx, orgID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
-	}
+	_, err := registry.Find(ctx, a.Store, orgID, id)
 	return err
 }
 

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"sync"
@@ -18,9 +17,7 @@ import (
 )
 
 // Models finds the model a query is about.
-type Models interface {
-	Model(ctx context.Context, orgID, id string) (registry.Model, error)
-}
+type Models = registry.Finder
 
 // API serves the analytical reads: predictions and their statistics.
 type API struct {
@@ -60,12 +57,9 @@ func (a *API) Routes() []web.Route {
 }
 
 // model checks that the model is the caller's: 404 MODEL_NOT_FOUND for a
-// missing one and for another organization's alike.
+// missing one and for another organization's alike (registry.Find).
 func (a *API) model(c *fiber.Ctx, id string) error {
-	_, err := a.Models.Model(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
-	}
+	_, err := registry.Find(c.UserContext(), a.Models, identity.OrgID(c), id)
 	return err
 }
 

@@ -14,8 +14,10 @@ type PredictionStats struct {
 	TotalPredictions int64
 	// Latencies are over the predictions that reported one; nil without.
 	AvgLatencyMS, MinLatencyMS, MaxLatencyMS *float64
-	// Percentiles come from the buckets' merged quantile sketches, within
-	// about 1% of the exact value (processors/quantile).
+	// Percentiles interpolate linearly between the two latencies around
+	// rank q·(n−1), as NumPy's default does (quantile.Hybrid): exactly
+	// while the range holds at most quantile.ExactLimit latencies, within
+	// a relative 1% beyond.
 	P50LatencyMS, P95LatencyMS, P99LatencyMS *float64
 	// Outputs counts the class labels the model answered (OutputLabels);
 	// never nil.
@@ -118,7 +120,7 @@ func (b *Bucket) fill(st *PredictionStats) error {
 		q   float64
 		dst **float64
 	}{{0.5, &st.P50LatencyMS}, {0.95, &st.P95LatencyMS}, {0.99, &st.P99LatencyMS}} {
-		v, err := b.Sketch.Quantile(p.q)
+		v, err := b.Latencies.Quantile(p.q)
 		if err != nil {
 			return err
 		}
@@ -135,15 +137,15 @@ type Bucket struct {
 	LatencySum   float64
 	// LatencyMin and LatencyMax are nil when LatencyCount is 0.
 	LatencyMin, LatencyMax *float64
-	// Sketch holds the LatencyCount latencies.
-	Sketch quantile.Sketch
+	// Latencies holds the LatencyCount latencies for their percentiles.
+	Latencies quantile.Hybrid
 	// Outputs is nil until a prediction with labels is added.
 	Outputs OutputDistribution
 }
 
 // AddLatency counts one latency.
 func (b *Bucket) AddLatency(ms float64) {
-	b.Sketch.Add(ms)
+	b.Latencies.Add(ms)
 	b.LatencyCount++
 	b.LatencySum += ms
 	if b.LatencyMin == nil || ms < *b.LatencyMin {
@@ -181,14 +183,15 @@ func (b *Bucket) Merge(o *Bucket) error {
 		}
 		b.Outputs.Merge(o.Outputs)
 	}
-	return b.Sketch.Merge(&o.Sketch)
+	return b.Latencies.Merge(&o.Latencies)
 }
 
-// Encode returns the sketch and the output distribution as the rollups
-// store them: empty when there is nothing to keep.
+// Encode returns the latencies (quantile.Hybrid's encoding, in the
+// latency_sketch column) and the output distribution as the rollups store
+// them: empty when there is nothing to keep.
 func (b *Bucket) Encode() (sketch, outputs []byte, err error) {
-	if b.Sketch.Count() > 0 {
-		if sketch, err = b.Sketch.MarshalBinary(); err != nil {
+	if b.Latencies.Count() > 0 {
+		if sketch, err = b.Latencies.MarshalBinary(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -196,15 +199,16 @@ func (b *Bucket) Encode() (sketch, outputs []byte, err error) {
 	return sketch, outputs, err
 }
 
-// Decode sets the sketch and output distribution from their stored forms
-// (Encode's), merging into what b holds.
+// Decode sets the latencies and output distribution from their stored
+// forms (Encode's, or a bare quantile.Sketch as rollups written before
+// quantile.Hybrid hold), merging into what b holds.
 func (b *Bucket) Decode(sketch, outputs []byte) error {
 	if len(sketch) > 0 {
-		var s quantile.Sketch
-		if err := s.UnmarshalBinary(sketch); err != nil {
+		var h quantile.Hybrid
+		if err := h.UnmarshalBinary(sketch); err != nil {
 			return fmt.Errorf("stored latency sketch: %w", err)
 		}
-		if err := b.Sketch.Merge(&s); err != nil {
+		if err := b.Latencies.Merge(&h); err != nil {
 			return err
 		}
 	}

@@ -20,6 +20,9 @@ import (
 // API serves /models.
 type API struct {
 	Store Store
+	// Users resolves the owner_id filter of the list within the caller's
+	// organization.
+	Users Users
 	// Activities, when set, fills prediction_count and last_prediction_at.
 	Activities Activities
 	// Clock defaults to the system clock.
@@ -161,6 +164,11 @@ func (a *API) list(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
+	if f.OwnerID != "" {
+		if err := findOwner(c.UserContext(), a.Users, identity.OrgID(c), f.OwnerID); err != nil {
+			return err
+		}
+	}
 	var err error
 	if f.Offset, err = web.IntQuery(c, "skip", 0, 0, 1<<30); err != nil {
 		return err
@@ -211,11 +219,7 @@ func (a *API) answer(c *fiber.Ctx, m Model) error {
 
 // load returns the caller's model named by the model_id path parameter.
 func (a *API) load(c *fiber.Ctx) (Model, error) {
-	m, err := a.Store.Model(c.UserContext(), identity.OrgID(c), c.Params("model_id"))
-	if errors.Is(err, store.ErrNotFound) {
-		return m, web.NotFound("model")
-	}
-	return m, err
+	return Find(c.UserContext(), a.Store, identity.OrgID(c), c.Params("model_id"))
 }
 
 func (a *API) get(c *fiber.Ctx) error {

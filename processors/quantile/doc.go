@@ -1,7 +1,7 @@
 // Package quantile is the mergeable quantile sketch that the processors keep
-// per model per minute and per hour for latency (p50/p95/p99), and that the
-// query side merges across many buckets (for example 43,200 minute sketches
-// for 30 days).
+// per model per minute and per hour for latency (p50/p95/p99, as a Hybrid
+// that is exact while small), and that the query side merges across many
+// buckets (for example 43,200 minute sketches for 30 days).
 //
 // # Algorithm
 //
@@ -92,6 +92,22 @@
 // nonzero), so equal sketches encode to equal bytes. UnmarshalBinary
 // validates every field and returns an error wrapping ErrCorrupt for any
 // malformed input; it never panics.
+//
+// # Hybrid: exact while small
+//
+// The latency percentiles of the stats read use Hybrid, not Sketch
+// directly: it keeps up to ExactLimit (256) values as they are and turns
+// into a Sketch when it outgrows them. Its quantile is one definition at
+// every size, NumPy's default linear interpolation (method="linear",
+// Hyndman and Fan's type 7) between the values of ranks ⌊q·(n−1)⌋ and
+// ⌊q·(n−1)⌋+1: exact up to ExactLimit values, and from the Sketch's two
+// estimates beyond, so within α for values of one sign. Two exact Hybrids
+// whose sizes add up to at most ExactLimit merge into an exact one. An
+// exact Hybrid encodes with first byte 2 (see Hybrid.MarshalBinary); one
+// beyond ExactLimit as its Sketch (first byte 1), and a stored Sketch
+// decodes as such a Hybrid, so rollups written before Hybrid still read.
+// Sketch.Quantile keeps the lower-rank convention above (drift profiles
+// use it).
 //
 // A Sketch is not safe for concurrent use; concurrent readers (Quantile,
 // Count, MarshalBinary, ...) are fine as long as nobody writes.

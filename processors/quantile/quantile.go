@@ -8,19 +8,32 @@ import "fmt"
 // Quantile(1) are the exact minimum and maximum. It returns ErrQuantile for
 // q outside [0, 1] and ErrEmpty when the sketch has no values.
 func (s *Sketch) Quantile(q float64) (float64, error) {
-	if !(q >= 0 && q <= 1) {
-		return 0, fmt.Errorf("%w: %v", ErrQuantile, q)
-	}
 	n := s.Count()
-	if n == 0 {
-		return 0, ErrEmpty
+	if err := check(q, n); err != nil {
+		return 0, err
 	}
-	r := rank(q, n)
+	return s.atRank(rank(q, n)), nil
+}
+
+// check returns ErrQuantile for q outside [0, 1] and ErrEmpty for n = 0.
+func check(q float64, n uint64) error {
+	if !(q >= 0 && q <= 1) {
+		return fmt.Errorf("%w: %v", ErrQuantile, q)
+	}
+	if n == 0 {
+		return ErrEmpty
+	}
+	return nil
+}
+
+// atRank estimates the value of 0-based rank r < Count() within a relative
+// α; ranks 0 and Count()−1 are the exact minimum and maximum.
+func (s *Sketch) atRank(r uint64) float64 {
 	switch {
 	case r == 0:
-		return s.min, nil
-	case r == n-1:
-		return s.max, nil
+		return s.min
+	case r == s.Count()-1:
+		return s.max
 	}
 	var v float64
 	switch {
@@ -31,7 +44,7 @@ func (s *Sketch) Quantile(q float64) (float64, error) {
 	default:
 		v = s.m.value(s.pos.keyAtRank(r - s.neg.count - s.zero))
 	}
-	return min(max(v, s.min), s.max), nil
+	return min(max(v, s.min), s.max)
 }
 
 // rank returns ⌊q·(n−1)⌋ for q in [0, 1] and n > 0, computed as the

@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/processors/quantile"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -42,9 +44,11 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"NoLatency", testNoLatency},
 		{"Organizations", testOrganizations},
 		{"Filters", testFilters},
+		{"WindowBoundaries", testWindowBoundaries},
 		{"RetryLater", testRetryLater},
 		{"Activity", testActivity},
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
+		{"SmallWindowPercentiles", testSmallWindowPercentiles},
 		{"StatsOverHours", testStatsOverHours},
 		{"SeriesOverHours", testSeriesOverHours},
 		{"Profiles", testProfiles},
@@ -103,9 +107,12 @@ func testReplayCountsOnce(t *testing.T, s Store) {
 		t.Fatalf("got %d predictions, latency min %v max %v avg %v; want 150, 0, 9, 4.5",
 			st.TotalPredictions, *st.MinLatencyMS, *st.MaxLatencyMS, *st.AvgLatencyMS)
 	}
-	// Latencies 0..9, fifteen of each: exact p50 4, p95 9, p99 9 (rank
-	// floor(q*(n-1))), replays included or not.
-	percentiles(t, st, 4, 9, 9)
+	// Latencies 0..9, fifteen of each, replays included or not.
+	var latencies []float64
+	for i := range 150 {
+		latencies = append(latencies, float64(i/15))
+	}
+	percentiles(t, st, latencies)
 	rows, err := s.Predictions(context.Background(), query.PredictionFilter{OrgID: "o1", ModelID: "m1", Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
@@ -115,20 +122,78 @@ func testReplayCountsOnce(t *testing.T, s Store) {
 	}
 }
 
-// percentiles checks p50, p95 and p99 are within the stores' stated bound
-// of the exact values: the sketch's 1%, plus 0.1% for ClickHouse's
-// histogram.
-func percentiles(t *testing.T, st query.PredictionStats, p50, p95, p99 float64) {
+// percentiles checks p50, p95 and p99 against the linear interpolation
+// of the sorted latencies (NumPy's default): within 1e-9 relative for up
+// to quantile.ExactLimit latencies, within the sketch's 1% beyond.
+func percentiles(t *testing.T, st query.PredictionStats, sorted []float64) {
 	t.Helper()
+	tolerance := quantile.DefaultAlpha
+	if len(sorted) <= quantile.ExactLimit {
+		tolerance = 1e-9
+	}
 	for _, c := range []struct {
 		name string
 		got  *float64
-		want float64
-	}{{"p50", st.P50LatencyMS, p50}, {"p95", st.P95LatencyMS, p95}, {"p99", st.P99LatencyMS, p99}} {
-		if c.got == nil || math.Abs(*c.got-c.want) > 0.012*math.Abs(c.want) {
-			t.Errorf("got %s %v, want %v within 1.2%%", c.name, c.got, c.want)
+		q    float64
+	}{{"p50", st.P50LatencyMS, 0.5}, {"p95", st.P95LatencyMS, 0.95}, {"p99", st.P99LatencyMS, 0.99}} {
+		want := linear(sorted, c.q)
+		if c.got == nil {
+			t.Errorf("got no %s, want %v", c.name, want)
+		} else if math.Abs(*c.got-want) > tolerance*math.Abs(want) {
+			t.Errorf("got %s %v, want %v within %v relative of %d latencies", c.name, *c.got, want, tolerance, len(sorted))
 		}
 	}
+}
+
+// linear is numpy.quantile(sorted, q) with its default method="linear".
+func linear(sorted []float64, q float64) float64 {
+	h := q * float64(len(sorted)-1)
+	j := int(h)
+	if j+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[j] + (h-float64(j))*(sorted[j+1]-sorted[j])
+}
+
+// testSmallWindowPercentiles is issue 11's case: latencies 9 and 12, in
+// minutes of two hours, read over the minutes and over whole hours; and a
+// window of up to quantile.ExactLimit latencies over many minutes: the
+// percentiles interpolate exactly, as NumPy's do.
+func testSmallWindowPercentiles(t *testing.T, s Store) {
+	nine, twelve := prediction("o1", "m1", 1, 9), prediction("o1", "m1", 2, 12)
+	nine.Timestamp, twelve.Timestamp = base.Add(-time.Minute), base.Add(time.Hour+time.Minute)
+	write(t, s, nine)
+	write(t, s, twelve)
+	for _, r := range []query.Range{
+		{From: base.Add(-time.Hour), To: base.Add(3 * time.Hour)},          // whole hours
+		{From: base.Add(-2 * time.Minute), To: base.Add(62 * time.Minute)}, // minutes and an hour
+	} {
+		st, err := s.PredictionStats(context.Background(), "o1", "m1", r)
+		if err != nil {
+			t.Fatalf("PredictionStats: %v", err)
+		}
+		if st.TotalPredictions != 2 || *st.AvgLatencyMS != 10.5 {
+			t.Fatalf("got %d predictions, avg %v; want 2, 10.5", st.TotalPredictions, *st.AvgLatencyMS)
+		}
+		percentiles(t, st, []float64{9, 12}) // 10.5, 11.85, 11.97
+	}
+	var ps []ingest.Prediction
+	var latencies []float64
+	for i := range quantile.ExactLimit {
+		latency := math.Round(float64(i*7919%1000)*1.37) / 10
+		p := prediction("o2", "m1", i, latency)
+		p.Timestamp = base.Add(time.Duration(i) * 17 * time.Second)
+		ps, latencies = append(ps, p), append(latencies, latency)
+	}
+	for lo := 0; lo < len(ps); lo += 50 {
+		write(t, s, ps[lo:min(lo+50, len(ps))]...)
+	}
+	st, err := s.PredictionStats(context.Background(), "o2", "m1", query.Range{From: base, To: base.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatalf("PredictionStats: %v", err)
+	}
+	slices.Sort(latencies)
+	percentiles(t, st, latencies)
 }
 
 // testPercentilesAcrossMinutes spreads latencies 1..1000 over many
@@ -148,7 +213,11 @@ func testPercentilesAcrossMinutes(t *testing.T, s Store) {
 	if st.TotalPredictions != 1000 {
 		t.Fatalf("got %d predictions, want 1000", st.TotalPredictions)
 	}
-	percentiles(t, st, 500, 950, 990)
+	var latencies []float64
+	for i := range 1000 {
+		latencies = append(latencies, float64(i+1))
+	}
+	percentiles(t, st, latencies)
 }
 
 func testRoundTrip(t *testing.T, s Store) {

@@ -95,7 +95,7 @@ func (s *DB) DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Re
 		add("created_at >= ?", micros(*f.From))
 	}
 	if f.To != nil {
-		add("created_at <= ?", micros(*f.To))
+		add("created_at < ?", micros(*f.To))
 	}
 	cond := strings.Join(where, " AND ")
 	var total int64

@@ -126,7 +126,10 @@ func testReportFilters(t *testing.T, s Store) {
 		{"oldest first", drift.ReportFilter{Oldest: true}, []string{rs[0].ID, rs[1].ID, rs[2].ID}, 3},
 		{"data", drift.ReportFilter{DriftType: drift.TypeData}, []string{rs[2].ID, rs[0].ID}, 2},
 		{"high", drift.ReportFilter{Severity: drift.High}, []string{rs[0].ID}, 1},
-		{"from and to", drift.ReportFilter{From: ptr(at(20)), To: ptr(at(30))}, []string{rs[2].ID, rs[1].ID}, 2},
+		// [From, To): a report on From is in, one on To is not.
+		{"from and to", drift.ReportFilter{From: ptr(at(20)), To: ptr(at(30))}, []string{rs[1].ID}, 1},
+		{"to a microsecond later", drift.ReportFilter{From: ptr(at(20)), To: ptr(at(30).Add(time.Microsecond))}, []string{rs[2].ID, rs[1].ID}, 2},
+		{"from a microsecond later", drift.ReportFilter{From: ptr(at(20).Add(time.Microsecond)), To: ptr(at(30))}, []string{}, 0},
 		{"page", drift.ReportFilter{Limit: 1, Offset: 1}, []string{rs[1].ID}, 3},
 		{"concept", drift.ReportFilter{DriftType: drift.TypeConcept}, []string{}, 0},
 	} {
