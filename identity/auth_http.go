@@ -143,7 +143,7 @@ func (a *API) register(c *fiber.Ctx) error {
 	var v web.Problems
 	v.MaxLen("organization_name", req.OrganizationName, 200)
 	validateUser(&v, &u, req.Password)
-	if err := v.Err(); err != nil {
+	if err := invalidUser(v); err != nil {
 		return err
 	}
 	if err := hashInto(&u, req.Password); err != nil {
@@ -180,16 +180,27 @@ func validateUser(v *web.Problems, u *User, password string) {
 		v.Add("email", "must be an email address")
 	}
 	v.MaxLen("full_name", u.FullName, 200)
-	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
-		v.Add("password", "must be 8 to 128 characters")
+	if problem := PasswordProblem(u.Username, password); problem != "" {
+		v.Add("password", problem)
 	}
+}
+
+// invalidUser returns v's 422, whose message states PasswordRule when the
+// password is one of the problems.
+func invalidUser(v web.Problems) error {
+	err := v.Err()
+	var e *web.Error
+	if errors.As(err, &e) && v["password"] != nil {
+		e.Message = "validation failed: " + PasswordRule
+	}
+	return err
 }
 
 // newUser validates, hashes and stores u in its organization.
 func (a *API) newUser(c *fiber.Ctx, u *User, password string) error {
 	var v web.Problems
 	validateUser(&v, u, password)
-	if err := v.Err(); err != nil {
+	if err := invalidUser(v); err != nil {
 		return err
 	}
 	if err := hashInto(u, password); err != nil {

@@ -27,20 +27,22 @@ func rolesFor(orgID string, now time.Time) []Role {
 // With an empty password it generates one and logs it once. Later starts,
 // of this or any other replica, change nothing.
 func Bootstrap(ctx context.Context, s Store, username, password string, log *slog.Logger) error {
+	username = strings.ToLower(username)
+	if !usernamePattern.MatchString(username) {
+		return fmt.Errorf("VIGIL_ADMIN_USERNAME %q must be 3-64 letters, digits or . _ @ -", username)
+	}
 	generated := password == ""
-	if generated {
+	// 24 random base64 characters; drawn again in the rare case that they
+	// happen to contain the username.
+	for password == "" || generated && PasswordProblem(username, password) != "" {
 		b := make([]byte, 18)
 		if _, err := rand.Read(b); err != nil {
 			return err
 		}
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
-	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
-		return fmt.Errorf("VIGIL_ADMIN_PASSWORD must be %d to %d characters", MinPasswordLen, MaxPasswordLen)
-	}
-	username = strings.ToLower(username)
-	if !usernamePattern.MatchString(username) {
-		return fmt.Errorf("VIGIL_ADMIN_USERNAME %q must be 3-64 letters, digits or . _ @ -", username)
+	if problem := PasswordProblem(username, password); problem != "" {
+		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s", problem, PasswordRule)
 	}
 	now := time.Now().UTC()
 	org := Organization{ID: uuid.Must(uuid.NewV7()).String(), Name: "default", CreatedAt: now}

@@ -107,7 +107,7 @@ func TestServeAndTerminate(t *testing.T) {
 
 func TestRolesFlag(t *testing.T) {
 	bin := buildVigil(t)
-	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough pw")
+	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough password")
 	addr := p.waitFor(t, "listening")["addr"].(string)
 	res, err := http.Get("http://" + addr + "/api/v1/models")
 	if err != nil {
