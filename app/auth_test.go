@@ -35,7 +35,11 @@ func TestBearerTokens(t *testing.T) {
 	eachBackend(t, nil, func(t *testing.T, s *server) {
 		admin := s.admin()
 		key, _ := s.key(admin, "read")
-		secret, err := identity.SigningSecret(context.Background(), s.app.store, "")
+		box, err := s.app.masterKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret, err := identity.SigningSecret(context.Background(), s.app.store, "", box)
 		if err != nil {
 			t.Fatal(err)
 		}
