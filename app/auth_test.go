@@ -186,6 +186,11 @@ func TestLoginLockout(t *testing.T) {
 		}
 		// Even the right password waits until the delay is over.
 		s.do("POST", "/auth/login", "", map[string]any{"username": "admin", "password": adminPassword}).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		// But only for this client: the admin logging in from elsewhere is
+		// not locked out by someone else's failures.
+		if status, _ := loginFrom(t, s, "127.0.0.2", adminPassword); status != http.StatusOK {
+			t.Fatalf("login from another address: got status %d, want 200", status)
+		}
 		// Another account is not affected.
 		s.signUp("other-admin")
 	})

@@ -131,6 +131,16 @@ func (a *App) serveHTTP(ctx context.Context) error {
 	return a.http.ShutdownWithTimeout(a.cfg.ShutdownGrace)
 }
 
+// lockouts is where login back-offs live: in Redis when configured,
+// shared by every replica, else in the transactional store; in both they
+// survive a restart, unlike the in-process request counters.
+func (a *App) lockouts() ratelimit.Store {
+	if a.redis != nil {
+		return a.limits
+	}
+	return a.store.Limits()
+}
+
 // masterKey loads the master key ring that seals stored secrets, creating
 // the key file, and saying so loudly, on a first start.
 func (a *App) masterKey() (*secretbox.Keyring, error) {
@@ -166,7 +176,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		a.services = append(a.services, service{"principal-cache", a.listenInvalidations(cache)})
 	}
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
-		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
+		Lockout: &ratelimit.Lockout{Store: a.lockouts()}, Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
 	// Audits run in the API process; those completed at high or critical

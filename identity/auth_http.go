@@ -37,8 +37,10 @@ type loginUser struct {
 }
 
 // login checks a password and issues a 30-minute token. Failures are
-// counted per username: after a few, each further failure imposes a
-// doubling wait, answered 429 with Retry-After, up to a lockout.
+// counted per client address and username (lockoutSubject): after a few,
+// each further failure imposes a doubling wait, answered 429 with
+// Retry-After. An unknown username costs the same hash and answers the
+// same 401 as a wrong password, so login tells no one which names exist.
 func (a *API) login(c *fiber.Ctx) error {
 	var req loginRequest
 	if err := web.Decode(c, &req); err != nil {
@@ -51,7 +53,8 @@ func (a *API) login(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	subject := strings.ToLower(req.Username)
+	username := strings.ToLower(req.Username)
+	subject := lockoutSubject(c, username)
 	wait, err := a.Lockout.Check(ctx, subject)
 	if err != nil {
 		return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
@@ -59,7 +62,7 @@ func (a *API) login(c *fiber.Ctx) error {
 	if wait > 0 {
 		return tooManyLogins(wait)
 	}
-	u, err := a.Store.UserByUsername(ctx, subject)
+	u, err := a.Store.UserByUsername(ctx, username)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -86,6 +89,16 @@ func (a *API) login(c *fiber.Ctx) error {
 	}
 	return c.JSON(loginResponse{AccessToken: tok, TokenType: "bearer", ExpiresIn: int(TokenLifetime.Seconds()),
 		User: loginUser{ID: u.ID, Username: u.Username, Role: u.Role}})
+}
+
+// lockoutSubject is what failed logins count against: the client address
+// and the username together. One client's guesses at an account slow that
+// client down, while the same user logging in from anywhere else is not
+// held back, so nobody can lock the admin out from outside. The state
+// lives in Redis when configured, else in the transactional store, so a
+// restart does not reset it.
+func lockoutSubject(c *fiber.Ctx, username string) string {
+	return c.IP() + " " + username
 }
 
 func tooManyLogins(wait time.Duration) error {

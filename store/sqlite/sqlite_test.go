@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/ratelimit/ratelimittest"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store/sqlite"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -31,6 +33,12 @@ func open(t *testing.T, dir string) *sqlstore.DB {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return open(t, t.TempDir()) })
+}
+
+// TestLimitsContract runs the ratelimit.Store contract, with the Limiter
+// and Lockout on top, against the store's ratelimit table.
+func TestLimitsContract(t *testing.T) {
+	ratelimittest.Run(t, func(t *testing.T) ratelimit.Store { return open(t, t.TempDir()).Limits() })
 }
 
 func TestOpen(t *testing.T) {
