@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
@@ -13,20 +14,28 @@ import (
 	"github.com/vigilhq/vigil/platform/ratelimit"
 )
 
-// loginFrom posts the admin's login with password from the loopback
-// address ip and returns the status and Retry-After in seconds.
-func loginFrom(t *testing.T, s *server, ip, password string) (int, int) {
+// postFrom posts body as JSON to path (under /api/v1) from the loopback
+// address ip, without a token, and returns the status and Retry-After in
+// seconds.
+func postFrom(t *testing.T, s *server, ip, path string, body any) (int, int) {
 	t.Helper()
 	client := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{
 		LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}).DialContext}}
-	body, _ := json.Marshal(map[string]string{"username": "admin", "password": password})
-	res, err := client.Post(s.base+"/auth/login", "application/json", bytes.NewReader(body))
+	b, _ := json.Marshal(body)
+	res, err := client.Post(s.base+path, "application/json", bytes.NewReader(b))
 	if err != nil {
-		t.Fatalf("login from %s: %v", ip, err)
+		t.Fatalf("POST %s from %s: %v", path, ip, err)
 	}
 	res.Body.Close()
 	retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
 	return res.StatusCode, retry
+}
+
+// loginFrom posts the admin's login with password from the loopback
+// address ip and returns the status and Retry-After in seconds.
+func loginFrom(t *testing.T, s *server, ip, password string) (int, int) {
+	t.Helper()
+	return postFrom(t, s, ip, "/auth/login", map[string]string{"username": "admin", "password": password})
 }
 
 // TestLoginLockoutSurvivesRestart: a client that has failed the admin's
@@ -76,5 +85,48 @@ func TestLoginLockoutSurvivesRestart(t *testing.T) {
 			f(s, "127.0.0.1", http.StatusTooManyRequests)
 			f(s, "127.0.0.2", http.StatusOK)
 		})
+	}
+}
+
+// TestNoEnumeration: login answers an unknown, a deactivated and a known
+// user with a wrong password alike (the unknown one is hashed against a
+// dummy); a client that keeps asking for taken usernames is slowed down
+// (429 with Retry-After) while other clients register as usual.
+func TestNoEnumeration(t *testing.T) {
+	s := start(t, testConfig(t))
+	admin := s.admin()
+	s.user(admin, "gone", "viewer")
+	goneID := s.do("GET", "/users?page_size=1000", admin, nil).want(t, 200)
+	for _, u := range goneID.body["users"].([]any) {
+		if u := u.(map[string]any); u["username"] == "gone" {
+			s.do("DELETE", "/users/"+u["id"].(string), admin, nil).want(t, 204)
+		}
+	}
+	answer := func(username string) string {
+		t.Helper()
+		r := s.do("POST", "/auth/login", "", map[string]any{"username": username, "password": "not the right one at all"})
+		r.wantError(t, 401, "AUTHENTICATION_FAILED")
+		return fmt.Sprintf("%d %s %v Retry-After=%q", r.status, r.str("error.message"), r.at("error.details"), r.header.Get("Retry-After"))
+	}
+	known := answer("admin")
+	for _, name := range []string{"nobody-here", "gone"} {
+		if got := answer(name); got != known {
+			t.Errorf("login as %s: got %s, want the answer for a wrong password, %s", name, got, known)
+		}
+	}
+
+	taken := map[string]any{"username": "admin", "email": "a@example.com", "password": "a fine long passphrase"}
+	for i := range 6 {
+		status, retry := postFrom(t, s, "127.0.0.1", "/auth/register", taken)
+		if status != http.StatusConflict || (i == 5) != (retry > 0) {
+			t.Fatalf("attempt %d at a taken name: got %d with Retry-After %d, want 409 with Retry-After only on the 6th", i+1, status, retry)
+		}
+	}
+	free := map[string]any{"username": "dave", "email": "d@example.com", "password": "a fine long passphrase"}
+	if status, retry := postFrom(t, s, "127.0.0.1", "/auth/register", free); status != http.StatusTooManyRequests || retry < 1 {
+		t.Fatalf("next registration from the probing client: got %d with Retry-After %d, want 429 with Retry-After", status, retry)
+	}
+	if status, _ := postFrom(t, s, "127.0.0.2", "/auth/register", free); status != http.StatusCreated {
+		t.Fatalf("registration from another client: got %d, want 201", status)
 	}
 }

@@ -176,7 +176,9 @@ func (a *App) initAPI(ctx context.Context) error {
 		a.services = append(a.services, service{"principal-cache", a.listenInvalidations(cache)})
 	}
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
-		Lockout: &ratelimit.Lockout{Store: a.lockouts()}, Registration: a.cfg.Registration}
+		Lockout:      &ratelimit.Lockout{Store: a.lockouts()},
+		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
+		Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
 	// Audits run in the API process; those completed at high or critical

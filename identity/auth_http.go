@@ -60,7 +60,7 @@ func (a *API) login(c *fiber.Ctx) error {
 		return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
 	}
 	if wait > 0 {
-		return tooManyLogins(wait)
+		return tooMany("too many failed logins; wait before trying again", wait)
 	}
 	u, err := a.Store.UserByUsername(ctx, username)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -101,8 +101,9 @@ func lockoutSubject(c *fiber.Ctx, username string) string {
 	return c.IP() + " " + username
 }
 
-func tooManyLogins(wait time.Duration) error {
-	e := web.NewError(http.StatusTooManyRequests, web.CodeRateLimitExceeded, "too many failed logins; wait before trying again")
+// tooMany is the 429 of a client that must wait before trying again.
+func tooMany(message string, wait time.Duration) error {
+	e := web.NewError(http.StatusTooManyRequests, web.CodeRateLimitExceeded, message)
 	e.RetryAfter = wait
 	return e
 }
@@ -162,8 +163,8 @@ func (a *API) register(c *fiber.Ctx) error {
 	if err := hashInto(&u, req.Password); err != nil {
 		return err
 	}
-	if err := a.Store.CreateOrganization(c.UserContext(), org, rolesFor(org.ID, now), u); err != nil {
-		return usernameConflict(err)
+	if err := a.claim(c, func() error { return a.Store.CreateOrganization(c.UserContext(), org, rolesFor(org.ID, now), u) }); err != nil {
+		return err
 	}
 	return c.Status(http.StatusCreated).JSON(u)
 }
@@ -219,7 +220,7 @@ func (a *API) newUser(c *fiber.Ctx, u *User, password string) error {
 	if err := hashInto(u, password); err != nil {
 		return err
 	}
-	return usernameConflict(a.Store.CreateUser(c.UserContext(), *u))
+	return a.claim(c, func() error { return a.Store.CreateUser(c.UserContext(), *u) })
 }
 
 func hashInto(u *User, password string) error {
@@ -228,9 +229,33 @@ func hashInto(u *User, password string) error {
 	return err
 }
 
-func usernameConflict(err error) error {
-	if errors.Is(err, store.ErrConflict) {
-		return web.Conflict("username is taken")
+// claim stores a new account through create, the password already hashed
+// so that a taken and a free name cost the same work, and answers a taken
+// username 409. Usernames are global login names: a sign-up that hid the
+// conflict would only move the question to login (register the name, then
+// try to log in with it), so the answer stays honest and NameProbes bounds
+// the asking instead: each client's attempts at taken names past the free
+// ones cost a growing wait, answered 429 with Retry-After.
+func (a *API) claim(c *fiber.Ctx, create func() error) error {
+	ctx, subject := c.UserContext(), c.IP()
+	if a.NameProbes != nil {
+		wait, err := a.NameProbes.Check(ctx, subject)
+		if err != nil {
+			return web.Unavailable("registration is unavailable; retry shortly", retryLogin, err)
+		}
+		if wait > 0 {
+			return tooMany("too many attempts at taken usernames; wait before trying again", wait)
+		}
 	}
-	return err
+	err := create()
+	if !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	e := web.Conflict("username is taken")
+	if a.NameProbes != nil {
+		if e.RetryAfter, err = a.NameProbes.Fail(ctx, subject); err != nil {
+			return web.Unavailable("registration is unavailable; retry shortly", retryLogin, err)
+		}
+	}
+	return e
 }
