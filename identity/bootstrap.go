@@ -44,7 +44,7 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
 	if problem := PasswordProblem(username, password); problem != "" {
-		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s", problem, PasswordRule)
+		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s (it is checked on every start: choose another, or unset it once the first admin exists)", problem, PasswordRule)
 	}
 	now := time.Now().UTC()
 	org := Organization{ID: uuid.Must(uuid.NewV7()).String(), Name: "default", CreatedAt: now}
