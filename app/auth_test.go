@@ -35,7 +35,11 @@ func TestBearerTokens(t *testing.T) {
 	eachBackend(t, nil, func(t *testing.T, s *server) {
 		admin := s.admin()
 		key, _ := s.key(admin, "read")
-		secret, err := identity.SigningSecret(context.Background(), s.app.store, "")
+		box, err := s.app.masterKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		secret, err := identity.SigningSecret(context.Background(), s.app.store, "", box)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,13 +186,18 @@ func TestLoginLockout(t *testing.T) {
 		}
 		// Even the right password waits until the delay is over.
 		s.do("POST", "/auth/login", "", map[string]any{"username": "admin", "password": adminPassword}).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		// But only for this client: the admin logging in from elsewhere is
+		// not locked out by someone else's failures.
+		if status, _ := loginFrom(t, s, "127.0.0.2", adminPassword); status != http.StatusOK {
+			t.Fatalf("login from another address: got status %d, want 200", status)
+		}
 		// Another account is not affected.
 		s.signUp("other-admin")
 	})
 }
 
 func TestRegister(t *testing.T) {
-	body := map[string]any{"username": "newbie", "email": "n@example.com", "password": "long enough pw", "full_name": "New Bie"}
+	body := map[string]any{"username": "newbie", "email": "n@example.com", "password": "long enough password", "full_name": "New Bie"}
 	t.Run("admin mode", func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Registration = config.RegistrationAdmin
@@ -203,8 +212,8 @@ func TestRegister(t *testing.T) {
 		if strings.Contains(string(r.raw), "password") {
 			t.Fatalf("got %s, want no password material", r.raw)
 		}
-		viewer := s.login("newbie", "long enough pw")
-		s.do("POST", "/auth/register", viewer, map[string]any{"username": "x2", "email": "x@example.com", "password": "long enough pw"}).
+		viewer := s.login("newbie", "long enough password")
+		s.do("POST", "/auth/register", viewer, map[string]any{"username": "x2", "email": "x@example.com", "password": "long enough password"}).
 			wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 	})
 	t.Run("open mode", func(t *testing.T) {
@@ -216,12 +225,32 @@ func TestRegister(t *testing.T) {
 		}
 		s.do("POST", "/auth/register", "", body).wantError(t, 409, "RESOURCE_CONFLICT")
 		for field, b := range map[string]map[string]any{
-			"role":     {"username": "u1", "email": "u@example.com", "password": "long enough pw", "role": "admin"},
+			"role":     {"username": "u1", "email": "u@example.com", "password": "long enough password", "role": "admin"},
 			"password": {"username": "u2", "email": "u@example.com", "password": "short"},
-			"username": {"username": "a b", "email": "u@example.com", "password": "long enough pw"},
-			"email":    {"username": "u3", "password": "long enough pw"},
+			"username": {"username": "a b", "email": "u@example.com", "password": "long enough password"},
+			"email":    {"username": "u3", "password": "long enough password"},
 		} {
 			s.do("POST", "/auth/register", "", b).wantField(t, field)
 		}
 	})
+}
+
+// TestPasswordPolicy: self-registration, registration by an admin and user
+// creation refuse a password that is short, common or holds the username,
+// with the rule in the 422's message and the field in its details, and
+// store nothing.
+func TestPasswordPolicy(t *testing.T) {
+	s := start(t, testConfig(t))
+	admin := s.admin()
+	for _, pw := range []string{"fourteen chars", "manchesterunited", "passwordpassword", "I am Carol and this is mine"} {
+		for _, route := range []struct{ path, token string }{{"/auth/register", ""}, {"/auth/register", admin}, {"/users", admin}} {
+			r := s.do("POST", route.path, route.token, map[string]any{"username": "carol", "email": "c@example.com", "password": pw})
+			r.wantField(t, "password")
+			if msg := r.str("error.message"); !strings.Contains(msg, identity.PasswordRule) {
+				t.Errorf("POST %s with %q: got message %q, want the rule %q", route.path, pw, msg, identity.PasswordRule)
+			}
+		}
+	}
+	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": "fourteen chars"}).wantError(t, 401, "AUTHENTICATION_FAILED")
+	s.do("POST", "/users", admin, map[string]any{"username": "carol", "email": "c@example.com", "password": "a fine long passphrase"}).want(t, 201)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,7 @@ func testConfig(t *testing.T) config.Config {
 	}
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DataDir = t.TempDir()
+	cfg.MasterKeyFile = filepath.Join(t.TempDir(), "master.key")
 	cfg.AdminPassword = adminPassword
 	cfg.Registration = config.RegistrationOpen
 	return cfg

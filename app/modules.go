@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/query/clickhouse"
@@ -129,9 +131,37 @@ func (a *App) serveHTTP(ctx context.Context) error {
 	return a.http.ShutdownWithTimeout(a.cfg.ShutdownGrace)
 }
 
+// lockouts is where login back-offs live: in Redis when configured,
+// shared by every replica, else in the transactional store; in both they
+// survive a restart, unlike the in-process request counters.
+func (a *App) lockouts() ratelimit.Store {
+	if a.redis != nil {
+		return a.limits
+	}
+	return a.store.Limits()
+}
+
+// masterKey loads the master key ring that seals stored secrets, creating
+// the key file, and saying so loudly, on a first start.
+func (a *App) masterKey() (*secretbox.Keyring, error) {
+	box, created, err := secretbox.Load(a.cfg.MasterKey, a.cfg.MasterKeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("master key (VIGIL_MASTER_KEY or VIGIL_MASTER_KEY_FILE): %w", err)
+	}
+	if created {
+		a.log.Warn("created a new master key file: BACK IT UP apart from the data; without it the stored secrets "+
+			"cannot be opened and every login token is invalid", "file", a.cfg.MasterKeyFile, "key_id", box.Current())
+	}
+	return box, nil
+}
+
 // initAPI mounts the REST API under /api/v1.
 func (a *App) initAPI(ctx context.Context) error {
-	secret, err := identity.SigningSecret(ctx, a.store, a.cfg.JWTSecret)
+	box, err := a.masterKey()
+	if err != nil {
+		return err
+	}
+	secret, err := identity.SigningSecret(ctx, a.store, a.cfg.JWTSecret, box)
 	if err != nil {
 		return err
 	}
@@ -146,7 +176,9 @@ func (a *App) initAPI(ctx context.Context) error {
 		a.services = append(a.services, service{"principal-cache", a.listenInvalidations(cache)})
 	}
 	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
-		Lockout: &ratelimit.Lockout{Store: a.limits}, Registration: a.cfg.Registration}
+		Lockout:      &ratelimit.Lockout{Store: a.lockouts()},
+		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
+		Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
 	// Audits run in the API process; those completed at high or critical

@@ -31,6 +31,7 @@ func buildVigil(t *testing.T) string { return testenv.Build(t, "../cmd/vigil") }
 func vigilEnv(cfg config.Config, extra ...string) []string {
 	env := append(os.Environ(),
 		"VIGIL_DATA_DIR="+cfg.DataDir,
+		"VIGIL_MASTER_KEY_FILE="+cfg.MasterKeyFile,
 		"VIGIL_ROLES="+strings.Join(cfg.Roles, ","),
 		"VIGIL_POSTGRES_URL="+cfg.PostgresURL,
 		"VIGIL_REDIS_URL="+cfg.RedisURL,

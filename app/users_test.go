@@ -47,7 +47,7 @@ func TestRoleRouteMatrix(t *testing.T) {
 func TestUsers(t *testing.T) {
 	eachBackend(t, nil, func(t *testing.T, s *server) {
 		admin := s.admin()
-		r := s.do("POST", "/users", admin, map[string]any{"username": "bob", "email": "bob@example.com", "password": "long enough pw",
+		r := s.do("POST", "/users", admin, map[string]any{"username": "bob", "email": "bob@example.com", "password": "long enough password",
 			"full_name": "Bob", "role": "editor"}).want(t, 201)
 		if r.str("role") != "editor" || r.at("is_active") != true || strings.Contains(string(r.raw), "password") {
 			t.Fatalf("got %s, want an active editor without password material", r.raw)
@@ -55,7 +55,7 @@ func TestUsers(t *testing.T) {
 		bob := r.str("id")
 		s.do("GET", "/users/"+bob, admin, nil).want(t, 200)
 		for i := 0; i < 3; i++ {
-			s.do("POST", "/users", admin, map[string]any{"username": "user" + string(rune('a'+i)), "email": "u@example.com", "password": "long enough pw"}).want(t, 201)
+			s.do("POST", "/users", admin, map[string]any{"username": "user" + string(rune('a'+i)), "email": "u@example.com", "password": "long enough password"}).want(t, 201)
 		}
 		page := s.do("GET", "/users?page=2&page_size=2", admin, nil).want(t, 200)
 		if page.at("total") != float64(5) || page.at("total_pages") != float64(3) || page.at("has_next") != true ||
@@ -65,19 +65,19 @@ func TestUsers(t *testing.T) {
 		}
 		s.do("GET", "/users?page_size=0", admin, nil).wantField(t, "page_size")
 		s.do("PUT", "/users/"+bob+"/role", admin, map[string]any{"role": "viewer"}).want(t, 200)
-		bobToken := s.login("bob", "long enough pw")
+		bobToken := s.login("bob", "long enough password")
 		s.do("POST", "/models", bobToken, map[string]any{"name": "m", "model_type": "llm"}).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		s.do("PUT", "/users/"+bob+"/role", admin, map[string]any{"role": "nonexistent"}).wantField(t, "role")
 		s.do("PUT", "/users/"+bob+"/role", admin, map[string]any{}).wantField(t, "role")
-		s.do("POST", "/users", admin, map[string]any{"username": "bob", "email": "b@example.com", "password": "long enough pw"}).
+		s.do("POST", "/users", admin, map[string]any{"username": "bob", "email": "b@example.com", "password": "long enough password"}).
 			wantError(t, 409, "RESOURCE_CONFLICT")
-		s.do("POST", "/users", admin, map[string]any{"username": "eve", "email": "e@example.com", "password": "long enough pw", "is_admin": true}).
+		s.do("POST", "/users", admin, map[string]any{"username": "eve", "email": "e@example.com", "password": "long enough password", "is_admin": true}).
 			wantField(t, "is_admin")
 
 		// Usernames are case-insensitive.
-		s.do("POST", "/users", admin, map[string]any{"username": "BOB", "email": "b@example.com", "password": "long enough pw"}).
+		s.do("POST", "/users", admin, map[string]any{"username": "BOB", "email": "b@example.com", "password": "long enough password"}).
 			wantError(t, 409, "RESOURCE_CONFLICT")
-		s.login("Bob", "long enough pw")
+		s.login("Bob", "long enough password")
 
 		// The last admin keeps the role.
 		adminID := s.do("GET", "/auth/me", admin, nil).str("user.id")
@@ -86,16 +86,16 @@ func TestUsers(t *testing.T) {
 		s.do("PUT", "/users/"+adminID+"/role", admin, map[string]any{"role": "viewer"}).want(t, 200)
 
 		// Deactivation: bob's token and keys stop at once; the username stays taken.
-		bobToken = s.login("bob", "long enough pw")
+		bobToken = s.login("bob", "long enough password")
 		bobKey, _ := s.key(bobToken, "read")
 		s.do("GET", "/models", bobKey, nil).want(t, 200)
 		s.do("DELETE", "/users/"+bob, bobToken, nil).wantError(t, 409, "RESOURCE_CONFLICT") // himself, the last admin
-		carol := s.do("POST", "/users", bobToken, map[string]any{"username": "carol", "email": "c@example.com", "password": "long enough pw", "role": "admin"}).want(t, 201).str("id")
-		carolToken := s.login("carol", "long enough pw")
+		carol := s.do("POST", "/users", bobToken, map[string]any{"username": "carol", "email": "c@example.com", "password": "long enough password", "role": "admin"}).want(t, 201).str("id")
+		carolToken := s.login("carol", "long enough password")
 		s.do("DELETE", "/users/"+bob, carolToken, nil).want(t, 204)
 		s.do("GET", "/models", bobKey, nil).wantError(t, 401, "AUTHENTICATION_FAILED")
 		s.do("GET", "/models", bobToken, nil).wantError(t, 401, "AUTHENTICATION_FAILED")
-		s.do("POST", "/auth/login", "", map[string]any{"username": "bob", "password": "long enough pw"}).wantError(t, 401, "AUTHENTICATION_FAILED")
+		s.do("POST", "/auth/login", "", map[string]any{"username": "bob", "password": "long enough password"}).wantError(t, 401, "AUTHENTICATION_FAILED")
 		if r := s.do("GET", "/users/"+bob, carolToken, nil).want(t, 200); r.at("is_active") != false {
 			t.Fatalf("got %s, want bob kept as inactive", r.raw)
 		}
@@ -132,13 +132,13 @@ func TestRoles(t *testing.T) {
 		// No escalation: an auditor may manage users but not hand out roles
 		// with permissions it lacks.
 		auditor := s.user(admin, "audrey", "auditor")
-		s.do("POST", "/users", auditor, map[string]any{"username": "xavier1", "email": "x@example.com", "password": "long enough pw", "role": "admin"}).
+		s.do("POST", "/users", auditor, map[string]any{"username": "xavier1", "email": "x@example.com", "password": "long enough password", "role": "admin"}).
 			wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
-		s.do("POST", "/users", auditor, map[string]any{"username": "xavier2", "email": "x@example.com", "password": "long enough pw", "role": "auditor"}).want(t, 201)
+		s.do("POST", "/users", auditor, map[string]any{"username": "xavier2", "email": "x@example.com", "password": "long enough password", "role": "auditor"}).want(t, 201)
 
 		// Nor can a narrowly scoped key of an admin.
 		usersKey, _ := s.key(admin, "users:write", "users:read")
-		s.do("POST", "/users", usersKey, map[string]any{"username": "xavier3", "email": "x@example.com", "password": "long enough pw", "role": "admin"}).
+		s.do("POST", "/users", usersKey, map[string]any{"username": "xavier3", "email": "x@example.com", "password": "long enough password", "role": "admin"}).
 			wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		rolesKey, _ := s.key(admin, "roles:write")
 		s.do("POST", "/roles", rolesKey, map[string]any{"name": "sneaky", "permissions": []string{"users:write"}}).

@@ -37,8 +37,10 @@ type loginUser struct {
 }
 
 // login checks a password and issues a 30-minute token. Failures are
-// counted per username: after a few, each further failure imposes a
-// doubling wait, answered 429 with Retry-After, up to a lockout.
+// counted per client address and username (lockoutSubject): after a few,
+// each further failure imposes a doubling wait, answered 429 with
+// Retry-After. An unknown username costs the same hash and answers the
+// same 401 as a wrong password, so login tells no one which names exist.
 func (a *API) login(c *fiber.Ctx) error {
 	var req loginRequest
 	if err := web.Decode(c, &req); err != nil {
@@ -51,15 +53,16 @@ func (a *API) login(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	subject := strings.ToLower(req.Username)
+	username := strings.ToLower(req.Username)
+	subject := lockoutSubject(c, username)
 	wait, err := a.Lockout.Check(ctx, subject)
 	if err != nil {
 		return web.Unavailable("login is unavailable; retry shortly", retryLogin, err)
 	}
 	if wait > 0 {
-		return tooManyLogins(wait)
+		return tooMany("too many failed logins; wait before trying again", wait)
 	}
-	u, err := a.Store.UserByUsername(ctx, subject)
+	u, err := a.Store.UserByUsername(ctx, username)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
@@ -88,8 +91,19 @@ func (a *API) login(c *fiber.Ctx) error {
 		User: loginUser{ID: u.ID, Username: u.Username, Role: u.Role}})
 }
 
-func tooManyLogins(wait time.Duration) error {
-	e := web.NewError(http.StatusTooManyRequests, web.CodeRateLimitExceeded, "too many failed logins; wait before trying again")
+// lockoutSubject is what failed logins count against: the client address
+// and the username together. One client's guesses at an account slow that
+// client down, while the same user logging in from anywhere else is not
+// held back, so nobody can lock the admin out from outside. The state
+// lives in Redis when configured, else in the transactional store, so a
+// restart does not reset it.
+func lockoutSubject(c *fiber.Ctx, username string) string {
+	return c.IP() + " " + username
+}
+
+// tooMany is the 429 of a client that must wait before trying again.
+func tooMany(message string, wait time.Duration) error {
+	e := web.NewError(http.StatusTooManyRequests, web.CodeRateLimitExceeded, message)
 	e.RetryAfter = wait
 	return e
 }
@@ -143,14 +157,14 @@ func (a *API) register(c *fiber.Ctx) error {
 	var v web.Problems
 	v.MaxLen("organization_name", req.OrganizationName, 200)
 	validateUser(&v, &u, req.Password)
-	if err := v.Err(); err != nil {
+	if err := invalidUser(v); err != nil {
 		return err
 	}
 	if err := hashInto(&u, req.Password); err != nil {
 		return err
 	}
-	if err := a.Store.CreateOrganization(c.UserContext(), org, rolesFor(org.ID, now), u); err != nil {
-		return usernameConflict(err)
+	if err := a.claim(c, func() error { return a.Store.CreateOrganization(c.UserContext(), org, rolesFor(org.ID, now), u) }); err != nil {
+		return err
 	}
 	return c.Status(http.StatusCreated).JSON(u)
 }
@@ -180,22 +194,33 @@ func validateUser(v *web.Problems, u *User, password string) {
 		v.Add("email", "must be an email address")
 	}
 	v.MaxLen("full_name", u.FullName, 200)
-	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
-		v.Add("password", "must be 8 to 128 characters")
+	if problem := PasswordProblem(u.Username, password); problem != "" {
+		v.Add("password", problem)
 	}
+}
+
+// invalidUser returns v's 422, whose message states PasswordRule when the
+// password is one of the problems.
+func invalidUser(v web.Problems) error {
+	err := v.Err()
+	var e *web.Error
+	if errors.As(err, &e) && v["password"] != nil {
+		e.Message = "validation failed: " + PasswordRule
+	}
+	return err
 }
 
 // newUser validates, hashes and stores u in its organization.
 func (a *API) newUser(c *fiber.Ctx, u *User, password string) error {
 	var v web.Problems
 	validateUser(&v, u, password)
-	if err := v.Err(); err != nil {
+	if err := invalidUser(v); err != nil {
 		return err
 	}
 	if err := hashInto(u, password); err != nil {
 		return err
 	}
-	return usernameConflict(a.Store.CreateUser(c.UserContext(), *u))
+	return a.claim(c, func() error { return a.Store.CreateUser(c.UserContext(), *u) })
 }
 
 func hashInto(u *User, password string) error {
@@ -204,9 +229,33 @@ func hashInto(u *User, password string) error {
 	return err
 }
 
-func usernameConflict(err error) error {
-	if errors.Is(err, store.ErrConflict) {
-		return web.Conflict("username is taken")
+// claim stores a new account through create, the password already hashed
+// so that a taken and a free name cost the same work, and answers a taken
+// username 409. Usernames are global login names: a sign-up that hid the
+// conflict would only move the question to login (register the name, then
+// try to log in with it), so the answer stays honest and NameProbes bounds
+// the asking instead: each client's attempts at taken names past the free
+// ones cost a growing wait, answered 429 with Retry-After.
+func (a *API) claim(c *fiber.Ctx, create func() error) error {
+	ctx, subject := c.UserContext(), c.IP()
+	if a.NameProbes != nil {
+		wait, err := a.NameProbes.Check(ctx, subject)
+		if err != nil {
+			return web.Unavailable("registration is unavailable; retry shortly", retryLogin, err)
+		}
+		if wait > 0 {
+			return tooMany("too many attempts at taken usernames; wait before trying again", wait)
+		}
 	}
-	return err
+	err := create()
+	if !errors.Is(err, store.ErrConflict) {
+		return err
+	}
+	e := web.Conflict("username is taken")
+	if a.NameProbes != nil {
+		if e.RetryAfter, err = a.NameProbes.Fail(ctx, subject); err != nil {
+			return web.Unavailable("registration is unavailable; retry shortly", retryLogin, err)
+		}
+	}
+	return e
 }

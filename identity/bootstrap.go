@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
 // rolesFor returns the built-in roles of a new organization.
@@ -27,20 +29,22 @@ func rolesFor(orgID string, now time.Time) []Role {
 // With an empty password it generates one and logs it once. Later starts,
 // of this or any other replica, change nothing.
 func Bootstrap(ctx context.Context, s Store, username, password string, log *slog.Logger) error {
+	username = strings.ToLower(username)
+	if !usernamePattern.MatchString(username) {
+		return fmt.Errorf("VIGIL_ADMIN_USERNAME %q must be 3-64 letters, digits or . _ @ -", username)
+	}
 	generated := password == ""
-	if generated {
+	// 24 random base64 characters; drawn again in the rare case that they
+	// happen to contain the username.
+	for password == "" || generated && PasswordProblem(username, password) != "" {
 		b := make([]byte, 18)
 		if _, err := rand.Read(b); err != nil {
 			return err
 		}
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
-	if n := len([]rune(password)); n < MinPasswordLen || n > MaxPasswordLen {
-		return fmt.Errorf("VIGIL_ADMIN_PASSWORD must be %d to %d characters", MinPasswordLen, MaxPasswordLen)
-	}
-	username = strings.ToLower(username)
-	if !usernamePattern.MatchString(username) {
-		return fmt.Errorf("VIGIL_ADMIN_USERNAME %q must be 3-64 letters, digits or . _ @ -", username)
+	if problem := PasswordProblem(username, password); problem != "" {
+		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s (it is checked on every start: choose another, or unset it once the first admin exists)", problem, PasswordRule)
 	}
 	now := time.Now().UTC()
 	org := Organization{ID: uuid.Must(uuid.NewV7()).String(), Name: "default", CreatedAt: now}
@@ -67,22 +71,63 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 	return nil
 }
 
-// SigningSecret returns the login-token secret: configured, or generated
-// once and kept in the store so that every replica and restart shares it.
-func SigningSecret(ctx context.Context, s Store, configured string) ([]byte, error) {
+// jwtSecretSetting names the setting that keeps the sealed signing secret.
+const jwtSecretSetting = "jwt_secret"
+
+// SigningSecret returns the login-token secret: configured
+// (VIGIL_JWT_SECRET), or generated once and kept in the store sealed with
+// box's current master key, so that every replica and restart shares it
+// and a dump of the store does not reveal it.
+//
+// A row sealed with an older key of box is sealed again with the current
+// one (rotation); a plaintext row, kept by versions before sealing, is
+// sealed as it is, so the tokens it signed stay valid. A row that box
+// cannot open (its key is missing, or it was tampered with) is an error:
+// the server must not start signing with another secret unnoticed.
+func SigningSecret(ctx context.Context, s Store, configured string, box *secretbox.Keyring) ([]byte, error) {
 	if configured != "" {
 		if len(configured) < 32 {
 			return nil, fmt.Errorf("VIGIL_JWT_SECRET must be at least 32 characters")
 		}
 		return []byte(configured), nil
 	}
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	fresh := make([]byte, 32)
+	if _, err := rand.Read(fresh); err != nil {
 		return nil, err
 	}
-	v, err := s.Secret(ctx, "jwt_secret", base64.RawStdEncoding.EncodeToString(b))
+	sealed, err := box.Seal(fresh, jwtSecretSetting)
 	if err != nil {
-		return nil, fmt.Errorf("load the token secret: %w", err)
+		return nil, fmt.Errorf("seal the token secret: %w", err)
 	}
-	return base64.RawStdEncoding.DecodeString(v)
+	for {
+		v, err := s.Secret(ctx, jwtSecretSetting, sealed)
+		if err != nil {
+			return nil, fmt.Errorf("load the token secret: %w", err)
+		}
+		var secret []byte
+		if secretbox.IsSealed(v) {
+			secret, err = box.Open(v, jwtSecretSetting)
+			if err != nil {
+				return nil, fmt.Errorf("open the stored token secret with the master key (VIGIL_MASTER_KEY or VIGIL_MASTER_KEY_FILE): %w", err)
+			}
+			if id, _ := secretbox.KeyID(v); id == box.Current() {
+				return secret, nil
+			}
+		} else if secret, err = base64.RawStdEncoding.DecodeString(v); err != nil {
+			return nil, fmt.Errorf("stored plaintext token secret: %w", err)
+		}
+		resealed, err := box.Seal(secret, jwtSecretSetting)
+		if err != nil {
+			return nil, fmt.Errorf("seal the token secret: %w", err)
+		}
+		// Another replica may reseal at the same time: the loser reads the
+		// winner's value on the next round.
+		swapped, err := s.ReplaceSecret(ctx, jwtSecretSetting, v, resealed)
+		if err != nil {
+			return nil, fmt.Errorf("seal the stored token secret: %w", err)
+		}
+		if swapped {
+			return secret, nil
+		}
+	}
 }

@@ -23,7 +23,7 @@ func TestKeyExpiry(t *testing.T) {
 	}
 	defer st.Close()
 	quiet := slogDiscard()
-	if err := identity.Bootstrap(ctx, st, "admin", "long enough pw", quiet); err != nil {
+	if err := identity.Bootstrap(ctx, st, "admin", "long enough password", quiet); err != nil {
 		t.Fatal(err)
 	}
 	admin, err := st.UserByUsername(ctx, "admin")

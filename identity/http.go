@@ -15,8 +15,12 @@ type API struct {
 	Store         Store
 	Tokens        *Tokens
 	Authenticator *Authenticator
-	// Lockout slows down and then locks out repeated failed logins.
+	// Lockout slows down repeated failed logins of one client.
 	Lockout *ratelimit.Lockout
+	// NameProbes, when set, slows down a client that keeps asking for
+	// usernames that are taken (registration, user creation): each such
+	// attempt past its free ones costs a growing wait.
+	NameProbes *ratelimit.Lockout
 	// Registration is config.RegistrationAdmin or config.RegistrationOpen.
 	Registration string
 	// Clock defaults to the system clock.

@@ -72,6 +72,9 @@ type Store interface {
 	// Secret returns the setting name, storing value first if it is unset;
 	// every replica gets the same value.
 	Secret(ctx context.Context, name, value string) (string, error)
+	// ReplaceSecret sets the setting name to value if it still holds old,
+	// and reports whether it did: a compare-and-swap between replicas.
+	ReplaceSecret(ctx context.Context, name, old, value string) (bool, error)
 
 	CreateUser(ctx context.Context, u User) error
 	UserByUsername(ctx context.Context, username string) (User, error)

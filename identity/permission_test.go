@@ -59,16 +59,16 @@ func TestValidPermissionAndScope(t *testing.T) {
 }
 
 func TestPassword(t *testing.T) {
-	h, err := HashPassword("correct horse")
+	h, err := HashPassword("correct horse battery")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for pw, want := range map[string]bool{"correct horse": true, "correct horsE": false, "": false} {
+	for pw, want := range map[string]bool{"correct horse battery": true, "correct horse batterY": false, "": false} {
 		if ok, err := CheckPassword(h, pw); err != nil || ok != want {
 			t.Errorf("CheckPassword(%q) got %v %v, want %v", pw, ok, err, want)
 		}
 	}
-	if h2, _ := HashPassword("correct horse"); h2 == h {
+	if h2, _ := HashPassword("correct horse battery"); h2 == h {
 		t.Errorf("got the same hash twice, want a fresh salt each time")
 	}
 }

@@ -28,7 +28,8 @@ type process struct {
 
 func startVigil(t *testing.T, bin, dataDir string, env ...string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir)
+	// The master key file sits beside the data folder, never inside it.
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--master-key-file", dataDir+".master.key")
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -107,7 +108,7 @@ func TestServeAndTerminate(t *testing.T) {
 
 func TestRolesFlag(t *testing.T) {
 	bin := buildVigil(t)
-	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough pw")
+	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough password")
 	addr := p.waitFor(t, "listening")["addr"].(string)
 	res, err := http.Get("http://" + addr + "/api/v1/models")
 	if err != nil {

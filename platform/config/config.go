@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,6 +85,15 @@ type Config struct {
 	// and kept in the transactional store, shared by every replica.
 	JWTSecret    string
 	Registration string
+	// MasterKey is the master key ring that seals secrets kept in the
+	// store (VIGIL_MASTER_KEY, "id:base64" keys separated by commas, the
+	// first sealing); when empty the ring is read from MasterKeyFile.
+	MasterKey string
+	// MasterKeyFile holds the master key ring, one "id:base64" key a line;
+	// it is created with a new key when missing. Its default lies in the
+	// user's configuration folder, outside the data folder, so that a copy
+	// of the data alone opens nothing.
+	MasterKeyFile string
 
 	Limits    Limits
 	BodyLimit int
@@ -154,6 +164,9 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.AdminUsername, "admin-username", env("VIGIL_ADMIN_USERNAME", "admin"), "first admin's username (VIGIL_ADMIN_USERNAME)")
 	c.AdminPassword = getenv("VIGIL_ADMIN_PASSWORD")
 	c.JWTSecret = getenv("VIGIL_JWT_SECRET")
+	c.MasterKey = getenv("VIGIL_MASTER_KEY")
+	fs.StringVar(&c.MasterKeyFile, "master-key-file", env("VIGIL_MASTER_KEY_FILE", defaultMasterKeyFile()),
+		"master key file sealing stored secrets, created when missing; back it up apart from the data (VIGIL_MASTER_KEY_FILE)")
 	fs.StringVar(&c.Registration, "registration", env("VIGIL_REGISTRATION", RegistrationAdmin), "who may register: admin or open (VIGIL_REGISTRATION)")
 	fs.Int64Var(&c.Limits.Standard, "rate-limit-standard", envInt("VIGIL_RATE_LIMIT_STANDARD", 1000), "standard requests per hour per organization")
 	fs.Int64Var(&c.Limits.Predictions, "rate-limit-predictions", envInt("VIGIL_RATE_LIMIT_PREDICTIONS", 10000), "prediction-logging requests per hour per organization")
@@ -234,6 +247,8 @@ func (c Config) LogValue() slog.Value {
 		slog.String("admin_username", c.AdminUsername),
 		slog.Bool("admin_password_set", c.AdminPassword != ""),
 		slog.Bool("jwt_secret_set", c.JWTSecret != ""),
+		slog.Bool("master_key_set", c.MasterKey != ""),
+		slog.String("master_key_file", c.MasterKeyFile),
 		slog.String("registration", c.Registration),
 		slog.Any("rate_limits_per_hour", c.Limits),
 		slog.Int("body_limit_bytes", c.BodyLimit),
@@ -269,6 +284,17 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// defaultMasterKeyFile is vigil/master.key in the user's configuration
+// folder ($XDG_CONFIG_HOME or ~/.config on Linux), or "" when there is none
+// (then VIGIL_MASTER_KEY or VIGIL_MASTER_KEY_FILE must be set).
+func defaultMasterKeyFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "vigil", "master.key")
 }
 
 // Getenv is os.Getenv, the lookup Parse uses in production.

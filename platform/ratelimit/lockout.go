@@ -38,6 +38,13 @@ const (
 //
 // The caller calls Check before verifying credentials and rejects the
 // attempt while it returns a wait, then calls Fail or Succeed.
+//
+// Choose the subject so that the lockout cannot be turned against the
+// account it protects: a subject of the client's address and the username
+// (as identity's login does) slows down one client's guesses without
+// holding back the account's owner elsewhere. Keep the Store across
+// restarts (Redis, or the transactional store) so that restarting the
+// server does not hand out fresh attempts.
 type Lockout struct {
 	Store        Store
 	Name         string

@@ -49,7 +49,7 @@ func NewApp(o Options) *fiber.App {
 		WriteTimeout:          o.Timeout,
 		IdleTimeout:           2 * time.Minute,
 	})
-	app.Use(requestID, deadline(o.Timeout), rejectNUL)
+	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL)
 	return app
 }
 
@@ -131,6 +131,7 @@ func fromFiber(c *fiber.Ctx, err error) *Error {
 
 // WriteError renders e in the envelope.
 func WriteError(c *fiber.Ctx, e *Error) error {
+	securityHeaders(c)
 	details := e.Details
 	if details == nil {
 		details = map[string]any{}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/ratelimit/ratelimittest"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/store"
 	"github.com/vigilhq/vigil/store/postgres"
@@ -33,6 +35,12 @@ func open(t *testing.T, url string) *sqlstore.DB {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return open(t, testenv.PostgresSchema(t)) })
+}
+
+// TestLimitsContract runs the ratelimit.Store contract, with the Limiter
+// and Lockout on top, against the store's ratelimit table.
+func TestLimitsContract(t *testing.T) {
+	ratelimittest.Run(t, func(t *testing.T) ratelimit.Store { return open(t, testenv.PostgresSchema(t)).Limits() })
 }
 
 func TestOpen(t *testing.T) {

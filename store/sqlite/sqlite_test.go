@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/ratelimit/ratelimittest"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store/sqlite"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -31,6 +33,12 @@ func open(t *testing.T, dir string) *sqlstore.DB {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store { return open(t, t.TempDir()) })
+}
+
+// TestLimitsContract runs the ratelimit.Store contract, with the Limiter
+// and Lockout on top, against the store's ratelimit table.
+func TestLimitsContract(t *testing.T) {
+	ratelimittest.Run(t, func(t *testing.T) ratelimit.Store { return open(t, t.TempDir()).Limits() })
 }
 
 func TestOpen(t *testing.T) {
@@ -100,5 +108,43 @@ func TestReopen(t *testing.T) {
 	ms, err := s2.Models(ctx, org.ID, registry.Filter{Tags: []string{"prod"}, Limit: 10})
 	if err != nil || len(ms) != 1 || ms[0].ID != model.ID {
 		t.Errorf("Models(tags prod) after reopening: got %d models, %v, want [model-1], nil", len(ms), err)
+	}
+}
+
+// TestLimitsSweep: rows whose counter and block have run out are deleted
+// by a later Incr, so failed logins do not pile up in the table.
+func TestLimitsSweep(t *testing.T) {
+	s := open(t, t.TempDir())
+	l := s.Limits()
+	ctx := t.Context()
+	for _, k := range []string{"a", "b", "c"} {
+		if _, err := l.Incr(ctx, k, time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Block(ctx, "blocked", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	for range 256 {
+		if _, err := l.Incr(ctx, "live", time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var keys []string
+	rows, err := s.SQL().QueryContext(ctx, `SELECT key FROM ratelimit ORDER BY key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	if want := []string{`"blocked"`, `"live"`}; !reflect.DeepEqual(keys, want) {
+		t.Fatalf("rows after the sweep: got %q, want %q", keys, want)
 	}
 }

@@ -57,6 +57,12 @@ func (s *DB) Secret(ctx context.Context, name, value string) (string, error) {
 	return v, s.wrap(err)
 }
 
+// ReplaceSecret implements identity.Store.
+func (s *DB) ReplaceSecret(ctx context.Context, name, old, value string) (bool, error) {
+	n, err := s.exec(ctx, s.db, `UPDATE settings SET value = ? WHERE key = ? AND value = ?`, value, name, old)
+	return n == 1, err
+}
+
 const userColumns = `id, org_id, username, email, full_name, password_hash, role, active, created_at, updated_at`
 
 // CreateUser implements identity.Store.

@@ -17,6 +17,7 @@ var identityTests = []test{
 	{"Bootstrap/Concurrent", testBootstrapConcurrent},
 	{"Secret/FirstValueWins", testSecret},
 	{"Secret/Concurrent", testSecretConcurrent},
+	{"Secret/Replace", testReplaceSecret},
 	{"Users/CreateAndRead", testUserCreateAndRead},
 	{"Users/Duplicate", testUserDuplicate},
 	{"Users/Pagination", testUserPagination},
@@ -169,6 +170,29 @@ func testSecret(t *testing.T, s Store) {
 	f("jwt_secret", "", "first")
 	f("other", "third", "third")
 	f("jwt_secret", "fourth", "first")
+}
+
+// testReplaceSecret: ReplaceSecret swaps only the value it was shown.
+func testReplaceSecret(t *testing.T, s Store) {
+	f := func(old, value string, want bool) {
+		t.Helper()
+		got, err := s.ReplaceSecret(ctx(t), "jwt_secret", old, value)
+		must(t, err, fmt.Sprintf("ReplaceSecret(%q, %q)", old, value))
+		if got != want {
+			t.Errorf("ReplaceSecret(%q, %q): got %v, want %v", old, value, got, want)
+		}
+	}
+	f("", "none yet", false)
+	_, err := s.Secret(ctx(t), "jwt_secret", "first")
+	must(t, err, "Secret")
+	f("stale", "second", false)
+	f("first", "second", true)
+	f("first", "third", false)
+	got, err := s.Secret(ctx(t), "jwt_secret", "ignored")
+	must(t, err, "Secret")
+	if got != "second" {
+		t.Errorf("Secret after ReplaceSecret: got %q, want %q", got, "second")
+	}
 }
 
 func testSecretConcurrent(t *testing.T, s Store) {
