@@ -62,12 +62,16 @@ func PathParam(c *fiber.Ctx, name string) (string, error) {
 // authentication, rate limiting and the permission check.
 type Guard func(Route) []fiber.Handler
 
-// Mount registers routes on router, each behind guard's handlers.
+// Mount registers routes on router, each behind guard's handlers; a route
+// that takes a body admits only a well-formed JSON one (jsonBody).
 func Mount(router fiber.Router, routes []Route, guard Guard) {
 	for _, r := range routes {
 		var hs []fiber.Handler
 		if guard != nil {
 			hs = guard(r)
+		}
+		if takesBody(r.Method) {
+			hs = append(hs, jsonBody)
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
 	}
