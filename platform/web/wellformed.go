@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
@@ -269,6 +270,14 @@ var plain = func() (t [256]bool) {
 	return t
 }()
 
+// special reports whether any of the 8 bytes of x is not plain: a quote,
+// a backslash, a control character or one of 0x80 and above.
+func special(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return (x|(x-0x20*ones)|zero(x^'"'*ones)|zero(x^'\\'*ones))&highs != 0
+}
+
 // str reads the string at i. For a key (isKey) it returns the key, its
 // text decoded into scratch when it holds escapes; a bad key is reported
 // at its object.
@@ -277,6 +286,9 @@ func (c *checker) str(isKey bool) (key, error) {
 	i := c.i + 1
 	k := key{start: i}
 	for {
+		for i+8 <= len(b) && !special(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
 		for i < len(b) && plain[b[i]] {
 			i++
 		}

@@ -131,3 +131,36 @@ func FuzzWellFormed(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWellFormed reads a batch of 1000 predictions as a tabular model
+// logs them, the body of ingest's BenchmarkLogBatch; beside it, for scale
+// in the same run, encoding/json's json.Valid, which checks the syntax
+// alone.
+func BenchmarkWellFormed(b *testing.B) {
+	items := make([]string, 1000)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"prediction_id":"pred-%08d","input_data":{"age":%d,"monthly_charges":%g,"plan":"pro",`+
+			`"paperless_billing":true,"services":["phone","internet"],"address":{"country":"DE","city":"Berlin",`+
+			`"lat":52.52,"lon":13.405}},"output_data":{"churn":false,"score":%g,"label":"retain"},"latency_ms":12.25,`+
+			`"metadata":{"region":"eu-west-1","model_version":"v3.2.1","request_id":"req-%08d"}}`,
+			i, 18+i%60, 19.5+float64(i%1000)/10, float64(i%1000)/1000, i)
+	}
+	body := []byte(`{"model_id":"0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b","predictions":[` + strings.Join(items, ",") + `]}`)
+	b.Run("wellFormed", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := wellFormed(body); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(body)))
+		for b.Loop() {
+			if !json.Valid(body) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+}
