@@ -248,17 +248,18 @@ func storeRows(t *testing.T, s *server) []string {
 	return all
 }
 
-// diffRows lists the rows only before has (-) and only after has (+).
+// diffRows lists the rows only before has (-) and only after has (+), each
+// cut to 200 bytes.
 func diffRows(before, after []string) string {
 	var d []string
 	for _, r := range before {
 		if !slices.Contains(after, r) {
-			d = append(d, "- "+r)
+			d = append(d, "- "+r[:min(len(r), 200)])
 		}
 	}
 	for _, r := range after {
 		if !slices.Contains(before, r) {
-			d = append(d, "+ "+r)
+			d = append(d, "+ "+r[:min(len(r), 200)])
 		}
 	}
 	return strings.Join(d, "\n")

@@ -56,9 +56,14 @@ func wellFormed(body []byte) error {
 		err = c.refusal(err)
 	}
 	c.b = nil
-	checkers.Put(c)
+	if cap(c.stack) <= maxPooled && cap(c.keys) <= maxPooled && cap(c.scratch) <= maxPooled {
+		checkers.Put(c) // one grown by a huge body is left to the collector
+	}
 	return err
 }
+
+// maxPooled bounds the slices of a checker put back for reuse.
+const maxPooled = 1 << 12
 
 // refusal is the answer to err, which check returned: text that is not
 // JSON further on answers 400 even after a 422's problem.
@@ -118,6 +123,9 @@ func (c *checker) fail(problem string) error {
 	c.problem = problem
 	return errors.New(problem)
 }
+
+// maxDepth is the deepest nesting of objects and arrays, encoding/json's.
+const maxDepth = 10000
 
 // linearKeys is how many keys an object may hold before its keys are
 // checked for repeats by sorting, when it closes, rather than one by one.
@@ -184,6 +192,9 @@ func (c *checker) value() error {
 		case '{':
 			c.i++
 			c.stack = append(c.stack, frame{object: true, keys: len(c.keys)})
+			if len(c.stack) > maxDepth {
+				return errSyntax
+			}
 			if c.space(); c.i < len(c.b) && c.b[c.i] == '}' {
 				c.i++
 				c.stack = c.stack[:len(c.stack)-1]
@@ -196,6 +207,9 @@ func (c *checker) value() error {
 		case '[':
 			c.i++
 			c.stack = append(c.stack, frame{keys: len(c.keys)})
+			if len(c.stack) > maxDepth {
+				return errSyntax
+			}
 			if c.space(); c.i < len(c.b) && c.b[c.i] == ']' {
 				c.i++
 				c.stack = c.stack[:len(c.stack)-1]

@@ -33,6 +33,7 @@ func TestWellFormed(t *testing.T) {
 		{`{"a":{"k":1},"b":{"k":1}}`, 0, ""}, // the same key in two objects
 		{`{"a":1,"\u0061b":1}`, 0, ""},
 		{many("k40"), 0, ""},
+		{strings.Repeat(`[{"a":`, 5000) + "1" + strings.Repeat("}]", 5000), 0, ""},
 
 		{`{"input_data":{"x":1e400}}`, 422, "input_data.x"},
 		{`{"predictions":[{},{"output_data":{"y":[1,-1e309]}}]}`, 422, "predictions[1].output_data.y[1]"},
@@ -69,6 +70,7 @@ func TestWellFormed(t *testing.T) {
 		{`{1:1}`, 400, ""},
 		{`[`, 400, ""},
 		{`]`, 400, ""},
+		{strings.Repeat("[", 10001) + strings.Repeat("]", 10001), 400, ""},
 	}
 	for _, c := range cases {
 		err := wellFormed([]byte(c.in))
