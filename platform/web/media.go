@@ -17,27 +17,30 @@ func takesBody(method string) bool {
 	return method == fiber.MethodPost || method == fiber.MethodPut || method == fiber.MethodPatch
 }
 
-// jsonBody admits a request whose body, if it has one, is declared as JSON
-// and is well-formed (wellFormed): a Content-Type of application/json or
-// of a +json type, parameters such as charset=utf-8 allowed, answers 415
-// otherwise. A body without a Content-Type is taken as JSON, as clients
-// that send JSON without saying so (Python's requests with data=) expect;
-// curl -d says application/x-www-form-urlencoded and is refused. A request
-// without a body passes: the route tells whether it needs one.
-func jsonBody(c *fiber.Ctx) error {
-	body := c.Body()
-	if len(body) == 0 {
+// jsonBody returns the handler that admits a request whose body, if it
+// has one, is declared as JSON and is well-formed (wellFormed, with
+// nonFinite): a Content-Type of application/json or of a +json type,
+// parameters such as charset=utf-8 allowed, answers 415 otherwise. A body
+// without a Content-Type is taken as JSON, as clients that send JSON
+// without saying so (Python's requests with data=) expect; curl -d says
+// application/x-www-form-urlencoded and is refused. A request without a
+// body passes: the route tells whether it needs one.
+func jsonBody(nonFinite bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		body := c.Body()
+		if len(body) == 0 {
+			return c.Next()
+		}
+		if ct := c.Request().Header.ContentType(); len(ct) > 0 && !isJSON(ct) {
+			return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
+				Message: "the request body must be JSON: send Content-Type: application/json",
+				Details: map[string]any{"Content-Type": "got " + string(ct) + ", want application/json"}}
+		}
+		if err := wellFormed(body, nonFinite); err != nil {
+			return err
+		}
 		return c.Next()
 	}
-	if ct := c.Request().Header.ContentType(); len(ct) > 0 && !isJSON(ct) {
-		return &Error{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
-			Message: "the request body must be JSON: send Content-Type: application/json",
-			Details: map[string]any{"Content-Type": "got " + string(ct) + ", want application/json"}}
-	}
-	if err := wellFormed(body); err != nil {
-		return err
-	}
-	return c.Next()
 }
 
 // isJSON reports whether the media type of the Content-Type ct is

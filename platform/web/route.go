@@ -32,6 +32,10 @@ type Route struct {
 	// Bucket is the rate-limit bucket the request counts against; empty is
 	// the standard bucket.
 	Bucket string
+	// NonFinite lets the body hold NaN, Infinity and -Infinity as values,
+	// as Python's json module writes them, for a route whose own parser
+	// reads them (drift's columns).
+	NonFinite bool
 	// Handler serves the operation.
 	Handler fiber.Handler
 }
@@ -71,7 +75,7 @@ func Mount(router fiber.Router, routes []Route, guard Guard) {
 			hs = guard(r)
 		}
 		if takesBody(r.Method) {
-			hs = append(hs, jsonBody)
+			hs = append(hs, jsonBody(r.NonFinite))
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
 	}

@@ -45,15 +45,20 @@ var errSyntax = errors.New("not JSON")
 var checkers = sync.Pool{New: func() any { return new(checker) }}
 
 // wellFormed checks body as the comment above describes; an empty or blank
-// body passes (the route tells whether it needs one).
-func wellFormed(body []byte) error {
+// body passes (the route tells whether it needs one). With nonFinite, the
+// values NaN, Infinity and -Infinity, as Python's json module writes them,
+// are taken for numbers and left to the route's parser.
+func wellFormed(body []byte, nonFinite bool) error {
 	c := checkers.Get().(*checker)
-	c.b, c.i = body, 0
+	c.b, c.i, c.nonFinite = body, 0, nonFinite
 	c.stack, c.keys, c.scratch = c.stack[:0], c.keys[:0], c.scratch[:0]
-	c.problem = ""
+	c.problem, c.where = "", ""
 	err := c.check()
-	if err != nil {
-		err = c.refusal(err)
+	switch {
+	case err != nil:
+		err = c.malformed()
+	case c.problem != "":
+		err = Invalid(c.where, c.problem)
 	}
 	c.b = nil
 	if cap(c.stack) <= maxPooled && cap(c.keys) <= maxPooled && cap(c.scratch) <= maxPooled {
@@ -65,16 +70,16 @@ func wellFormed(body []byte) error {
 // maxPooled bounds the slices of a checker put back for reuse.
 const maxPooled = 1 << 12
 
-// refusal is the answer to err, which check returned: text that is not
-// JSON further on answers 400 even after a 422's problem.
-func (c *checker) refusal(err error) error {
-	if err != errSyntax && json.Valid(c.b) {
-		return Invalid(c.path(), c.problem)
+// malformed is the 400 for text that is not JSON, which check met at i:
+// in encoding/json's words, but for a body that may hold NaN and Infinity,
+// which encoding/json would name instead.
+func (c *checker) malformed() error {
+	if !c.nonFinite {
+		if err := DecodeOne(json.NewDecoder(bytes.NewReader(c.b)), new(json.RawMessage)); err != nil {
+			return decodeError(err)
+		}
 	}
-	if err := DecodeOne(json.NewDecoder(bytes.NewReader(c.b)), new(json.RawMessage)); err != nil {
-		return decodeError(err)
-	}
-	return BadRequest("malformed JSON")
+	return BadRequest("malformed JSON: invalid text at byte offset " + strconv.Itoa(c.i))
 }
 
 // checker is the state of one wellFormed call.
@@ -89,8 +94,12 @@ type checker struct {
 	scratch []byte
 	// escapedStart is where in scratch the key being read starts.
 	escapedStart int
-	// problem is the 422's detail, with the stack at the offending value.
-	problem string
+	// nonFinite admits NaN, Infinity and -Infinity (wellFormed).
+	nonFinite bool
+	// problem is the 422's detail for the first offending value, where its
+	// path. Reading goes on to the end, so that text that is not JSON
+	// further on answers 400 instead.
+	problem, where string
 }
 
 // frame is an open object or array.
@@ -118,10 +127,12 @@ func (c *checker) text(k key) []byte {
 	return c.b[k.start:k.end]
 }
 
-// fail records problem for the value at the top of the stack.
-func (c *checker) fail(problem string) error {
-	c.problem = problem
-	return errors.New(problem)
+// fail records problem for the value at the top of the stack, or with
+// atObject for a key at its object, unless a problem came before.
+func (c *checker) fail(problem string, atObject bool) {
+	if c.problem == "" {
+		c.problem, c.where = problem, c.path(atObject)
+	}
 }
 
 // maxDepth is the deepest nesting of objects and arrays, encoding/json's.
@@ -219,6 +230,14 @@ func (c *checker) value() error {
 		case '"':
 			_, err := c.str(false)
 			return err
+		case 'N', 'I':
+			if !c.nonFinite {
+				return errSyntax
+			}
+			if c.b[c.i] == 'N' {
+				return c.literal("NaN")
+			}
+			return c.literal("Infinity")
 		case 't':
 			return c.literal("true")
 		case 'f':
@@ -245,15 +264,15 @@ func (c *checker) member() error {
 	}
 	c.i++
 	own := c.keys[c.stack[len(c.stack)-1].keys:]
+	c.keys = append(c.keys, k)
 	if len(own) < linearKeys {
 		for _, o := range own {
 			if bytes.Equal(c.text(o), c.text(k)) {
-				c.keys = append(c.keys, k)
-				return c.fail(problemTwice)
+				c.fail(problemTwice, false)
+				break
 			}
 		}
 	}
-	c.keys = append(c.keys, k)
 	return nil
 }
 
@@ -264,9 +283,10 @@ func (c *checker) closeObject() error {
 	if own := c.keys[start:]; len(own) > linearKeys {
 		slices.SortFunc(own, func(a, b key) int { return bytes.Compare(c.text(a), c.text(b)) })
 		for j := 1; j < len(own); j++ {
-			if bytes.Equal(c.text(own[j-1]), c.text(own[j])) {
+			if bytes.Equal(c.text(own[j-1]), c.text(own[j])) && c.problem == "" {
 				c.keys = append(c.keys[:start], own[j])
-				return c.fail(problemTwice)
+				c.fail(problemTwice, false)
+				break
 			}
 		}
 	}
@@ -324,7 +344,7 @@ func (c *checker) str(isKey bool) (key, error) {
 		case ch >= 0x80:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return k, c.badString(isKey, problemUTF8)
+				c.fail(problemUTF8, isKey)
 			}
 			i += size
 		default: // a backslash
@@ -339,7 +359,8 @@ func (c *checker) str(isKey bool) (key, error) {
 			case !ok:
 				return k, errSyntax
 			case r == lone:
-				return k, c.badString(isKey, problemSurrogate)
+				c.fail(problemSurrogate, isKey)
+				r = utf8.RuneError
 			}
 			i += n
 			if isKey {
@@ -348,14 +369,6 @@ func (c *checker) str(isKey bool) (key, error) {
 			}
 		}
 	}
-}
-
-// badString fails with problem; a key's is reported at its object.
-func (c *checker) badString(isKey bool, problem string) error {
-	if isKey {
-		c.keys = c.keys[:c.stack[len(c.stack)-1].keys]
-	}
-	return c.fail(problem)
 }
 
 // lone is what escape reads for a surrogate not in a pair.
@@ -445,6 +458,10 @@ func (c *checker) number() error {
 	start := i
 	if i < len(b) && b[i] == '-' {
 		i++
+		if c.nonFinite && i < len(b) && b[i] == 'I' {
+			c.i = i
+			return c.literal("Infinity")
+		}
 	}
 	digits := i
 	switch {
@@ -495,7 +512,7 @@ func (c *checker) number() error {
 	}
 	f, err := strconv.ParseFloat(unsafe.String(&b[start], i-start), 64)
 	if err != nil && math.IsInf(f, 0) {
-		return c.fail(problemRange)
+		c.fail(problemRange, false)
 	}
 	return nil
 }
@@ -503,12 +520,16 @@ func (c *checker) number() error {
 // space skips whitespace.
 func (c *checker) space() { c.i = skipSpace(c.b, c.i) }
 
-// path is the JSON path of the value at the top of the stack: "body" for
-// the body itself.
-func (c *checker) path() string {
+// path is the JSON path of the value at the top of the stack, or with
+// atObject of the object at the top (whose key is at fault): "body" for the
+// body itself.
+func (c *checker) path(atObject bool) string {
 	var p []byte
 	keys := c.keys
 	for j, f := range c.stack {
+		if atObject && j == len(c.stack)-1 {
+			break
+		}
 		if !f.object {
 			p = strconv.AppendInt(append(p, '['), int64(f.n), 10)
 			p = append(p, ']')
@@ -517,9 +538,6 @@ func (c *checker) path() string {
 		end := len(keys)
 		if j+1 < len(c.stack) {
 			end = c.stack[j+1].keys
-		}
-		if end <= f.keys { // a bad key: the path ends at its object
-			break
 		}
 		if len(p) > 0 {
 			p = append(p, '.')

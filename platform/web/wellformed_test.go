@@ -71,9 +71,12 @@ func TestWellFormed(t *testing.T) {
 		{`[`, 400, ""},
 		{`]`, 400, ""},
 		{strings.Repeat("[", 10001) + strings.Repeat("]", 10001), 400, ""},
+		{`{"a":[NaN]}`, 400, ""},
+		{`{"a":"\ud800","b":1,}`, 400, ""}, // malformed further on
+		{`{"a":1e400,"a":"\ud800"}`, 422, "a"},
 	}
 	for _, c := range cases {
-		err := wellFormed([]byte(c.in))
+		err := wellFormed([]byte(c.in), false)
 		if c.status == 0 {
 			if err != nil {
 				t.Errorf("%.60s: got %v, want nil", c.in, err)
@@ -102,7 +105,7 @@ func TestWellFormedSyntax(t *testing.T) {
 		in := []byte(body[:n])
 		syntaxOK := json.Valid(in) || strings.TrimSpace(string(in)) == ""
 		var e *Error
-		got := wellFormed(in)
+		got := wellFormed(in, false)
 		if bad := errors.As(got, &e) && e.Status == 400; bad == syntaxOK {
 			t.Errorf("%s: got %v, want valid %t as encoding/json", in, got, syntaxOK)
 		}
@@ -112,8 +115,8 @@ func TestWellFormedSyntax(t *testing.T) {
 // TestWellFormedAllocations: a valid body is read without allocating.
 func TestWellFormedAllocations(t *testing.T) {
 	body := []byte(`{"model_id":"m","predictions":[{"input_data":{"a":1,"b":"é","c":[1e300,2]},"\u0061x":{}}]}`)
-	wellFormed(body) // fill the pool
-	if n := testing.AllocsPerRun(100, func() { _ = wellFormed(body) }); n != 0 {
+	wellFormed(body, false) // fill the pool
+	if n := testing.AllocsPerRun(100, func() { _ = wellFormed(body, false) }); n != 0 {
 		t.Fatalf("got %v allocations, want 0", n)
 	}
 }
@@ -125,8 +128,9 @@ func FuzzWellFormed(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		_ = wellFormed(b, true)
 		var e *Error
-		err := wellFormed(b)
+		err := wellFormed(b, false)
 		syntaxBad := errors.As(err, &e) && e.Status == 400
 		if blank := strings.TrimSpace(string(b)) == ""; !blank && syntaxBad == json.Valid(b) {
 			t.Fatalf("%q: got %v, want malformed %t as encoding/json", b, err, !json.Valid(b))
@@ -152,7 +156,7 @@ func BenchmarkWellFormed(b *testing.B) {
 		b.SetBytes(int64(len(body)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if err := wellFormed(body); err != nil {
+			if err := wellFormed(body, false); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -165,4 +169,24 @@ func BenchmarkWellFormed(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestWellFormedNonFinite: a route that reads NaN and ±Infinity itself
+// gets them through, and every other check still holds.
+func TestWellFormedNonFinite(t *testing.T) {
+	for in, want := range map[string]int{
+		`{"x":[NaN,Infinity,-Infinity,1]}`: 0,
+		`[NaN]`:                            0,
+		`{"x":[Nan]}`:                      400,
+		`{"x":[-Inf]}`:                     400,
+		`{"x":[NaN,]}`:                     400,
+		`{"x":[NaN,1e400]}`:                422,
+		`{"x":[NaN],"x":[1]}`:              422,
+	} {
+		var e *Error
+		err := wellFormed([]byte(in), true)
+		if want == 0 && err != nil || want != 0 && (!errors.As(err, &e) || e.Status != want) {
+			t.Errorf("%s: got %v, want status %d", in, err, want)
+		}
+	}
 }
