@@ -199,32 +199,18 @@ func (c *checker) value() error {
 		if c.space(); c.i == len(c.b) {
 			return errSyntax
 		}
-		switch c.b[c.i] {
-		case '{':
-			c.i++
-			c.stack = append(c.stack, frame{object: true, keys: len(c.keys)})
-			if len(c.stack) > maxDepth {
-				return errSyntax
-			}
-			if c.space(); c.i < len(c.b) && c.b[c.i] == '}' {
-				c.i++
-				c.stack = c.stack[:len(c.stack)-1]
-				return nil
-			}
-			if err := c.member(); err != nil {
+		switch open := c.b[c.i]; open {
+		case '{', '[':
+			empty, err := c.open(open == '{')
+			switch {
+			case err != nil:
 				return err
-			}
-			continue
-		case '[':
-			c.i++
-			c.stack = append(c.stack, frame{keys: len(c.keys)})
-			if len(c.stack) > maxDepth {
-				return errSyntax
-			}
-			if c.space(); c.i < len(c.b) && c.b[c.i] == ']' {
-				c.i++
-				c.stack = c.stack[:len(c.stack)-1]
+			case empty:
 				return nil
+			case open == '{':
+				if err := c.member(); err != nil {
+					return err
+				}
 			}
 			continue
 		case '"':
@@ -247,6 +233,26 @@ func (c *checker) value() error {
 		}
 		return c.number()
 	}
+}
+
+// open pushes the object or array at i and reports whether it is empty,
+// in which case it is read and popped already.
+func (c *checker) open(object bool) (empty bool, err error) {
+	closing := byte(']')
+	if object {
+		closing = '}'
+	}
+	c.i++
+	c.stack = append(c.stack, frame{object: object, keys: len(c.keys)})
+	if len(c.stack) > maxDepth {
+		return false, errSyntax
+	}
+	if c.space(); c.i < len(c.b) && c.b[c.i] == closing {
+		c.i++
+		c.stack = c.stack[:len(c.stack)-1]
+		return true, nil
+	}
+	return false, nil
 }
 
 // member reads a key and its colon, and checks that the object has not had
