@@ -169,9 +169,15 @@ func (s *server) do(method, path, token string, body any) response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	return s.send(req)
+}
+
+// send sends req and reads the answer.
+func (s *server) send(req *http.Request) response {
+	s.t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		s.t.Fatalf("%s %s: %v", method, path, err)
+		s.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)

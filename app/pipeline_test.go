@@ -113,7 +113,7 @@ func TestLogValidation(t *testing.T) {
 		{"output_data", map[string]any{"model_id": model, "input_data": map[string]any{}}},
 		{"input_data", map[string]any{"model_id": model, "input_data": []any{1}, "output_data": map[string]any{}}},
 		{"metadata", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "metadata": "x"}},
-		{"input_data", map[string]any{"model_id": model, "input_data": json.RawMessage("{\"x\": \"\xff\"}"), "output_data": map[string]any{}}},
+		{"input_data.x", map[string]any{"model_id": model, "input_data": json.RawMessage("{\"x\": \"\xff\"}"), "output_data": map[string]any{}}},
 		{"output_data", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": nil}},
 		{"latency_ms", map[string]any{"model_id": model, "input_data": map[string]any{}, "output_data": map[string]any{}, "latency_ms": -1}},
 		{"model_id", map[string]any{"input_data": map[string]any{}, "output_data": map[string]any{}}},

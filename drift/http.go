@@ -30,7 +30,7 @@ type API struct {
 // model id.
 func (a *API) Routes() []web.Route {
 	return []web.Route{
-		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, Handler: a.detect},
+		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, NonFinite: true, Handler: a.detect},
 		{Method: fiber.MethodGet, Path: "/drift/reports", Permission: "drift:read", Handler: a.listReports},
 		{Method: fiber.MethodGet, Path: "/drift/reports/:report_id", Permission: "drift:read", Handler: a.getReport},
 		{Method: fiber.MethodGet, Path: "/drift/trend", Permission: "drift:read", Handler: a.trend},

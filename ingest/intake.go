@@ -186,6 +186,8 @@ func checkBatch(v *web.Problems, modelID, field string, n int, present bool, max
 	switch {
 	case !present:
 		v.Add(field, "is required: an array")
+	case n == 0:
+		v.Add(field, "must hold at least one item")
 	case n > max:
 		v.Add(field, "at most "+strconv.Itoa(max)+" items per call")
 	}

@@ -38,9 +38,7 @@ func (activeModels) Model(_ context.Context, orgID, id string) (registry.Model, 
 // keeps nothing.
 func testApp() *fiber.App {
 	app := web.NewApp(web.Options{})
-	for _, r := range (&API{Log: discardLog{}, Models: activeModels{}}).Routes() {
-		app.Add(r.Method, r.Path, r.Handler)
-	}
+	web.Mount(app, (&API{Log: discardLog{}, Models: activeModels{}}).Routes(), nil)
 	return app
 }
 
@@ -180,7 +178,7 @@ func TestLogBatchAnswers(t *testing.T) {
 		return `{"model_id":"m","predictions":[` + strings.Join(items, ",") + `]}`
 	}
 	f(p, batch(ok, ok), "201 logged 2 total 2 failed 0")
-	f(p, batch(), "201 logged 0 total 0 failed 0")
+	f(p, batch(), "422 VALIDATION_ERROR predictions")
 	f(p, string(benchBatch(3, false)), "201 logged 3 total 3 failed 0")
 	f(p, string(benchBatch(3, true)), "201 logged 2 total 3 failed 1 2:latency_ms")
 	f(p, batch(ok, `{"input_data":{}}`, ok, `{"output":1}`, `{"latency_ms":"x"}`),
@@ -189,15 +187,17 @@ func TestLogBatchAnswers(t *testing.T) {
 		"201 logged 1 total 2 failed 1 0:model_id")
 	f(p, batch(`{"input_data":[],"output_data":{}}`, `{"input_data":{"k":"\u0000"},"output_data":{}}`), "422 VALIDATION_ERROR predictions")
 	f(p, batch(`{"input_data":[],"output_data":{},"metadata":"x"}`), "422 VALIDATION_ERROR 0:input_data 0:metadata")
-	f(p, batch(`{"prediction_id":"a\u0000","prediction_id":"b","input_data":{},"output_data":{}}`), "422 VALIDATION_ERROR predictions")
+	f(p, batch(`{"prediction_id":"a\u0000","prediction_id":"b","input_data":{},"output_data":{}}`), "422 VALIDATION_ERROR predictions[0].prediction_id")
 	f(p, `{"model_id":"m","predictions":[`+ok+`],"extra":1,"Model_ID":"m"}`, "422 VALIDATION_ERROR Model_ID extra")
-	f(p, `{"model_id":"m","predictions":[`+ok+`],"predictions":[`+ok+`,`+ok+`]}`, "201 logged 2 total 2 failed 0")
-	f(p, `{"model_id":"m","model_id":"m","predictions":[`+ok+`]}`, "201 logged 1 total 1 failed 0")
+	f(p, `{"model_id":"m","predictions":[`+ok+`],"predictions":[`+ok+`,`+ok+`]}`, "422 VALIDATION_ERROR predictions")
+	f(p, `{"model_id":"m","model_id":"m","predictions":[`+ok+`]}`, "422 VALIDATION_ERROR model_id")
+	f(p, batch(ok, `{"input_data":{"x":[1e400]},"output_data":{}}`), "422 VALIDATION_ERROR predictions[1].input_data.x[0]")
+	f(p, batch(`{"input_data":{},"output_data":{"y":"\udc00"}}`), "422 VALIDATION_ERROR predictions[0].output_data.y")
 	f(p, `{"model_\u0069d":"m","predictions":[`+ok+`]}`, "201 logged 1 total 1 failed 0")
 	f(p, `{"model_id":5,"predictions":{}}`, "422 VALIDATION_ERROR model_id predictions")
 	f(p, `{"model_id":"m","predictions":null}`, "422 VALIDATION_ERROR predictions")
 	f(p, `{"model_id":"m"}`, "422 VALIDATION_ERROR predictions")
-	f(p, `{"model_id":" ","predictions":[]}`, "422 VALIDATION_ERROR model_id")
+	f(p, `{"model_id":" ","predictions":[]}`, "422 VALIDATION_ERROR model_id predictions")
 	f(p, `{"model_id":"m\u0000","predictions":[]}`, "422 VALIDATION_ERROR model_id")
 	f(p, `{"model_id":"m","predictions":[`+strings.Repeat(ok+",", MaxPredictionsPerBatch)+ok+`]}`, "422 VALIDATION_ERROR predictions")
 	f(p, ``, "400 BAD_REQUEST")
@@ -207,6 +207,7 @@ func TestLogBatchAnswers(t *testing.T) {
 	f(p, `{"model_id":"m","predictions":[{"input_data":{"a":1},"output_data":{"b":2}}}`, "400 BAD_REQUEST")
 	f(m, `{"model_id":"m","metrics":[{"metric_type":"f1","value":0.8},{"metric_type":"f1"},{"value":1,"metadata":[]}]}`,
 		"201 logged 1 total 3 failed 2 1:value 2:metadata")
+	f(m, `{"model_id":"m","metrics":[]}`, "422 VALIDATION_ERROR metrics")
 	f(m, `{"model_id":"m","metrics":[{"metric_type":"f1","value":0.8}],"predictions":[]}`, "422 VALIDATION_ERROR predictions")
 }
 

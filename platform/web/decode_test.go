@@ -38,22 +38,27 @@ func TestDecodeBytes(t *testing.T) {
 	}
 	for _, c := range cases {
 		var v body
-		err := DecodeBytes([]byte(c.in), &v)
-		if c.status == 0 {
-			if err != nil {
-				t.Errorf("%s: got %v, want nil", c.in, err)
-			}
-			continue
-		}
-		var e *Error
-		if !errors.As(err, &e) || e.Status != c.status {
-			t.Errorf("%s: got %v, want status %d", c.in, err, c.status)
-			continue
-		}
-		if c.field != "" && e.Details[c.field] == nil {
-			t.Errorf("%s: got details %v, want one naming %s", c.in, e.Details, c.field)
-		}
+		wantRefusal(t, c.in, DecodeBytes([]byte(c.in), &v), c.status, c.field)
 	}
+}
+
+// wantRefusal fails t unless err, the answer to in, is nil for status 0,
+// else an *Error of status whose details name field (when not empty), and
+// returns the *Error.
+func wantRefusal(t *testing.T, in string, err error, status int, field string) *Error {
+	t.Helper()
+	var e *Error
+	switch {
+	case status == 0:
+		if err != nil {
+			t.Errorf("%.60s: got %v, want nil", in, err)
+		}
+	case !errors.As(err, &e) || e.Status != status:
+		t.Errorf("%.60s: got %v, want status %d", in, err, status)
+	case field != "" && e.Details[field] == nil:
+		t.Errorf("%.60s: got details %v, want one naming %s", in, e.Details, field)
+	}
+	return e
 }
 
 // TestDecodeBytesTopLevelKind: a body of another kind than the request

@@ -98,15 +98,20 @@ func (s *keyScanner) next() bool {
 }
 
 // space skips whitespace.
-func (s *keyScanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
+func (s *keyScanner) space() { s.i = skipSpace(s.b, s.i) }
+
+// skipSpace returns the index of the first byte at or after b[i] that is
+// not JSON whitespace; len(b) if there is none.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
 		case ' ', '\t', '\n', '\r':
-			s.i++
+			i++
 		default:
-			return
+			return i
 		}
 	}
+	return i
 }
 
 // structural marks the bytes that skip looks at inside an object or

@@ -32,6 +32,10 @@ type Route struct {
 	// Bucket is the rate-limit bucket the request counts against; empty is
 	// the standard bucket.
 	Bucket string
+	// NonFinite lets the body hold NaN, Infinity and -Infinity as values,
+	// as Python's json module writes them, for a route whose own parser
+	// reads them (drift's columns).
+	NonFinite bool
 	// Handler serves the operation.
 	Handler fiber.Handler
 }
@@ -62,12 +66,16 @@ func PathParam(c *fiber.Ctx, name string) (string, error) {
 // authentication, rate limiting and the permission check.
 type Guard func(Route) []fiber.Handler
 
-// Mount registers routes on router, each behind guard's handlers.
+// Mount registers routes on router, each behind guard's handlers; a route
+// that takes a body admits only a well-formed JSON one (jsonBody).
 func Mount(router fiber.Router, routes []Route, guard Guard) {
 	for _, r := range routes {
 		var hs []fiber.Handler
 		if guard != nil {
 			hs = guard(r)
+		}
+		if takesBody(r.Method) {
+			hs = append(hs, jsonBody(r.NonFinite))
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
 	}

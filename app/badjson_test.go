@@ -1,0 +1,266 @@
+package app
+
+import (
+	"database/sql"
+	"fmt"
+	"math"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/store/sqlite"
+)
+
+// badJSONBody is a write route's body with a hole, %s, for members of an
+// object: key with value, a valid body together; field is the JSON path
+// of key in the body.
+type badJSONBody struct {
+	tmpl, key, value, field string
+	// emptyBatch, for a batch route, is the path of its array of items.
+	emptyBatch string
+}
+
+// badJSONBodies has a body for every route that takes one (POST, PUT,
+// PATCH), keyed as "METHOD /path"; :model_id and the other ids are filled
+// in. The hole is inside a free-form object where the route has one.
+var badJSONBodies = map[string]badJSONBody{
+	"POST /auth/login":         {`{%s,"password":"wrong password"}`, "username", `"admin"`, "username", ""},
+	"POST /auth/register":      {`{%s,"email":"newbie@example.com","password":"` + adminPassword + `","full_name":"N"}`, "username", `"newbie"`, "username", ""},
+	"POST /users":              {`{%s,"email":"bob@example.com","password":"` + adminPassword + `","full_name":"Bob","role":"viewer"}`, "username", `"bob"`, "username", ""},
+	"PUT /users/:user_id/role": {`{%s}`, "role", `"viewer"`, "role", ""},
+	"POST /roles":              {`{%s,"permissions":["models:read"]}`, "name", `"auditor"`, "name", ""},
+	"POST /api-keys":           {`{%s,"scopes":["read"]}`, "name", `"pipeline"`, "name", ""},
+	"POST /models": {`{"name":"other","version":"1","model_type":"classification","framework":"sklearn","metadata":{%s}}`,
+		"team", `"risk"`, "metadata.team", ""},
+	"PATCH /models/:model_id":                          {`{"protected_groups":{%s}}`, "gender", `["f"]`, "protected_groups.gender", ""},
+	"PATCH /models/:model_id/status":                   {`{%s}`, "status", `"inactive"`, "status", ""},
+	"POST /models/:model_id/archive":                   {`{%s}`, "reason", `"old"`, "reason", ""},
+	"POST /models/:model_id/restore":                   {`{%s}`, "reason", `"back"`, "reason", ""},
+	"PUT /models/:model_id/baseline":                   {`{"baseline_metrics":{%s}}`, "accuracy", `0.9`, "baseline_metrics.accuracy", ""},
+	"POST /drift/detect":                               {`{"model_id":":model_id","reference_data":{%s},"current_data":{"x":[1,2,3,5]}}`, "x", `[1,2,3,4]`, "reference_data.x", ""},
+	"PUT /drift/reference/:model_id":                   {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
+	"POST /drift/reference/:model_id/append":           {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
+	"POST /drift-config/:model_id/default":             {`{%s}`, "reason", `"reset"`, "reason", ""},
+	"POST /drift-config/:model_id/sensitivity/:preset": {`{%s}`, "reason", `"tighter"`, "reason", ""},
+	"PUT /drift-config/:model_id":                      {`{"feature_configs":{%s}}`, "x", `{"method":"psi"}`, "feature_configs.x", ""},
+	"POST /bias/audit": {`{"model_id":":model_id","sensitive_attributes":["g"],"y_pred":[1,0],"group_data":{%s}}`,
+		"g", `["a","b"]`, "group_data.g", ""},
+	"POST /bias/audits/:audit_id/cancel": {`{%s}`, "reason", `"stop"`, "reason", ""},
+	"POST /predictions/log": {`{"model_id":":model_id","input_data":{%s},"output_data":{"y":1}}`,
+		"x", `1`, "input_data.x", ""},
+	"POST /predictions/log/batch": {`{"model_id":":model_id","predictions":[{"input_data":{},"output_data":{"y":1}},{"input_data":{%s},"output_data":{"y":1}}]}`,
+		"x", `1`, "predictions[1].input_data.x", "predictions"},
+	"POST /metrics": {`{"model_id":":model_id","metric_type":"f1","value":0.8,"metadata":{%s}}`,
+		"x", `1`, "metadata.x", ""},
+	"POST /metrics/batch": {`{"model_id":":model_id","metrics":[{"metric_type":"f1","value":0.8,"metadata":{%s}}]}`,
+		"x", `1`, "metrics[0].metadata.x", "metrics"},
+	"POST /llm/completions": {`{"model_id":":model_id","provider":"openai","model_name":"gpt","prompt":"hi","completion":"hello","metadata":{%s}}`,
+		"x", `1`, "metadata.x", ""},
+	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
+	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
+}
+
+// TestBadJSON: every route that takes a body refuses, whole, a number
+// beyond float64, a lone surrogate, bytes that are not UTF-8 and a key
+// twice, wherever they are in the body (422 naming the value's path); a
+// body that is not declared as JSON (415); and an empty batch (422 naming
+// the array). Afterwards the transactional store is as it was, row for
+// row, and the analytical store holds only what was logged after, as the
+// processors read it.
+func TestBadJSON(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		model := s.model(admin, "churn", "1")
+		s.user(admin, "alice", "editor")
+		alice := s.do("GET", "/users?page_size=10", admin, nil).at("users").([]any)[1].(map[string]any)["id"].(string)
+		ids := strings.NewReplacer(":model_id", model, ":user_id", alice, ":audit_id", uuid.NewString(), ":preset", "high")
+		before := storeRows(t, s)
+
+		type input struct{ name, members, field string }
+		var checked int
+		for _, r := range allRoutes() {
+			if r.Method != "POST" && r.Method != "PUT" && r.Method != "PATCH" {
+				continue
+			}
+			name := r.Method + " " + r.Path
+			b, ok := badJSONBodies[name]
+			if !ok {
+				t.Errorf("no body for %s in badJSONBodies; add one", name)
+				continue
+			}
+			checked++
+			path := ids.Replace(r.Path)
+			member := func(v string) string { return fmt.Sprintf("%q:%s", b.key, v) }
+			inputs := []input{
+				{"beyond float64", member("1e400"), b.field},
+				{"beyond float64 nested", member(`{"deep":[0,-1e309]}`), b.field + ".deep[1]"},
+				{"lone surrogate", member(`"\ud800"`), b.field},
+				{"not UTF-8", member("\"\xff\""), b.field},
+				{"key twice", member(b.value) + "," + member(b.value), b.field},
+			}
+			for _, in := range inputs {
+				t.Run(name+"/"+in.name, func(t *testing.T) {
+					body := ids.Replace(fmt.Sprintf(b.tmpl, in.members))
+					s.raw(r.Method, path, admin, "application/json", body).wantField(t, in.field)
+				})
+			}
+			valid := ids.Replace(fmt.Sprintf(b.tmpl, member(b.value)))
+			for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "application/jsonx"} {
+				t.Run(name+"/"+ct, func(t *testing.T) {
+					s.raw(r.Method, path, admin, ct, valid).wantError(t, http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE")
+				})
+			}
+			if b.emptyBatch != "" {
+				t.Run(name+"/empty batch", func(t *testing.T) {
+					body := ids.Replace(fmt.Sprintf(`{"model_id":":model_id",%q:[]}`, b.emptyBatch))
+					s.raw(r.Method, path, admin, "application/json", body).wantField(t, b.emptyBatch)
+				})
+			}
+		}
+		if checked != len(badJSONBodies) {
+			t.Errorf("got %d routes with a body, want the %d of badJSONBodies: remove the routes that are gone", checked, len(badJSONBodies))
+		}
+
+		if after := storeRows(t, s); !slices.Equal(before, after) {
+			t.Errorf("the transactional store changed:\n%s", diffRows(before, after))
+		}
+		// What the log carried reaches the analytical store in order: once
+		// one event of each kind logged now is read, nothing came before.
+		s.raw("POST", "/predictions/log", admin, "application/json; charset=utf-8",
+			fmt.Sprintf(`{"model_id":%q,"input_data":{"x":1e308},"output_data":{"y":-1.7976931348623157e308}}`, model)).want(t, 201)
+		s.raw("POST", "/metrics", admin, "application/vnd.vigil+json",
+			fmt.Sprintf(`{"model_id":%q,"metric_type":"f1","value":0.8}`, model)).want(t, 201)
+		s.do("POST", "/llm/completions", admin, map[string]any{"model_id": model, "provider": "openai", "model_name": "gpt"}).want(t, 201)
+		s.waitStored(t, admin, model, 1)
+		waitFor(t, "the metric stored", func() bool {
+			return s.do("GET", "/metrics/aggregate?model_id="+model+"&metric_type=f1&time_window=1h&aggregation=count", admin, nil).at("value") == 1.0
+		})
+		waitFor(t, "the completion stored", func() bool {
+			return s.do("GET", "/llm/metrics?model_id="+model+"&start_time=2000-01-01T00:00:00Z&end_time=2100-01-01T00:00:00Z",
+				admin, nil).at("totals.completions") == 1.0
+		})
+		if dead := s.do("GET", "/dead-letters", admin, nil).want(t, 200); len(dead.list) != 0 {
+			t.Errorf("got dead letters %s, want none", dead.raw)
+		}
+		// A page of large but finite numbers reads back.
+		for _, page := range []response{
+			s.do("POST", "/predictions/query", admin, map[string]any{"model_id": model}).want(t, 200),
+			s.do("GET", "/predictions/models/"+model+"/recent", admin, nil).want(t, 200),
+		} {
+			if got := []any{page.body, page.list}; !holds(got, 1e308) || !holds(got, -math.MaxFloat64) {
+				t.Errorf("got page %s, want the prediction's 1e308 and -1.7976931348623157e308", page.raw)
+			}
+		}
+	})
+}
+
+// holds reports whether the decoded JSON v holds the number f.
+func holds(v any, f float64) bool {
+	switch v := v.(type) {
+	case float64:
+		return v == f
+	case []any:
+		return slices.ContainsFunc(v, func(e any) bool { return holds(e, f) })
+	case map[string]any:
+		for _, e := range v {
+			if holds(e, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// raw sends body as is with contentType.
+func (s *server) raw(method, path, token, contentType, body string) response {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("Authorization", "Bearer "+token)
+	return s.send(req)
+}
+
+// storeRows returns every row of every table of the transactional store,
+// as "table: values", sorted.
+func storeRows(t *testing.T, s *server) []string {
+	t.Helper()
+	driver, dsn, list := "pgx", s.app.cfg.PostgresURL,
+		`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	if dsn == "" {
+		driver, dsn, list = "sqlite", "file:"+filepath.Join(s.app.cfg.DataDir, sqlite.FileName)+"?mode=ro",
+			`SELECT name FROM sqlite_master WHERE type = 'table'`
+	}
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tables []string
+	rows, err := db.QueryContext(t.Context(), list)
+	if err != nil {
+		t.Fatalf("list tables: %v", err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, table := range tables {
+		rows, err := db.QueryContext(t.Context(), `SELECT * FROM "`+table+`"`)
+		if err != nil {
+			t.Fatalf("read %s: %v", table, err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					vals[i] = string(b)
+				}
+			}
+			all = append(all, fmt.Sprintf("%s: %v", table, vals))
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(all)
+	return all
+}
+
+// diffRows lists the rows only before has (-) and only after has (+), each
+// cut to 200 bytes.
+func diffRows(before, after []string) string {
+	var d []string
+	for _, r := range before {
+		if !slices.Contains(after, r) {
+			d = append(d, "- "+r[:min(len(r), 200)])
+		}
+	}
+	for _, r := range after {
+		if !slices.Contains(before, r) {
+			d = append(d, "+ "+r[:min(len(r), 200)])
+		}
+	}
+	return strings.Join(d, "\n")
+}
