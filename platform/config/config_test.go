@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,20 @@ func TestMetricsToken(t *testing.T) {
 	f("", "")
 	f("sixteen-chars-ok", "")
 	f("too-short", "at least 16")
+}
+
+// TestLogValueDurations logs the configuration as serve does at start:
+// durations read as durations, not as nanoseconds.
+func TestLogValueDurations(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("starting vigil", "config", c)
+	for _, want := range []string{`"auth_cache_ttl":"1s"`, `"request_timeout":"30s"`, `"drift_tick":"1m"`, `"shutdown_grace":"30s"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("got %s, want %s", b.String(), want)
+		}
+	}
 }
