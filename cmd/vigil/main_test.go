@@ -107,7 +107,7 @@ func TestServeAndTerminate(t *testing.T) {
 
 func TestRolesFlag(t *testing.T) {
 	bin := buildVigil(t)
-	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough pw")
+	p := startVigil(t, bin, t.TempDir(), "VIGIL_ROLES=processor", "VIGIL_ADMIN_PASSWORD=long enough password")
 	addr := p.waitFor(t, "listening")["addr"].(string)
 	res, err := http.Get("http://" + addr + "/api/v1/models")
 	if err != nil {
@@ -174,10 +174,10 @@ func TestAdminPasswordIgnored(t *testing.T) {
 		_ = p.cmd.Process.Signal(syscall.SIGTERM)
 		_ = p.cmd.Wait()
 	}
-	f([]string{"VIGIL_ADMIN_PASSWORD=the first admin's own password"}, false)
-	f([]string{"VIGIL_ADMIN_PASSWORD=the first admin's own password"}, false)
+	f([]string{"VIGIL_ADMIN_PASSWORD=the first owner's own password"}, false)
+	f([]string{"VIGIL_ADMIN_PASSWORD=the first owner's own password"}, false)
 	f([]string{"VIGIL_ADMIN_PASSWORD=change me please, said the quickstart"}, true)
-	f([]string{"VIGIL_ADMIN_USERNAME=someone", "VIGIL_ADMIN_PASSWORD=the first admin's own password"}, true)
+	f([]string{"VIGIL_ADMIN_USERNAME=someone", "VIGIL_ADMIN_PASSWORD=the first owner's own password"}, true)
 	f(nil, false)
 }
 
