@@ -14,11 +14,14 @@ TEST_FILTER := ^(ok|FAIL|--- FAIL|panic:)
 
 .PHONY: build run engines engines-down engines-status test test-fault test-short fmt vet clean
 
+# A stripped release build: no symbol table or DWARF (-s -w), no build machine's paths (-trimpath),
+# the version from git.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 build:
-	$(GO) build -o bin/vigil ./cmd/vigil
+	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o bin/vigil ./cmd/vigil
 
-run:
-	$(GO) run ./cmd/vigil serve
+run: build
+	bin/vigil serve
 
 engines:
 	$(ENGINES) up

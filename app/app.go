@@ -45,6 +45,8 @@ type App struct {
 
 	http     *fiber.App
 	listener net.Listener
+	// metricsListener serves /metrics alone, when configured.
+	metricsListener net.Listener
 
 	checks   []check
 	services []service
@@ -92,6 +94,15 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 
 // Addr is the address the HTTP server listens on.
 func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// MetricsAddr is the address of /metrics' own listener, empty when
+// /metrics is served on Addr.
+func (a *App) MetricsAddr() string {
+	if a.metricsListener == nil {
+		return ""
+	}
+	return a.metricsListener.Addr().String()
+}
 
 // Run runs every role until ctx ends or one of them fails; a role that
 // fails stops the others and its error is returned.

@@ -91,6 +91,9 @@ func TestOperationalEndpoints(t *testing.T) {
 			`vigil_http_requests_total{method="GET",route="/api/v1/models",status="200"}`,
 			`vigil_http_request_duration_seconds_bucket{method="GET",route="/api/v1/models"`,
 			`vigil_rate_limit_rejections_total`,
+			// The processor's counters, before anything is counted.
+			`vigil_processor_dead_letters_total{kind="predictions"} 0`,
+			`vigil_processor_dropped_events_total{kind="predictions",reason="model_deleted"} 0`,
 		} {
 			if !strings.Contains(m, want) {
 				t.Errorf("got /metrics without %s", want)

@@ -17,6 +17,7 @@ import (
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/query/clickhouse"
@@ -101,34 +102,55 @@ func (a *App) initClickHouse(context.Context) error {
 }
 
 // initHTTP builds the HTTP server with the operational endpoints, which
-// every process serves whatever its roles, and binds its address.
+// every process serves whatever its roles, and binds its address. /metrics
+// is served there to loopback clients or the metrics token, or on a
+// listener of its own (config.Config.MetricsAddr).
 func (a *App) initHTTP(context.Context) error {
-	a.http = web.NewApp(web.Options{BodyLimit: a.cfg.BodyLimit, Timeout: a.cfg.RequestTimeout, Logger: a.log})
+	opts := web.Options{BodyLimit: a.cfg.BodyLimit, Timeout: a.cfg.RequestTimeout, Logger: a.log}
+	a.http = web.NewApp(opts)
 	a.http.Use(a.metrics.Middleware(a.log))
 	a.http.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
 	a.http.Get("/readyz", a.readyz)
-	a.http.Get("/metrics", a.metrics.Handler())
+	access := telemetry.Access{Token: a.cfg.MetricsToken}
+	if a.cfg.MetricsAddr == "" {
+		a.http.Get("/metrics", a.metrics.Handler(access))
+	}
 	ln, err := net.Listen("tcp", a.cfg.Addr)
 	if err != nil {
 		return err
 	}
 	a.listener = ln
-	a.services = append(a.services, service{"http", a.serveHTTP})
+	a.services = append(a.services, service{"http", a.serveHTTP(a.http, ln)})
+	if a.cfg.MetricsAddr == "" {
+		return nil
+	}
+	ln, err = net.Listen("tcp", a.cfg.MetricsAddr)
+	if err != nil {
+		a.listener.Close()
+		return err
+	}
+	a.metricsListener = ln
+	access.Open = true
+	scrapes := web.NewApp(opts)
+	scrapes.Get("/metrics", a.metrics.Handler(access))
+	a.services = append(a.services, service{"metrics-http", a.serveHTTP(scrapes, ln)})
 	return nil
 }
 
-// serveHTTP serves until ctx ends, then drains in-flight requests for up
-// to the shutdown grace.
-func (a *App) serveHTTP(ctx context.Context) error {
-	errc := make(chan error, 1)
-	go func() { errc <- a.http.Listener(a.listener) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
+// serveHTTP serves h on ln until ctx ends, then drains in-flight requests
+// for up to the shutdown grace.
+func (a *App) serveHTTP(h *fiber.App, ln net.Listener) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		errc := make(chan error, 1)
+		go func() { errc <- h.Listener(ln) }()
+		select {
+		case err := <-errc:
+			return err
+		case <-ctx.Done():
+		}
+		a.log.Info("draining HTTP requests", "addr", ln.Addr().String(), "grace", config.Duration(a.cfg.ShutdownGrace))
+		return h.ShutdownWithTimeout(a.cfg.ShutdownGrace)
 	}
-	a.log.Info("draining HTTP requests", "grace", a.cfg.ShutdownGrace)
-	return a.http.ShutdownWithTimeout(a.cfg.ShutdownGrace)
 }
 
 // lockouts is where login back-offs live: in Redis when configured,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/store"
 )
 
 // rolesFor returns the built-in roles of a new organization.
@@ -27,7 +29,8 @@ func rolesFor(orgID string, now time.Time) []Role {
 
 // Bootstrap creates the first organization and its admin on an empty store.
 // With an empty password it generates one and logs it once. Later starts,
-// of this or any other replica, change nothing.
+// of this or any other replica, change nothing; should they be given a
+// password that is not the admin's, they say loudly that it is ignored.
 func Bootstrap(ctx context.Context, s Store, username, password string, log *slog.Logger) error {
 	username = strings.ToLower(username)
 	if !usernamePattern.MatchString(username) {
@@ -44,7 +47,13 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 		password = base64.RawURLEncoding.EncodeToString(b)
 	}
 	if problem := PasswordProblem(username, password); problem != "" {
-		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s (it is checked on every start: choose another, or unset it once the first admin exists)", problem, PasswordRule)
+		// A store set up by an earlier start keeps its admin: the variable
+		// is ignored there, and said so, whatever it holds, so that a
+		// deployment that keeps it set still restarts.
+		if _, err := s.UserByUsername(ctx, username); err == nil {
+			return checkIgnoredAdmin(ctx, s, username, password, log)
+		}
+		return fmt.Errorf("VIGIL_ADMIN_PASSWORD %s: %s (choose another, or unset it to have one generated)", problem, PasswordRule)
 	}
 	now := time.Now().UTC()
 	org := Organization{ID: uuid.Must(uuid.NewV7()).String(), Name: "default", CreatedAt: now}
@@ -59,6 +68,9 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 		return fmt.Errorf("bootstrap: %w", err)
 	}
 	if !created {
+		if !generated {
+			return checkIgnoredAdmin(ctx, s, username, password, log)
+		}
 		return nil
 	}
 	if generated {
@@ -67,6 +79,29 @@ func Bootstrap(ctx context.Context, s Store, username, password string, log *slo
 	} else {
 		log.Info("created the first admin from VIGIL_ADMIN_USERNAME/VIGIL_ADMIN_PASSWORD",
 			"username", username, "organization_id", org.ID)
+	}
+	return nil
+}
+
+// checkIgnoredAdmin warns when VIGIL_ADMIN_USERNAME/VIGIL_ADMIN_PASSWORD,
+// given to a start that found the store set up, do not log in: the first
+// start's admin stays as it was, and a user who expects the variables to
+// apply would otherwise find out only when the login fails.
+func checkIgnoredAdmin(ctx context.Context, s Store, username, password string, log *slog.Logger) error {
+	const why = "VIGIL_ADMIN_USERNAME and VIGIL_ADMIN_PASSWORD apply only to the first start, on an empty store"
+	u, err := s.UserByUsername(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		log.Warn("VIGIL_ADMIN_PASSWORD IS IGNORED: the store was set up by an earlier start and has no user of this name; "+why,
+			"username", username)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bootstrap: look up the admin: %w", err)
+	}
+	if ok, err := CheckPassword(u.PasswordHash, password); err != nil || !ok {
+		log.Warn("VIGIL_ADMIN_PASSWORD IS IGNORED: it is not the password of the admin an earlier start created; "+
+			"log in with that admin's password (a generated one was logged as \"created the first admin\"). "+why,
+			"username", username)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package processors
 
-import "github.com/prometheus/client_golang/prometheus"
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/vigilhq/vigil/ingest"
+)
 
 // Metrics counts the events the processor did not store. A nil *Metrics
 // counts nothing.
@@ -20,7 +24,9 @@ const (
 
 // NewMetrics registers the processor's metrics with reg:
 // vigil_processor_dead_letters_total{kind} and
-// vigil_processor_dropped_events_total{kind,reason}.
+// vigil_processor_dropped_events_total{kind,reason}, each series of a
+// stored kind declared at zero, so that dashboards and alerts see it
+// before its first event.
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		deadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -33,6 +39,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"kind", "reason"}),
 	}
 	reg.MustRegister(m.deadLetters, m.dropped)
+	for _, kind := range []string{ingest.KindPrediction, ingest.KindMetric, ingest.KindCompletion} {
+		m.deadLetters.WithLabelValues(kind)
+		for _, reason := range []string{DropModelDeleted, DropUndecodable} {
+			m.dropped.WithLabelValues(kind, reason)
+		}
+	}
 	return m
 }
 

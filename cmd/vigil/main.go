@@ -43,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "vigil", buildVersion())
 		return 0
 	case "serve":
-		return serve(args[1:], stderr)
+		return serve(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -52,13 +52,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func serve(args []string, stderr io.Writer) int {
+func serve(args []string, stdout, stderr io.Writer) int {
 	cfg, err := config.Parse(args, config.Getenv)
 	if errors.Is(err, flag.ErrHelp) {
+		config.Usage(stdout, config.Getenv)
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "vigil:", err)
+		fmt.Fprintf(stderr, "vigil: %v (vigil serve -h lists the flags)\n", err)
 		return 2
 	}
 	log := telemetry.NewLogger(stderr, cfg.LogLevel)
@@ -73,7 +74,7 @@ func serve(args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer a.Close()
-	log.Info("listening", "addr", a.Addr(), "roles", cfg.Roles)
+	log.Info("listening", "addr", a.Addr(), "metrics_addr", a.MetricsAddr(), "roles", cfg.Roles)
 	if err := a.Run(ctx); err != nil {
 		log.Error("stopped", "err", err)
 		return 1

@@ -153,3 +153,85 @@ func TestCommands(t *testing.T) {
 		t.Errorf("got %d %q for a malformed VIGIL_RATE_LIMIT_BATCH, want 2 naming it", code, out.String())
 	}
 }
+
+// TestAdminPasswordIgnored starts Vigil as the README's "Run Vigil" does,
+// creating the admin, then again with VIGIL_ADMIN_PASSWORD as the
+// quickstart does: a password that is not the admin's warns that it is
+// ignored, the admin's own does not.
+func TestAdminPasswordIgnored(t *testing.T) {
+	const ignored = "VIGIL_ADMIN_PASSWORD IS IGNORED"
+	bin := buildVigil(t)
+	dir := t.TempDir()
+	f := func(env []string, wantWarning bool) {
+		t.Helper()
+		p := startVigil(t, bin, dir, env...)
+		p.waitFor(t, "listening")
+		if got := strings.Contains(p.log.String(), ignored); got != wantWarning {
+			t.Errorf("env %v: got warning %v, want %v; log:\n%s", env, got, wantWarning, p.log.String())
+		}
+		if wantWarning && !strings.Contains(p.log.String(), `"level":"WARN"`) {
+			t.Errorf("env %v: got no WARN line, want one; log:\n%s", env, p.log.String())
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+		_ = p.cmd.Wait()
+	}
+	f([]string{"VIGIL_ADMIN_PASSWORD=the first owner's own password"}, false)
+	f([]string{"VIGIL_ADMIN_PASSWORD=the first owner's own password"}, false)
+	f([]string{"VIGIL_ADMIN_PASSWORD=change me please, said the quickstart"}, true)
+	f([]string{"VIGIL_ADMIN_USERNAME=someone", "VIGIL_ADMIN_PASSWORD=the first owner's own password"}, true)
+	f(nil, false)
+}
+
+// TestServeHelp reads `vigil serve -h`: every flag names its environment
+// variable, and durations are written as durations.
+func TestServeHelp(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"serve", "-h"}, &out, &errs); code != 0 {
+		t.Fatalf("got exit %d, want 0; stderr: %s", code, errs.String())
+	}
+	blocks := strings.Split(out.String(), "\n  --")[1:]
+	if len(blocks) < 25 {
+		t.Fatalf("got %d flags, want every flag of serve:\n%s", len(blocks), out.String())
+	}
+	for _, b := range blocks {
+		name, _, _ := strings.Cut(b, " ")
+		env := "VIGIL_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if !strings.Contains(b, "\n        "+env+" (default ") {
+			t.Errorf("--%s: got %q, want its variable %s and default", name, b, env)
+		}
+	}
+	for _, want := range []string{
+		"--drift-tick duration", "VIGIL_DRIFT_TICK (default 1m)\n", "VIGIL_SHUTDOWN_GRACE (default 30s)\n",
+		"VIGIL_AUTH_CACHE_TTL (default 1s)\n", "VIGIL_METRICS_ADDR", "VIGIL_METRICS_TOKEN",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("got no %q in:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "m0s") {
+		t.Errorf("got a duration with zero units (m0s) in:\n%s", out.String())
+	}
+}
+
+// TestMetricsAddr serves /metrics on a listener of its own: there it
+// answers, on the API's address it does not exist.
+func TestMetricsAddr(t *testing.T) {
+	p := startVigil(t, buildVigil(t), t.TempDir(), "VIGIL_METRICS_ADDR=127.0.0.1:0", "VIGIL_ADMIN_PASSWORD=long enough password")
+	l := p.waitFor(t, "listening")
+	addr, metrics := l["addr"].(string), l["metrics_addr"].(string)
+	f := func(url string, want int, body string) {
+		t.Helper()
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != want || !strings.Contains(string(b), body) {
+			t.Errorf("GET %s: got %d %.200s, want %d with %q", url, res.StatusCode, b, want, body)
+		}
+	}
+	f("http://"+addr+"/readyz", 200, "ok")
+	f("http://"+addr+"/metrics", 404, "NOT_FOUND")
+	f("http://"+metrics+"/metrics", 200, `vigil_http_requests_total{method="GET",route="/readyz",status="200"} 1`)
+}

@@ -6,7 +6,10 @@
 # run with the machine's Java 17. Each listens on 127.0.0.1 on a non-default port, and keeps
 # all of its state (data, logs, pid files, jars) under
 #     ${VIGIL_ENGINES_DIR:-$HOME/.cache/vigil-engines}
-# so a second run on the same machine reuses data and downloads.
+# so a second run on the same machine reuses data and downloads. One exception: run as root,
+# PostgreSQL (which runs as the postgres user) keeps its folder in
+#     /var/lib/vigil-engines/pg-<hash of the state folder's path>
+# so that no folder's permissions (the user's home above all) need changing for it to be reached.
 #
 # `up` also installs Schemathesis (the OpenAPI-driven API tester, from PyPI) into a Python
 # virtual environment under the same folder, once per pinned version; `env` names its `st`.
@@ -199,8 +202,8 @@ apt_install() {
 
 pg_bindir() {
   local want="" d
-  if [ -s "$STATE/postgres/data/PG_VERSION" ]; then
-    want="$(cat "$STATE/postgres/data/PG_VERSION")"
+  if [ -s "$PGDATA/PG_VERSION" ]; then
+    want="$(cat "$PGDATA/PG_VERSION")"
     [ -x "/usr/lib/postgresql/$want/bin/pg_ctl" ] && { echo "/usr/lib/postgresql/$want/bin"; return 0; }
   fi
   d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
@@ -261,7 +264,26 @@ stop_package_clickhouse() {
 # ---------------------------------------------------------------------------------------------
 # PostgreSQL
 
-PG_DIR="$STATE/postgres"
+# PostgreSQL refuses to run as root. As root, its folder is therefore one the postgres user
+# reaches with no permission changed on the way (never the user's home): under /var/lib, keyed by
+# the state folder, so that each VIGIL_ENGINES_DIR keeps its own data and a second run finds it
+# again. As any other user the server runs as that user, in the state folder.
+LEGACY_PG_DIR="$STATE/postgres"
+if is_root; then
+  PG_DIR="/var/lib/vigil-engines/pg-$(printf '%s' "$STATE" | sha256sum | cut -c1-12)"
+else
+  PG_DIR="$LEGACY_PG_DIR"
+fi
+# Data an earlier version of this script kept under the state folder as root moves to PG_DIR on
+# the next start; while its server still runs, it is used where it is.
+PG_MOVE_LEGACY=0
+if [ "$PG_DIR" != "$LEGACY_PG_DIR" ] && [ -s "$LEGACY_PG_DIR/data/PG_VERSION" ] && [ ! -e "$PG_DIR" ]; then
+  if pid_alive "$(read_pid "$LEGACY_PG_DIR/data/postmaster.pid")" "$LEGACY_PG_DIR/data"; then
+    PG_DIR="$LEGACY_PG_DIR"
+  else
+    PG_MOVE_LEGACY=1
+  fi
+fi
 PGDATA="$PG_DIR/data"
 PG_LOG="$PG_DIR/postgres.log"
 
@@ -283,26 +305,30 @@ pg_running() {
   pid_alive "$pid" "$PGDATA"
 }
 
-# Every folder above the data folder must be traversable by the postgres user.
-pg_grant_traverse() {
-  is_root || return 0
-  local d="$PG_DIR"
-  while d="$(dirname "$d")"; [ "$d" != / ]; do
-    if ! runuser -u postgres -- test -x "$d"; then
-      log "granting search (x) permission on $d so the postgres user can reach $PGDATA"
-      chmod o+x "$d"
-    fi
-  done
+# pg_place_dir: create PG_DIR (moving an earlier version's data into it), owned by the server's user.
+pg_place_dir() {
+  if [ "$PG_MOVE_LEGACY" = 1 ] && [ ! -e "$PG_DIR" ]; then
+    log "postgres: moving $LEGACY_PG_DIR to $PG_DIR (out of the state folder, which the postgres user need not reach)"
+    mkdir -p "$(dirname "$PG_DIR")"
+    chmod 755 "$(dirname "$PG_DIR")"
+    mv "$LEGACY_PG_DIR" "$PG_DIR"
+  fi
+  if is_root; then
+    mkdir -p "$(dirname "$PG_DIR")"
+    chmod 755 "$(dirname "$PG_DIR")"
+  fi
+  mkdir -p "$PG_DIR"
+  if is_root; then chown postgres:postgres "$PG_DIR"; fi
+  chmod 700 "$PG_DIR"
 }
 
 pg_init() {
   local bin sock
   bin="$(pg_bindir)"
   sock="$(pg_sockdir)"
-  mkdir -p "$PG_DIR" "$sock"
-  if is_root; then chown postgres:postgres "$PG_DIR" "$sock"; fi
-  chmod 700 "$PG_DIR"
-  pg_grant_traverse
+  pg_place_dir
+  mkdir -p "$sock"
+  if is_root; then chown postgres:postgres "$sock"; fi
   if [ ! -s "$PGDATA/PG_VERSION" ]; then
     log "postgres: initdb $PGDATA"
     rm -rf "$PGDATA"

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -35,6 +35,9 @@ const (
 	// creates a new organization whose admin is the new user.
 	RegistrationOpen = "open"
 )
+
+// MinMetricsToken is the shortest VIGIL_METRICS_TOKEN accepted.
+const MinMetricsToken = 16
 
 // Limits are the per-organization rate limits, in requests per hour.
 type Limits struct {
@@ -112,89 +115,76 @@ type Config struct {
 	// Bias are the bias audit runner's limits.
 	Bias     Bias
 	LogLevel slog.Level
+
+	// MetricsAddr, when set, is a listener of its own for /metrics, open
+	// to whoever reaches it; the API's address then does not serve it.
+	MetricsAddr string
+	// MetricsToken, when set, is the bearer token /metrics asks for
+	// wherever it is served. Without either, /metrics answers clients on
+	// loopback only.
+	MetricsToken string
 }
 
 // Parse reads flags from args (after the subcommand), with defaults from
-// the environment lookup getenv (os.Getenv in production).
+// the environment lookup getenv (os.Getenv in production). Every flag
+// takes its default from the variable named after it (flags.envName); -h
+// answers flag.ErrHelp, and Usage prints the help.
 func Parse(args []string, getenv func(string) string) (Config, error) {
-	env := func(name, def string) string {
-		if v := getenv(name); v != "" {
-			return v
-		}
-		return def
-	}
-	var envErrs []error
-	envInt := func(name string, def int64) int64 {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			envErrs = append(envErrs, fmt.Errorf("%s: %w", name, err))
-		}
-		return n
-	}
-	envDuration := func(name string, def time.Duration) time.Duration {
-		v := getenv(name)
-		if v == "" {
-			return def
-		}
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			envErrs = append(envErrs, fmt.Errorf("%s: %w", name, err))
-		}
-		return d
-	}
 	var c Config
-	var roles, brokers, logLevel string
-	var bodyMB int
-	var err error
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.StringVar(&c.Addr, "addr", env("VIGIL_ADDR", "127.0.0.1:8080"), "listen address (VIGIL_ADDR)")
-	fs.StringVar(&c.DataDir, "data-dir", env("VIGIL_DATA_DIR", "./vigil-data"), "data folder of the embedded default (VIGIL_DATA_DIR)")
-	fs.StringVar(&roles, "roles", env("VIGIL_ROLES", strings.Join(AllRoles, ",")), "roles to run: api,processor (VIGIL_ROLES)")
-	fs.StringVar(&c.PostgresURL, "postgres-url", env("VIGIL_POSTGRES_URL", ""), "PostgreSQL URL; empty: SQLite in the data folder (VIGIL_POSTGRES_URL)")
-	fs.StringVar(&c.RedisURL, "redis-url", env("VIGIL_REDIS_URL", ""), "Redis URL for shared limits and caches; empty: in-process (VIGIL_REDIS_URL)")
-	fs.StringVar(&c.RedisPrefix, "redis-prefix", env("VIGIL_REDIS_PREFIX", "vigil:"), "prefix of every Redis key (VIGIL_REDIS_PREFIX)")
-	fs.StringVar(&brokers, "kafka-brokers", env("VIGIL_KAFKA_BROKERS", ""), "comma-separated Kafka brokers; empty: embedded log (VIGIL_KAFKA_BROKERS)")
-	fs.StringVar(&c.KafkaTopicPrefix, "kafka-topic-prefix", env("VIGIL_KAFKA_TOPIC_PREFIX", "vigil."), "prefix of the event log's topics and consumer group (VIGIL_KAFKA_TOPIC_PREFIX)")
-	fs.StringVar(&c.KafkaInstanceID, "kafka-instance-id", env("VIGIL_KAFKA_INSTANCE_ID", ""), "this processor's static consumer-group member id; empty: dynamic membership (VIGIL_KAFKA_INSTANCE_ID)")
-	fs.StringVar(&c.ClickHouseURL, "clickhouse-url", env("VIGIL_CLICKHOUSE_URL", ""), "ClickHouse URL; empty: SQLite (VIGIL_CLICKHOUSE_URL)")
-	fs.StringVar(&c.AdminUsername, "admin-username", env("VIGIL_ADMIN_USERNAME", "admin"), "first admin's username (VIGIL_ADMIN_USERNAME)")
+	f := register(&c, getenv)
+	if err := errors.Join(f.errs...); err != nil {
+		return Config{}, err
+	}
+	if err := f.fs.Parse(args); err != nil {
+		return Config{}, err
+	}
 	c.AdminPassword = getenv("VIGIL_ADMIN_PASSWORD")
 	c.JWTSecret = getenv("VIGIL_JWT_SECRET")
 	c.MasterKey = getenv("VIGIL_MASTER_KEY")
-	fs.StringVar(&c.MasterKeyFile, "master-key-file", env("VIGIL_MASTER_KEY_FILE", defaultMasterKeyFile()),
-		"master key file sealing stored secrets, created when missing; back it up apart from the data (VIGIL_MASTER_KEY_FILE)")
-	fs.StringVar(&c.Registration, "registration", env("VIGIL_REGISTRATION", RegistrationAdmin), "who may register: admin or open (VIGIL_REGISTRATION)")
-	fs.Int64Var(&c.Limits.Standard, "rate-limit-standard", envInt("VIGIL_RATE_LIMIT_STANDARD", 1000), "standard requests per hour per organization")
-	fs.Int64Var(&c.Limits.Predictions, "rate-limit-predictions", envInt("VIGIL_RATE_LIMIT_PREDICTIONS", 10000), "prediction-logging requests per hour per organization")
-	fs.Int64Var(&c.Limits.Batch, "rate-limit-batch", envInt("VIGIL_RATE_LIMIT_BATCH", 100), "batch requests per hour per organization")
-	fs.Int64Var(&c.Limits.Reports, "rate-limit-reports", envInt("VIGIL_RATE_LIMIT_REPORTS", 10), "report generations per hour per organization")
-	fs.IntVar(&bodyMB, "body-limit-mb", int(envInt("VIGIL_BODY_LIMIT_MB", 10)), "largest request body in MiB")
-	fs.DurationVar(&c.AuthCacheTTL, "auth-cache-ttl", envDuration("VIGIL_AUTH_CACHE_TTL", time.Second), "how long a principal stays cached; 0 disables the cache")
-	fs.DurationVar(&c.StaleIfError, "stale-if-error", envDuration("VIGIL_STALE_IF_ERROR", 5*time.Minute), "how long past its lifetime a cached API key, user or model still serves while PostgreSQL is unreachable; 0 disables (VIGIL_STALE_IF_ERROR)")
-	fs.DurationVar(&c.RequestTimeout, "request-timeout", envDuration("VIGIL_REQUEST_TIMEOUT", 30*time.Second), "per-request timeout")
-	fs.DurationVar(&c.DriftTick, "drift-tick", envDuration("VIGIL_DRIFT_TICK", time.Minute), "how often due drift schedules are looked for")
-	fs.IntVar(&c.Bias.Workers, "bias-workers", int(envInt("VIGIL_BIAS_WORKERS", 0)), "bias audits run at a time; 0: 2 (VIGIL_BIAS_WORKERS)")
-	fs.IntVar(&c.Bias.Queue, "bias-queue", int(envInt("VIGIL_BIAS_QUEUE", 0)), "bias audits that may wait to run; 0: 64 (VIGIL_BIAS_QUEUE)")
-	fs.IntVar(&c.Bias.MaxRows, "bias-max-rows", int(envInt("VIGIL_BIAS_MAX_ROWS", 0)), "rows of one bias audit at most; 0: 1000000 (VIGIL_BIAS_MAX_ROWS)")
-	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", envDuration("VIGIL_SHUTDOWN_GRACE", 30*time.Second), "time to drain on SIGTERM")
-	fs.StringVar(&logLevel, "log-level", env("VIGIL_LOG_LEVEL", "info"), "debug, info, warn or error")
-	if err = errors.Join(envErrs...); err != nil {
-		return Config{}, err
-	}
-	if err = fs.Parse(args); err != nil {
-		return Config{}, err
-	}
-	c.BodyLimit = bodyMB << 20
-	c.Roles = splitList(roles)
-	c.KafkaBrokers = splitList(brokers)
-	if err = c.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
+	c.MetricsToken = getenv("VIGIL_METRICS_TOKEN")
+	c.BodyLimit = f.bodyMB << 20
+	c.Roles = splitList(f.roles)
+	c.KafkaBrokers = splitList(f.brokers)
+	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return Config{}, fmt.Errorf("log level: %w", err)
 	}
 	return c, c.validate()
+}
+
+// register declares serve's flags into c, each defaulting to its variable.
+func register(c *Config, getenv func(string) string) *flags {
+	f := &flags{fs: flag.NewFlagSet("serve", flag.ContinueOnError), getenv: getenv}
+	f.fs.SetOutput(io.Discard) // Usage prints the help, once
+	f.fs.Usage = func() {}
+	f.str(&c.Addr, "addr", "127.0.0.1:8080", "listen address of the API and the operational endpoints")
+	f.str(&c.DataDir, "data-dir", "./vigil-data", "data folder of the embedded default")
+	f.str(&f.roles, "roles", strings.Join(AllRoles, ","), "roles to run: api,processor")
+	f.str(&c.PostgresURL, "postgres-url", "", "PostgreSQL URL; empty: SQLite in the data folder")
+	f.str(&c.RedisURL, "redis-url", "", "Redis URL for shared limits and caches; empty: in-process")
+	f.str(&c.RedisPrefix, "redis-prefix", "vigil:", "prefix of every Redis key")
+	f.str(&f.brokers, "kafka-brokers", "", "comma-separated Kafka brokers; empty: embedded log")
+	f.str(&c.KafkaTopicPrefix, "kafka-topic-prefix", "vigil.", "prefix of the event log's topics and consumer group")
+	f.str(&c.KafkaInstanceID, "kafka-instance-id", "", "this processor's static consumer-group member id; empty: dynamic membership")
+	f.str(&c.ClickHouseURL, "clickhouse-url", "", "ClickHouse URL; empty: SQLite")
+	f.str(&c.AdminUsername, "admin-username", "admin", "first admin's username")
+	f.str(&c.MasterKeyFile, "master-key-file", defaultMasterKeyFile(), "master key file sealing stored secrets, created when missing; back it up apart from the data")
+	f.str(&c.Registration, "registration", RegistrationAdmin, "who may register: admin or open")
+	f.int64(&c.Limits.Standard, "rate-limit-standard", 1000, "standard requests per hour per organization")
+	f.int64(&c.Limits.Predictions, "rate-limit-predictions", 10000, "prediction-logging requests per hour per organization")
+	f.int64(&c.Limits.Batch, "rate-limit-batch", 100, "batch requests per hour per organization")
+	f.int64(&c.Limits.Reports, "rate-limit-reports", 10, "report generations per hour per organization")
+	f.int(&f.bodyMB, "body-limit-mb", 10, "largest request body in MiB")
+	f.duration(&c.AuthCacheTTL, "auth-cache-ttl", time.Second, "how long a principal stays cached; 0 disables the cache")
+	f.duration(&c.StaleIfError, "stale-if-error", 5*time.Minute, "how long past its lifetime a cached API key, user or model still serves while PostgreSQL is unreachable; 0 disables")
+	f.duration(&c.RequestTimeout, "request-timeout", 30*time.Second, "per-request timeout")
+	f.duration(&c.DriftTick, "drift-tick", time.Minute, "how often due drift schedules are looked for")
+	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
+	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
+	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
+	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
+	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
+	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
+	return f
 }
 
 func (c Config) validate() error {
@@ -227,6 +217,9 @@ func (c Config) validate() error {
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
+		return fmt.Errorf("VIGIL_METRICS_TOKEN must be at least %d characters", MinMetricsToken)
+	}
 	return nil
 }
 
@@ -252,11 +245,14 @@ func (c Config) LogValue() slog.Value {
 		slog.String("registration", c.Registration),
 		slog.Any("rate_limits_per_hour", c.Limits),
 		slog.Int("body_limit_bytes", c.BodyLimit),
-		slog.Duration("auth_cache_ttl", c.AuthCacheTTL),
-		slog.Duration("stale_if_error", c.StaleIfError),
-		slog.Duration("request_timeout", c.RequestTimeout),
-		slog.Duration("drift_tick", c.DriftTick),
+		slog.String("auth_cache_ttl", Duration(c.AuthCacheTTL)),
+		slog.String("stale_if_error", Duration(c.StaleIfError)),
+		slog.String("request_timeout", Duration(c.RequestTimeout)),
+		slog.String("drift_tick", Duration(c.DriftTick)),
+		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
 		slog.Any("bias", c.Bias),
+		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
+		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 	)
 }
 

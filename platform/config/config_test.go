@@ -1,8 +1,11 @@
 package config
 
 import (
+	"flag"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseBias(t *testing.T) {
@@ -24,4 +27,88 @@ func TestParseBias(t *testing.T) {
 	f(map[string]string{"VIGIL_BIAS_WORKERS": "4"}, []string{"--bias-workers=8", "--bias-max-rows=100"}, Bias{Workers: 8, MaxRows: 100}, "")
 	f(map[string]string{"VIGIL_BIAS_QUEUE": "many"}, nil, Bias{}, "VIGIL_BIAS_QUEUE")
 	f(nil, []string{"--bias-max-rows=-1"}, Bias{}, "must not be negative")
+}
+
+// TestEveryFlagHasItsVariable sets each flag's variable, as its usage
+// names it, and expects the flag to take it as its default.
+func TestEveryFlagHasItsVariable(t *testing.T) {
+	var help strings.Builder
+	Usage(&help, func(string) string { return "" })
+	fs := register(&Config{}, func(string) string { return "" }).fs
+	n := 0
+	fs.VisitAll(func(fl *flag.Flag) {
+		n++
+		name := envName(fl.Name)
+		block := "  --" + fl.Name + " "
+		i := strings.Index(help.String(), block)
+		if i < 0 || !strings.Contains(strings.SplitN(help.String()[i:], "\n  --", 2)[0], "\n        "+name+" (default ") {
+			t.Errorf("--%s: got no %s in its help, want it named", fl.Name, name)
+		}
+		want := "seven"
+		switch fl.Value.(flag.Getter).Get().(type) {
+		case time.Duration:
+			want = "7s"
+		case int, int64:
+			want = "7"
+		}
+		got := register(&Config{}, func(v string) string {
+			if v == name {
+				return want
+			}
+			return ""
+		}).fs.Lookup(fl.Name).DefValue
+		if got != want {
+			t.Errorf("--%s with %s=%s: got default %q, want %q", fl.Name, name, want, got, want)
+		}
+	})
+	if n < 25 {
+		t.Fatalf("got %d flags, want every flag of serve", n)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0s", 500 * time.Millisecond: "500ms", time.Second: "1s", 30 * time.Second: "30s", time.Minute: "1m",
+		90 * time.Second: "1m30s", time.Hour: "1h", 90 * time.Minute: "1h30m", time.Hour + time.Second: "1h0m1s",
+	} {
+		got := Duration(d)
+		if got != want {
+			t.Errorf("Duration(%d): got %q, want %q", d, got, want)
+		}
+		if back, err := time.ParseDuration(got); err != nil || back != d {
+			t.Errorf("ParseDuration(%q): got %v %v, want %v", got, back, err, d)
+		}
+	}
+}
+
+func TestMetricsToken(t *testing.T) {
+	f := func(token, wantErr string) {
+		t.Helper()
+		c, err := Parse(nil, func(name string) string { return map[string]string{"VIGIL_METRICS_TOKEN": token}[name] })
+		switch {
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("token %q: got error %v, want one containing %q", token, err, wantErr)
+		case wantErr == "" && (err != nil || c.MetricsToken != token):
+			t.Errorf("token %q: got %q %v, want it taken", token, c.MetricsToken, err)
+		}
+	}
+	f("", "")
+	f("sixteen-chars-ok", "")
+	f("too-short", "at least 16")
+}
+
+// TestLogValueDurations logs the configuration as serve does at start:
+// durations read as durations, not as nanoseconds.
+func TestLogValueDurations(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("starting vigil", "config", c)
+	for _, want := range []string{`"auth_cache_ttl":"1s"`, `"request_timeout":"30s"`, `"drift_tick":"1m"`, `"shutdown_grace":"30s"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("got %s, want %s", b.String(), want)
+		}
+	}
 }

@@ -2,9 +2,14 @@
 package telemetry
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -68,9 +73,64 @@ func (m *Metrics) RateLimited(bucket string) { m.rateLimited.WithLabelValues(buc
 // LimitError counts a rate-limit check that failed.
 func (m *Metrics) LimitError() { m.limitErrors.Inc() }
 
-// Handler serves the registry in the Prometheus text format.
-func (m *Metrics) Handler() fiber.Handler {
-	return adaptor.HTTPHandler(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+// Access says who may read /metrics. The zero value lets clients on
+// loopback only, so that a server whose address is reachable from
+// elsewhere shows its metrics to nobody else until the operator chooses.
+type Access struct {
+	// Token, when set, must be sent as "Authorization: Bearer <token>"
+	// (Prometheus: authorization.credentials_file), from any address.
+	Token string
+	// Open lets any client read without a token: for a listener of its
+	// own, which the network already keeps to the scrapers.
+	Open bool
+}
+
+// allow answers nil when a client at remote sending authorization may
+// read, else the error to answer.
+func (a Access) allow(remote net.IP, authorization string) *web.Error {
+	if a.Token != "" {
+		scheme, token, _ := strings.Cut(authorization, " ")
+		// Comparing digests keeps the token's length out of the timing.
+		got, want := sha256.Sum256([]byte(strings.TrimSpace(token))), sha256.Sum256([]byte(a.Token))
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			return web.Unauthenticated("send the metrics token (VIGIL_METRICS_TOKEN) as Authorization: Bearer <token>")
+		}
+		return nil
+	}
+	if a.Open || remote.IsLoopback() {
+		return nil
+	}
+	return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
+		"metrics are served to loopback clients only: set VIGIL_METRICS_TOKEN, or VIGIL_METRICS_ADDR for a listener of their own")
+}
+
+// Handler serves the registry in the Prometheus text format to the
+// clients access lets in.
+func (m *Metrics) Handler(access Access) fiber.Handler {
+	h := adaptor.HTTPHandler(promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	return func(c *fiber.Ctx) error {
+		if err := access.allow(c.Context().RemoteIP(), c.Get(fiber.HeaderAuthorization)); err != nil {
+			if err.Status == http.StatusUnauthorized {
+				c.Set(fiber.HeaderWWWAuthenticate, `Bearer realm="metrics"`)
+			}
+			return err
+		}
+		return h(c)
+	}
+}
+
+// method is the request's method as a string of its own. Fiber's points
+// into the connection's buffer, which the next request on it overwrites;
+// a label outlives the request, and one that changed under the registry
+// would make every later scrape fail.
+func method(c *fiber.Ctx) string {
+	m := c.Method()
+	for _, known := range fiber.DefaultMethods {
+		if m == known {
+			return known
+		}
+	}
+	return strings.Clone(m)
 }
 
 // Middleware records each request's count and latency by route pattern and
@@ -96,8 +156,11 @@ func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 			route = r.Path
 		}
 		d := time.Since(start)
-		m.requests.WithLabelValues(c.Method(), route, strconv.Itoa(status)).Inc()
-		m.latency.WithLabelValues(c.Method(), route).Observe(d.Seconds())
+		// The route is the pattern it was registered with, a string of
+		// its own; the method must be copied (method).
+		verb := method(c)
+		m.requests.WithLabelValues(verb, route, strconv.Itoa(status)).Inc()
+		m.latency.WithLabelValues(verb, route).Observe(d.Seconds())
 		level := slog.LevelDebug
 		switch {
 		case status >= 500:
@@ -111,7 +174,7 @@ func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 		if !c.Response().IsBodyStream() {
 			bytes = len(c.Response().Body())
 		}
-		log.Log(c.UserContext(), level, "request", "request_id", web.RequestID(c), "method", c.Method(),
+		log.Log(c.UserContext(), level, "request", "request_id", web.RequestID(c), "method", verb,
 			"path", c.Path(), "route", route, "status", status, "duration_ms", float64(d.Microseconds())/1000,
 			"bytes", bytes)
 		return nil
