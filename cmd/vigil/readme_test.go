@@ -103,7 +103,9 @@ func TestReadmeQuickstart(t *testing.T) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "VIGIL_ADDR=127.0.0.1:"+port)
+	// The master key file goes where a new user's would (the user's
+	// configuration folder), here one of the test's own.
+	cmd.Env = append(cmd.Env, "VIGIL_ADDR=127.0.0.1:"+port, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.CombinedOutput()
