@@ -2,8 +2,11 @@ package identity
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/platform/cache"
 )
@@ -47,6 +50,9 @@ type PrincipalCache struct {
 
 	once    sync.Once
 	entries cache.Cache[cached]
+	// origin tells this cache's invalidations from other replicas' on the
+	// channel, which delivers them to their publisher too.
+	origin string
 }
 
 // cached is a principal with its key's expiry, which a cached entry must
@@ -69,10 +75,15 @@ func (c *PrincipalCache) get(k string, now time.Time, load func() (cached, error
 	if c == nil {
 		return load()
 	}
+	c.init()
+	return c.entries.Get(k, now, load)
+}
+
+func (c *PrincipalCache) init() {
 	c.once.Do(func() {
 		c.entries.TTL, c.entries.StaleIfError, c.entries.Max = c.ttl(), c.StaleIfError, maxCacheEntries
+		c.origin = uuid.NewString()
 	})
-	return c.entries.Get(k, now, load)
 }
 
 // forget drops the organization's entries in this process.
@@ -87,11 +98,27 @@ func (c *PrincipalCache) Invalidate(ctx context.Context, orgID string) error {
 	if c == nil {
 		return nil
 	}
+	c.init()
 	c.forget(orgID)
 	if c.Invalidations == nil {
 		return nil
 	}
-	return c.Invalidations.Publish(ctx, invalidationChannel, orgID)
+	return c.Invalidations.Publish(ctx, invalidationChannel, c.origin+" "+orgID)
+}
+
+// received applies an invalidation message: "origin orgID", or a bare
+// orgID as replicas before origins sent it. This cache's own messages are
+// skipped: it forgot when it published, and forgetting again when the
+// message comes back, at a moment the channel chooses, would drop what
+// was read since (and, in a store outage, what stale-if-error serves).
+func (c *PrincipalCache) received(msg string) {
+	origin, orgID, ok := strings.Cut(msg, " ")
+	if !ok {
+		orgID = msg
+	} else if origin == c.origin {
+		return
+	}
+	c.forget(orgID)
 }
 
 // Listen applies other replicas' invalidations until ctx ends; it returns
@@ -103,7 +130,8 @@ func (c *PrincipalCache) Listen(ctx context.Context) <-chan error {
 		go func() { <-ctx.Done(); done <- nil }()
 		return done
 	}
-	ready, done := c.Invalidations.Subscribe(ctx, invalidationChannel, c.forget)
+	c.init()
+	ready, done := c.Invalidations.Subscribe(ctx, invalidationChannel, c.received)
 	<-ready
 	return done
 }
