@@ -23,18 +23,13 @@ func (a *API) reportFilter(c *fiber.Ctx, v *web.Problems) ReportFilter {
 	return f
 }
 
-// dateQuery reads an optional RFC 3339 time parameter.
+// dateQuery reads an optional date-time parameter.
 func dateQuery(c *fiber.Ctx, v *web.Problems, name string) *time.Time {
-	s := c.Query(name)
-	if s == "" {
+	s := web.Query(c, name)
+	t := v.Time(name, s)
+	if s == nil || t.IsZero() {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		v.Add(name, "must be an RFC 3339 time such as 2026-01-31T12:00:00Z")
-		return nil
-	}
-	t = t.UTC()
 	return &t
 }
 

@@ -153,7 +153,7 @@ func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) MetricFilter {
 // period reads start_date and end_date around a window of width: either
 // missing is width from the other, both missing end now.
 func (a *API) period(c *fiber.Ctx, v *web.Problems, width time.Duration) Range {
-	r := dateParams.parse(v, c.Query("start_date"), c.Query("end_date"))
+	r := dateParams.parse(v, web.Query(c, "start_date"), web.Query(c, "end_date"))
 	switch {
 	case r.To.IsZero() && !r.From.IsZero():
 		r.To = r.From.Add(width)

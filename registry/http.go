@@ -44,15 +44,15 @@ func (a *API) Routes() []web.Route {
 }
 
 type createRequest struct {
-	Name             string             `json:"name"`
-	Description      string             `json:"description"`
-	ModelType        string             `json:"model_type"`
-	Framework        string             `json:"framework"`
-	Version          string             `json:"version"`
-	Metadata         map[string]any     `json:"metadata"`
-	BaselineMetrics  map[string]float64 `json:"baseline_metrics"`
-	MonitoringConfig map[string]any     `json:"monitoring_config"`
-	Tags             []string           `json:"tags"`
+	Name             string         `json:"name"`
+	Description      string         `json:"description"`
+	ModelType        string         `json:"model_type"`
+	Framework        string         `json:"framework"`
+	Version          string         `json:"version"`
+	Metadata         map[string]any `json:"metadata"`
+	BaselineMetrics  web.Numbers    `json:"baseline_metrics"`
+	MonitoringConfig map[string]any `json:"monitoring_config"`
+	Tags             []string       `json:"tags"`
 }
 
 // created is the create response: the fields the specification lists.
@@ -152,6 +152,7 @@ func (a *API) list(c *fiber.Ctx) error {
 	f.ModelType = c.Query("model_type")
 	v.OneOf("model_type", f.ModelType, ModelTypes...)
 	f.OwnerID = c.Query("owner_id")
+	v.UUID("owner_id", web.Query(c, "owner_id"))
 	for _, t := range strings.Split(c.Query("tags"), ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			f.Tags = append(f.Tags, t)

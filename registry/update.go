@@ -14,15 +14,15 @@ import (
 // updateRequest holds the fields a partial update accepts, and no others:
 // any other field answers 422 naming it.
 type updateRequest struct {
-	Description        *string             `json:"description"`
-	Status             *string             `json:"status"`
-	Features           *[]string           `json:"features"`
-	BaselineMetrics    *map[string]float64 `json:"baseline_metrics"`
-	TargetVariable     *string             `json:"target_variable"`
-	ModelFramework     *string             `json:"model_framework"`
-	FairnessAttributes *[]string           `json:"fairness_attributes"`
-	ProtectedGroups    *map[string]any     `json:"protected_groups"`
-	Tags               *[]string           `json:"tags"`
+	Description        *string         `json:"description"`
+	Status             *string         `json:"status"`
+	Features           *[]string       `json:"features"`
+	BaselineMetrics    *web.Numbers    `json:"baseline_metrics"`
+	TargetVariable     *string         `json:"target_variable"`
+	ModelFramework     *string         `json:"model_framework"`
+	FairnessAttributes *[]string       `json:"fairness_attributes"`
+	ProtectedGroups    *map[string]any `json:"protected_groups"`
+	Tags               *[]string       `json:"tags"`
 }
 
 func (r updateRequest) validate() error {
@@ -70,7 +70,9 @@ func (a *API) update(c *fiber.Ctx) error {
 	return a.change(c, func(m *Model, now time.Time) error {
 		setIf(&m.Description, req.Description)
 		setIf(&m.Features, req.Features)
-		setIf(&m.BaselineMetrics, req.BaselineMetrics)
+		if req.BaselineMetrics != nil {
+			m.BaselineMetrics = *req.BaselineMetrics
+		}
 		setIf(&m.TargetVariable, req.TargetVariable)
 		setIf(&m.Framework, req.ModelFramework)
 		setIf(&m.FairnessAttributes, req.FairnessAttributes)
@@ -172,7 +174,7 @@ func (a *API) restore(c *fiber.Ctx) error {
 // setBaseline replaces the model's baseline metrics.
 func (a *API) setBaseline(c *fiber.Ctx) error {
 	var req struct {
-		BaselineMetrics map[string]float64 `json:"baseline_metrics"`
+		BaselineMetrics web.Numbers `json:"baseline_metrics"`
 	}
 	if err := web.Decode(c, &req); err != nil {
 		return err
