@@ -34,6 +34,14 @@ func TestContractValidation(t *testing.T) {
 		{"no offset, in a body", "POST", "/bias/audit", map[string]any{"model_id": model, "start_date": "2026-01-31T12:00:00"}, 422, "start_date"},
 		{"a date-time in lower case", "GET", "/llm/metrics?start_date=2026-01-31t12:00:00z", nil, 200, ""},
 		{"a date-time in a body", "POST", "/predictions/query", map[string]any{"start_time": "2026-01-31T12:00:00+01:00"}, 200, ""},
+		// A parameter sent empty is a value, and not one of its format or enum.
+		{"start_date sent empty", "GET", "/llm/metrics?start_date=", nil, 422, "start_date"},
+		{"owner_id sent empty", "GET", "/models?owner_id=", nil, 422, "owner_id"},
+		{"limit sent empty", "GET", "/models?limit=", nil, 422, "limit"},
+		{"severity sent empty", "GET", "/drift/reports?model_id=" + model + "&severity=", nil, 422, "severity"},
+		{"format sent empty", "GET", "/predictions/export?model_id=" + model + "&format=", nil, 422, "format"},
+		{"end_time empty in a body", "POST", "/predictions/query", map[string]any{"end_time": ""}, 422, "end_time"},
+		{"a parameter twice", "GET", "/predictions/models/" + model + "/recent?limit=5&limit=x", nil, 422, "limit"},
 		// format uuid.
 		{"an owner_id that is not a uuid", "GET", "/models?owner_id=admin", nil, 422, "owner_id"},
 		{"an owner_id without hyphens", "GET", "/models?owner_id=0190c6a27b1e7c3a9f0e2d4b6a8c0e1f", nil, 422, "owner_id"},
@@ -43,6 +51,14 @@ func TestContractValidation(t *testing.T) {
 		{"tags a string", "POST", "/models", map[string]any{"name": "m2", "model_type": "llm", "tags": "churn"}, 422, "tags"},
 		{"tags holding a number", "PATCH", "/models/" + model, map[string]any{"tags": []any{1}}, 422, "tags"},
 		{"metadata and tags null, as absent", "POST", "/models", map[string]any{"name": "m3", "model_type": "llm", "metadata": nil, "tags": nil}, 201, ""},
+		{"a null metric", "PUT", "/models/" + model + "/baseline", `{"baseline_metrics": {"accuracy": 0.9, "f1": null}}`, 422, "baseline_metrics"},
+		{"a null feature", "PATCH", "/models/" + model, `{"features": ["age", null]}`, 422, "features"},
+		{"a batch item's model_id empty, as left out", "POST", "/metrics/batch", map[string]any{"model_id": model,
+			"metrics": []any{map[string]any{"model_id": "", "metric_type": "accuracy", "value": 0.9}}}, 201, ""},
+		{"integer-valued token counts", "POST", "/llm/completions", `{"model_id": "` + model + `", "provider": "openai", "model_name": "gpt",
+			"tokens": {"prompt_tokens": 3.0, "completion_tokens": 4}}`, 201, ""},
+		{"an llm model_id sent empty", "GET", "/llm/metrics?model_id=", nil, 422, "model_id"},
+		{"a null body", "PATCH", "/models/" + model, "null", 400, ""},
 		// properties the document forbids (additionalProperties: false).
 		{"an unknown property", "POST", "/models", map[string]any{"name": "m4", "model_type": "llm", "colour": "red"}, 422, "colour"},
 		{"an unknown nested property", "POST", "/drift/detect", map[string]any{"model_id": model,
@@ -63,6 +79,12 @@ func TestContractValidation(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := s.do(c.method, c.path, token, c.body)
+		if c.status == 400 {
+			if r.status != 400 || r.str("error.code") != "BAD_REQUEST" {
+				t.Errorf("%s: %s %s answers %d %s, want 400 BAD_REQUEST", c.what, c.method, c.path, r.status, r.raw)
+			}
+			continue
+		}
 		if c.field != "" {
 			if r.status != http.StatusUnprocessableEntity || r.str("error.code") != "VALIDATION_ERROR" {
 				t.Errorf("%s: %s %s answers %d %s, want 422 VALIDATION_ERROR naming %s", c.what, c.method, c.path, r.status, r.raw, c.field)
@@ -76,6 +98,20 @@ func TestContractValidation(t *testing.T) {
 		if r.status != c.status {
 			t.Errorf("%s: %s %s answers %d %s, want %d", c.what, c.method, c.path, r.status, r.raw, c.status)
 		}
+	}
+}
+
+// TestQueryMethod: QUERY, a method no route takes, answers 405 in the
+// envelope with Allow, as the document says of every method it does not
+// list, not Fiber's bare 400 "Invalid http method".
+func TestQueryMethod(t *testing.T) {
+	s := start(t, testConfig(t))
+	r := s.do("QUERY", "/models", s.admin(), nil)
+	if r.status != http.StatusMethodNotAllowed || r.str("error.code") != "METHOD_NOT_ALLOWED" {
+		t.Fatalf("QUERY /models: got %d %s, want 405 METHOD_NOT_ALLOWED", r.status, r.raw)
+	}
+	if got := r.header.Get("Allow"); got != "GET, POST" {
+		t.Errorf("QUERY /models: got Allow %q, want %q", got, "GET, POST")
 	}
 }
 

@@ -45,13 +45,8 @@ var intervals = map[string]time.Duration{"hour": time.Hour, "day": 24 * time.Hou
 // oneOf reads the query parameter name, def when absent, and checks it is
 // a key of allowed.
 func oneOf[V any](c *fiber.Ctx, v *web.Problems, name, def string, allowed map[string]V) (string, V) {
-	s := c.Query(name, def)
-	v.Required(name, s)
-	got, ok := allowed[s]
-	if !ok {
-		v.OneOf(name, s, slices.Sorted(maps.Keys(allowed))...)
-	}
-	return s, got
+	s := v.EnumQuery(c, name, def, slices.Sorted(maps.Keys(allowed))...)
+	return s, allowed[s]
 }
 
 // aggregateResponse is GET /metrics/aggregate.

@@ -16,11 +16,11 @@ import (
 type updateRequest struct {
 	Description        *string         `json:"description"`
 	Status             *string         `json:"status"`
-	Features           *[]string       `json:"features"`
+	Features           *web.Strings    `json:"features"`
 	BaselineMetrics    *web.Numbers    `json:"baseline_metrics"`
 	TargetVariable     *string         `json:"target_variable"`
 	ModelFramework     *string         `json:"model_framework"`
-	FairnessAttributes *[]string       `json:"fairness_attributes"`
+	FairnessAttributes *web.Strings    `json:"fairness_attributes"`
 	ProtectedGroups    *map[string]any `json:"protected_groups"`
 	Tags               *[]string       `json:"tags"`
 }
@@ -69,13 +69,11 @@ func (a *API) update(c *fiber.Ctx) error {
 	}
 	return a.change(c, func(m *Model, now time.Time) error {
 		setIf(&m.Description, req.Description)
-		setIf(&m.Features, req.Features)
-		if req.BaselineMetrics != nil {
-			m.BaselineMetrics = *req.BaselineMetrics
-		}
+		setIf(&m.Features, (*[]string)(req.Features))
+		setIf(&m.BaselineMetrics, (*map[string]float64)(req.BaselineMetrics))
 		setIf(&m.TargetVariable, req.TargetVariable)
 		setIf(&m.Framework, req.ModelFramework)
-		setIf(&m.FairnessAttributes, req.FairnessAttributes)
+		setIf(&m.FairnessAttributes, (*[]string)(req.FairnessAttributes))
 		setIf(&m.ProtectedGroups, req.ProtectedGroups)
 		setIf(&m.Tags, req.Tags)
 		if req.Status != nil {

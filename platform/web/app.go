@@ -51,7 +51,7 @@ func NewApp(o Options) *fiber.App {
 		IdleTimeout:           2 * time.Minute,
 		RequestMethods:        requestMethods,
 	})
-	app.Use(requestID, deadline(o.Timeout), rejectNUL)
+	app.Use(requestID, deadline(o.Timeout), rejectNUL, singleQuery)
 	return app
 }
 

@@ -71,3 +71,29 @@ func (m *Numbers) UnmarshalJSON(b []byte) error {
 	*m = out
 	return nil
 }
+
+// Strings is a request body's array of strings. A null element is
+// refused, 422 "must be of type string" naming the array's field, where a
+// []string would take it for "": null stands for an absent field, and an
+// element cannot be absent.
+type Strings []string
+
+// UnmarshalJSON decodes an array of strings.
+func (s *Strings) UnmarshalJSON(b []byte) error {
+	var vals []*string
+	if err := json.Unmarshal(b, &vals); err != nil {
+		return err
+	}
+	if vals == nil {
+		return nil // null: the field is absent
+	}
+	out := make(Strings, len(vals))
+	for i, v := range vals {
+		if v == nil {
+			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[string]()}
+		}
+		out[i] = *v
+	}
+	*s = out
+	return nil
+}

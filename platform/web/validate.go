@@ -95,6 +95,38 @@ func (p *Problems) UUID(field string, s *string) {
 	}
 }
 
+// EnumQuery returns the value of the query parameter name, def when the
+// query does not name it, and records a problem when it is not one of
+// allowed (the document's enum), the empty string included.
+func (p *Problems) EnumQuery(c *fiber.Ctx, name, def string, allowed ...string) string {
+	s := Query(c, name)
+	if s == nil {
+		return def
+	}
+	if !slices.Contains(allowed, *s) {
+		p.Add(name, "must be one of "+strings.Join(allowed, ", "))
+	}
+	return *s
+}
+
+// singleQuery refuses a query that names a parameter more than once: every
+// parameter of the document is one value, and the handlers would read the
+// first and never see the others.
+func singleQuery(c *fiber.Ctx) error {
+	var twice string
+	seen := map[string]bool{}
+	c.Context().QueryArgs().VisitAll(func(k, _ []byte) {
+		if twice == "" && seen[string(k)] {
+			twice = string(k)
+		}
+		seen[string(k)] = true
+	})
+	if twice != "" {
+		return Invalid(twice, "must be given once")
+	}
+	return c.Next()
+}
+
 // Query returns the value of the query parameter name, nil when the query
 // does not name it: the argument of Time and UUID, for which a parameter
 // sent empty (start_time=) is a value, and not a date-time.
