@@ -55,18 +55,16 @@ type Numbers map[string]float64
 // UnmarshalJSON decodes an object of numbers.
 func (m *Numbers) UnmarshalJSON(b []byte) error {
 	var vals map[string]*float64
-	if err := json.Unmarshal(b, &vals); err != nil {
-		return err
-	}
-	if vals == nil {
-		return nil // null: the field is absent
+	if err := json.Unmarshal(b, &vals); err != nil || vals == nil {
+		return err // or null: the field is absent
 	}
 	out := make(Numbers, len(vals))
 	for k, v := range vals {
-		if v == nil {
-			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[float64]()}
+		x, err := nonNull(v)
+		if err != nil {
+			return err
 		}
-		out[k] = *v
+		out[k] = x
 	}
 	*m = out
 	return nil
@@ -74,26 +72,33 @@ func (m *Numbers) UnmarshalJSON(b []byte) error {
 
 // Strings is a request body's array of strings. A null element is
 // refused, 422 "must be of type string" naming the array's field, where a
-// []string would take it for "": null stands for an absent field, and an
-// element cannot be absent.
+// []string would take it for "".
 type Strings []string
 
 // UnmarshalJSON decodes an array of strings.
 func (s *Strings) UnmarshalJSON(b []byte) error {
 	var vals []*string
-	if err := json.Unmarshal(b, &vals); err != nil {
-		return err
-	}
-	if vals == nil {
-		return nil // null: the field is absent
+	if err := json.Unmarshal(b, &vals); err != nil || vals == nil {
+		return err // or null: the field is absent
 	}
 	out := make(Strings, len(vals))
 	for i, v := range vals {
-		if v == nil {
-			return &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[string]()}
+		x, err := nonNull(v)
+		if err != nil {
+			return err
 		}
-		out[i] = *v
+		out[i] = x
 	}
 	*s = out
 	return nil
+}
+
+// nonNull returns *v, or the type error of a JSON null where a T belongs
+// when v is nil; encoding/json names the field in it.
+func nonNull[T any](v *T) (T, error) {
+	if v == nil {
+		var zero T
+		return zero, &json.UnmarshalTypeError{Value: "null", Type: reflect.TypeFor[T]()}
+	}
+	return *v, nil
 }

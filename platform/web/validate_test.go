@@ -91,3 +91,28 @@ func TestInt(t *testing.T) {
 	f(`{"expires_in_days": true}`, 0, 422)
 	f(`{"expires_in_days": [1]}`, 0, 422)
 }
+
+func TestNumbersAndStrings(t *testing.T) {
+	type body struct {
+		Metrics  Numbers  `json:"baseline_metrics"`
+		Features *Strings `json:"features"`
+	}
+	f := func(in, field string) {
+		t.Helper()
+		var b body
+		err := DecodeBytes([]byte(in), &b)
+		var e *Error
+		switch {
+		case field == "" && err != nil:
+			t.Errorf("%s: got %v, want it accepted", in, err)
+		case field != "" && (!errors.As(err, &e) || e.Status != 422 || e.Details[field] == nil):
+			t.Errorf("%s: got %v, want 422 naming %s", in, err, field)
+		}
+	}
+	f(`{"baseline_metrics": {"accuracy": 0.9}, "features": ["age"]}`, "")
+	f(`{"baseline_metrics": null, "features": null}`, "") // absent
+	f(`{"baseline_metrics": {"accuracy": null}}`, "baseline_metrics")
+	f(`{"baseline_metrics": {"accuracy": "high"}}`, "baseline_metrics")
+	f(`{"features": ["age", null]}`, "features")
+	f(`{"features": [1]}`, "features")
+}
