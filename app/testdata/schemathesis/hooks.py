@@ -158,6 +158,8 @@ def _broken_rules(op, case):
     if op == "POST /metrics/calculate":
         if body.get("y_prob") is not None and body.get("y_score") is not None:
             broken.add("y_prob")
+        if body.get("y_pred") is None and set(body.get("metric_types") or []) - {"roc_auc", "log_loss"}:
+            broken.add("y_pred")  # "needed by every metric but roc_auc and log_loss"
         n = len(body.get("y_true") or [])
         for field in ("y_pred", "y_score", "y_prob"):
             if isinstance(body.get(field), list) and len(body[field]) != n:
@@ -185,6 +187,8 @@ def _broken_rules(op, case):
         if isinstance(medium, (int, float)) and isinstance(high, (int, float)) and high <= medium:
             broken |= {"threshold_config.severity.high", "threshold_config.severity.medium"}
         ref = (body.get("schedule_config") or {}).get("reference") or {}
+        if ref.get("type") == "uploaded" and (ref.get("start") is not None or ref.get("end") is not None):
+            broken.add("schedule_config.reference")  # "uploaded: start and end must be null"
         if (ref.get("start") is None) != (ref.get("end") is None):
             # start and end together, or both null.
             broken |= {"schedule_config.reference.start", "schedule_config.reference.end"}
@@ -202,6 +206,8 @@ def _bias_rules(body):
         if not body.get("protected_attributes"):
             broken.add("protected_attributes")  # the logged-predictions form needs it
         return broken
+    if not body.get("sensitive_attributes"):
+        broken.add("sensitive_attributes")  # the label-supplied form needs it
     y_pred = body.get("y_pred")
     if not y_pred:
         broken.add("y_pred")
