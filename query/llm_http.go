@@ -52,9 +52,7 @@ func avgLatency(g CompletionGroup) *float64 {
 func (a *API) llmMetrics(c *fiber.Ctx) error {
 	var v web.Problems
 	r := a.period(c, &v, 24*time.Hour)
-	if s := web.Query(c, "model_id"); s != nil {
-		v.Required("model_id", *s) // sent empty: not a model
-	}
+	v.IDQuery(c, "model_id")
 	if err := v.Err(); err != nil {
 		return err
 	}

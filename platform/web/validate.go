@@ -127,6 +127,14 @@ func singleQuery(c *fiber.Ctx) error {
 	return c.Next()
 }
 
+// IDQuery records a problem when the query parameter name is sent blank:
+// an optional id is left out or names something.
+func (p *Problems) IDQuery(c *fiber.Ctx, name string) {
+	if s := Query(c, name); s != nil {
+		p.Required(name, *s)
+	}
+}
+
 // Query returns the value of the query parameter name, nil when the query
 // does not name it: the argument of Time and UUID, for which a parameter
 // sent empty (start_time=) is a value, and not a date-time.

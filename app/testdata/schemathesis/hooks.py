@@ -14,6 +14,8 @@ Two kinds, each narrow:
 import json
 import os
 from datetime import datetime, timedelta, timezone
+from email.utils import parseaddr
+from urllib.parse import urlparse
 
 import schemathesis
 
@@ -160,6 +162,9 @@ def _broken_rules(op, case):
             broken.add("y_prob")
         if body.get("y_pred") is None and set(body.get("metric_types") or []) - {"roc_auc", "log_loss"}:
             broken.add("y_pred")  # "needed by every metric but roc_auc and log_loss"
+        kinds = {f: {type(x) is str for x in body.get(f) or []} for f in ("y_true", "y_pred")}
+        if len(kinds["y_true"] | kinds["y_pred"]) > 1:
+            broken.add("y_pred")  # labels all numbers or all strings, y_true and y_pred alike
         n = len(body.get("y_true") or [])
         for field in ("y_pred", "y_score", "y_prob"):
             if isinstance(body.get(field), list) and len(body[field]) != n:
@@ -186,6 +191,10 @@ def _broken_rules(op, case):
         high = 0.2 if high is None else high
         if isinstance(medium, (int, float)) and isinstance(high, (int, float)) and high <= medium:
             broken |= {"threshold_config.severity.high", "threshold_config.severity.medium"}
+        channels = (body.get("alert_config") or {}).get("channels") or []
+        for i, ch in enumerate(channels):
+            if isinstance(ch, dict) and not _target_fits(ch.get("type"), ch.get("target")):
+                broken.add(f"alert_config.channels[{i}].target")
         ref = (body.get("schedule_config") or {}).get("reference") or {}
         if ref.get("type") == "uploaded" and (ref.get("start") is not None or ref.get("end") is not None):
             broken.add("schedule_config.reference")  # "uploaded: start and end must be null"
@@ -197,6 +206,20 @@ def _broken_rules(op, case):
     return broken
 
 
+def _target_fits(kind, target):
+    """Whether target is what its channel type takes: an e-mail address
+    (email), an http(s) URL (webhook); the target's description."""
+    if not isinstance(target, str):
+        return True
+    if kind == "email":
+        addr = parseaddr(target)[1]
+        return addr == target and "@" in target
+    if kind == "webhook":
+        u = urlparse(target)
+        return u.scheme in ("http", "https") and bool(u.netloc)
+    return True
+
+
 def _bias_rules(body):
     broken = set()
     label, logged = _present(body, LABEL_FORM), _present(body, PREDICTIONS_FORM)
@@ -205,6 +228,9 @@ def _bias_rules(body):
     if not label:
         if not body.get("protected_attributes"):
             broken.add("protected_attributes")  # the logged-predictions form needs it
+        for a in body.get("reference_group") or {}:
+            if a not in (body.get("protected_attributes") or []):
+                broken.add("reference_group." + a)  # keys must be audited attributes
         return broken
     if not body.get("sensitive_attributes"):
         broken.add("sensitive_attributes")  # the label-supplied form needs it
@@ -241,6 +267,10 @@ def _drift_rules(op, body):
         ref, cur = body.get("reference_data") or {}, body.get("current_data") or {}
         for f in set(ref) ^ set(cur):
             broken |= {"reference_data." + f, "current_data." + f}
+        for side, cols in (("reference_data", ref), ("current_data", cur)):
+            for f, vals in cols.items():
+                if isinstance(vals, list) and all(x is None or x == "" or x == "NaN" for x in vals):
+                    broken.add(side + "." + f)  # missing values are left out: none left
         config = body.get("config") or {}
         threshold, method = config.get("threshold"), config.get("method")
         # Below 1 for ks_test, chi_squared and without a method; at most 1
