@@ -69,6 +69,9 @@ func TestContractValidation(t *testing.T) {
 		{"expires_in_days 2.47e2", "POST", "/api-keys", `{"name": "k2", "expires_in_days": 2.47e2}`, 201, ""},
 		{"expires_in_days 247.5", "POST", "/api-keys", `{"name": "k3", "expires_in_days": 247.5}`, 422, "expires_in_days"},
 		{"limit 10.0", "POST", "/predictions/query", `{"limit": 10.0}`, 200, ""},
+		{"offset 5114.0", "POST", "/predictions/query", `{"offset": 5114.0, "limit": null}`, 200, ""},
+		{"offset 5114", "POST", "/predictions/query", `{"offset": 5114}`, 200, ""},
+		{"a cost beyond 1e9", "POST", "/llm/completions", `{"model_id": "` + model + `", "provider": "openai", "model_name": "gpt", "cost": 1.7e308}`, 422, "cost"},
 		// cross-field rules the descriptions state.
 		{"start after end", "GET", "/predictions/export?model_id=" + model + "&start_time=2026-02-01T00:00:00Z&end_time=2026-01-01T00:00:00Z", nil, 422, "end_time"},
 		{"start after end, dates", "GET", "/llm/metrics?start_date=2026-02-01T00:00:00Z&end_date=2026-01-01T00:00:00Z", nil, 422, "end_date"},

@@ -20,6 +20,11 @@ type completionRequest struct {
 	Metadata   map[string]any `json:"metadata"`
 }
 
+// maxCost bounds one completion's cost, so that the sums GET /llm/metrics
+// answers stay finite: two costs near the float64 maximum add up to +Inf,
+// which JSON cannot carry.
+const maxCost = 1e9
+
 // tokensInput is Tokens as a request sends it: integers written as any
 // integer-valued number (12.0), as the document's type integer allows.
 type tokensInput struct {
@@ -47,8 +52,8 @@ func (r *completionRequest) validate() error {
 		}
 	}
 	checkLatency(&v, r.LatencyMS)
-	if r.Cost != nil && *r.Cost < 0 {
-		v.Add("cost", "must not be negative")
+	if r.Cost != nil && (*r.Cost < 0 || *r.Cost > maxCost) {
+		v.Add("cost", "must be between 0 and 1e9")
 	}
 	return v.Err()
 }

@@ -166,6 +166,8 @@ def _broken_rules(op, case):
         if len(kinds["y_true"] | kinds["y_pred"]) > 1:
             broken.add("y_pred")  # labels all numbers or all strings, y_true and y_pred alike
         n = len(body.get("y_true") or [])
+        if "r2" in (body.get("metric_types") or []) and n < 2:
+            broken.add("y_true")  # r2 is not defined below two samples
         for field in ("y_pred", "y_score", "y_prob"):
             if isinstance(body.get(field), list) and len(body[field]) != n:
                 broken.add(field)  # one per y_true value
@@ -191,6 +193,9 @@ def _broken_rules(op, case):
         high = 0.2 if high is None else high
         if isinstance(medium, (int, float)) and isinstance(high, (int, float)) and high <= medium:
             broken |= {"threshold_config.severity.high", "threshold_config.severity.medium"}
+        for name, fc in (body.get("feature_configs") or {}).items():
+            if isinstance(fc, dict) and not _threshold_fits(fc.get("method"), fc.get("threshold")):
+                broken.add(f"feature_configs.{name}.threshold")
         channels = (body.get("alert_config") or {}).get("channels") or []
         for i, ch in enumerate(channels):
             if isinstance(ch, dict) and not _target_fits(ch.get("type"), ch.get("target")):
@@ -204,6 +209,27 @@ def _broken_rules(op, case):
         if _time(ref.get("start")) and _time(ref.get("end")) and _time(ref["start"]) >= _time(ref["end"]):
             broken.add("schedule_config.reference.end")
     return broken
+
+
+def _kind(x):
+    """A detection value's kind; None for a missing one."""
+    if x is None or x == "" or x == "NaN":
+        return None
+    if isinstance(x, bool):
+        return "boolean"
+    return "string" if isinstance(x, str) else "number"
+
+
+def _threshold_fits(method, threshold):
+    """Below 1 for ks_test, chi_squared and without a method; at most 1
+    for js_divergence (the threshold's description)."""
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool):
+        return True
+    if method in (None, "ks_test", "chi_squared"):
+        return threshold < 1
+    if method == "js_divergence":
+        return threshold <= 1
+    return True
 
 
 def _target_fits(kind, target):
@@ -271,13 +297,11 @@ def _drift_rules(op, body):
             for f, vals in cols.items():
                 if isinstance(vals, list) and all(x is None or x == "" or x == "NaN" for x in vals):
                     broken.add(side + "." + f)  # missing values are left out: none left
+                if isinstance(vals, list) and len({_kind(x) for x in vals} - {None}) > 1:
+                    broken.add(side + "." + f)  # numbers, strings or booleans, never a mix
         config = body.get("config") or {}
-        threshold, method = config.get("threshold"), config.get("method")
-        # Below 1 for ks_test, chi_squared and without a method; at most 1
-        # for js_divergence (the threshold's description).
-        if isinstance(threshold, (int, float)):
-            if (method in (None, "ks_test", "chi_squared") and threshold >= 1) or (method == "js_divergence" and threshold > 1):
-                broken.add("config.threshold")
+        if not _threshold_fits(config.get("method"), config.get("threshold")):
+            broken.add("config.threshold")
         return broken
     for side in ("reference_data", "prediction_data"):
         cols = body.get(side)
