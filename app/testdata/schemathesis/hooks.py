@@ -148,7 +148,7 @@ def _broken_rules(op, case):
         broken |= _bias_rules(body)
     if op in ("POST /drift/detect", "PUT /drift/reference/{model_id}", "POST /drift/reference/{model_id}/append"):
         broken |= _drift_rules(op, body)
-    if op in ("PUT /drift/reference/{model_id}", "POST /drift/reference/{model_id}/append"):
+    if op in ("PUT /drift/reference/{model_id}", "POST /drift/reference/{model_id}/append", "PUT /drift-config/{model_id}"):
         sent = body.get("model_id")
         if sent is not None and str(sent).lower() != str((case.path_parameters or {}).get("model_id", "")).lower():
             broken.add("model_id")  # "when sent, must be the path's"
@@ -293,6 +293,10 @@ def _drift_rules(op, body):
         ref, cur = body.get("reference_data") or {}, body.get("current_data") or {}
         for f in set(ref) ^ set(cur):
             broken |= {"reference_data." + f, "current_data." + f}
+        for f in set(ref) & set(cur):
+            kinds = {_kind(x) for x in (ref[f] or []) + (cur[f] or [])} - {None}
+            if len(kinds) > 1:
+                broken |= {"reference_data." + f, "current_data." + f}  # one kind a feature
         for side, cols in (("reference_data", ref), ("current_data", cur)):
             for f, vals in cols.items():
                 if isinstance(vals, list) and all(x is None or x == "" or x == "NaN" for x in vals):
