@@ -46,6 +46,7 @@ var intervals = map[string]time.Duration{"hour": time.Hour, "day": 24 * time.Hou
 // a key of allowed.
 func oneOf[V any](c *fiber.Ctx, v *web.Problems, name, def string, allowed map[string]V) (string, V) {
 	s := v.EnumQuery(c, name, def, slices.Sorted(maps.Keys(allowed))...)
+	v.Required(name, s) // absent without a default
 	return s, allowed[s]
 }
 
