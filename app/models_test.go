@@ -82,7 +82,7 @@ func TestModelList(t *testing.T) {
 			{"search=" + url.QueryEscape("100%_"), []string{"chat"}},
 			{"search=" + url.QueryEscape("%"), []string{"chat"}},
 			{"skip=1&limit=1", []string{"price"}},
-			{"owner_id=nobody", nil},
+			{"owner_id=0190c6a2-7b1e-7c3a-9f0e-2d4b6a8c0e1f", nil}, // nobody's
 		}
 		for _, c := range cases {
 			if got := names(c.query); !equal(got, c.want) {

@@ -68,3 +68,87 @@ func TestOpenAPIServed(t *testing.T) {
 		t.Fatalf("got openapi %q, want 3.1.x", v)
 	}
 }
+
+// TestOpenAPIRequestBodies holds the document's request bodies to what
+// the shared decoder does: it refuses a property an object does not name,
+// so every object with properties declares additionalProperties (false, or
+// the schema of its free-form members); and it reads a JSON null as an
+// absent field, so every optional property allows null.
+func TestOpenAPIRequestBodies(t *testing.T) {
+	var doc map[string]any
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatalf("parse openapi.json: %v", err)
+	}
+	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	seen := map[string]bool{}
+	var walk func(where string, s any)
+	walk = func(where string, s any) {
+		m, ok := s.(map[string]any)
+		if !ok {
+			return
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			name := strings.TrimPrefix(ref, "#/components/schemas/")
+			if !seen[name] {
+				seen[name] = true
+				walk(name, components[name])
+			}
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			// An allOf member adding to an object (no type of its own) is
+			// not the object.
+			if _, ok := m["additionalProperties"]; !ok && m["type"] != nil {
+				t.Errorf("%s: properties without additionalProperties; the server refuses any other", where)
+			}
+			required, _ := m["required"].([]any)
+			for name, p := range props {
+				if !slices.Contains(required, any(name)) && !allowsNull(p) {
+					t.Errorf("%s.%s: optional and not nullable; the server reads null as absent", where, name)
+				}
+				walk(where+"."+name, p)
+			}
+		}
+		for _, k := range []string{"items", "additionalProperties"} {
+			walk(where+"["+k+"]", m[k])
+		}
+		for _, k := range []string{"allOf", "oneOf", "anyOf"} {
+			list, _ := m[k].([]any)
+			for _, v := range list {
+				walk(where, v)
+			}
+		}
+	}
+	for path, item := range doc["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			o, _ := op.(map[string]any) // or the path's parameters
+			body, ok := o["requestBody"].(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, media := range body["content"].(map[string]any) {
+				walk(strings.ToUpper(method)+" "+path, media.(map[string]any)["schema"])
+			}
+		}
+	}
+}
+
+// allowsNull reports whether the schema s takes null: its type names null,
+// one of its alternatives does, or it constrains nothing.
+func allowsNull(s any) bool {
+	m, _ := s.(map[string]any)
+	switch t := m["type"].(type) {
+	case string:
+		return t == "null"
+	case []any:
+		return slices.Contains(t, any("null"))
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		list, _ := m[k].([]any)
+		if slices.ContainsFunc(list, allowsNull) {
+			return true
+		}
+	}
+	_, ref := m["$ref"]
+	_, all := m["allOf"]
+	return !ref && !all && m["enum"] == nil && m["const"] == nil
+}

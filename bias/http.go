@@ -108,10 +108,10 @@ func (a *API) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := Filter{ModelID: c.Query("model_id"), Status: Status(c.Query("status")), Limit: size, Offset: (page - 1) * size}
 	var v web.Problems
+	f := Filter{ModelID: c.Query("model_id"), Limit: size, Offset: (page - 1) * size}
+	f.Status = Status(v.EnumQuery(c, "status", "", "pending", "running", "completed", "failed", "cancelled"))
 	v.Text("model_id", f.ModelID)
-	v.OneOf("status", string(f.Status), "pending", "running", "completed", "failed", "cancelled")
 	if err := v.Err(); err != nil {
 		return err
 	}

@@ -201,16 +201,11 @@ func (b body) predictionSource(v *web.Problems, p *Plan) {
 	}
 }
 
-// timeField parses an RFC 3339 time, nil when absent.
+// timeField parses a date-time, nil when absent.
 func timeField(v *web.Problems, field string, s *string) *time.Time {
-	if s == nil {
+	t := v.Time(field, s)
+	if s == nil || t.IsZero() {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, *s)
-	if err != nil {
-		v.Add(field, "must be an RFC 3339 time, e.g. 2025-01-31T00:00:00Z")
-		return nil
-	}
-	t = t.UTC()
 	return &t
 }

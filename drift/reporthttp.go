@@ -16,26 +16,19 @@ import (
 // reportFilter reads the filters of GET /drift/reports and /drift/trend
 // that both share: model_id (required, the organization's) and drift_type.
 func (a *API) reportFilter(c *fiber.Ctx, v *web.Problems) ReportFilter {
-	f := ReportFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id"), DriftType: c.Query("drift_type")}
+	f := ReportFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id")}
 	v.Required("model_id", f.ModelID)
-	if f.DriftType != "" {
-		v.OneOf("drift_type", f.DriftType, TypeData, TypePrediction, TypeConcept)
-	}
+	f.DriftType = v.EnumQuery(c, "drift_type", "", TypeData, TypePrediction, TypeConcept)
 	return f
 }
 
-// dateQuery reads an optional RFC 3339 time parameter.
+// dateQuery reads an optional date-time parameter.
 func dateQuery(c *fiber.Ctx, v *web.Problems, name string) *time.Time {
-	s := c.Query(name)
-	if s == "" {
+	s := web.Query(c, name)
+	t := v.Time(name, s)
+	if s == nil || t.IsZero() {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		v.Add(name, "must be an RFC 3339 time such as 2026-01-31T12:00:00Z")
-		return nil
-	}
-	t = t.UTC()
 	return &t
 }
 
@@ -50,10 +43,7 @@ func (a *API) model(ctx context.Context, orgID, id string) error {
 func (a *API) listReports(c *fiber.Ctx) error {
 	var v web.Problems
 	f := a.reportFilter(c, &v)
-	if s := c.Query("severity"); s != "" {
-		v.OneOf("severity", s, string(Low), string(Medium), string(High))
-		f.Severity = Severity(s)
-	}
+	f.Severity = Severity(v.EnumQuery(c, "severity", "", string(Low), string(Medium), string(High)))
 	f.From, f.To = dateQuery(c, &v, "start_date"), dateQuery(c, &v, "end_date")
 	if f.From != nil && f.To != nil && f.To.Before(*f.From) {
 		v.Add("end_date", "must not be before start_date")
@@ -104,8 +94,7 @@ func (a *API) trend(c *fiber.Ctx) error {
 	if f.DriftType == "" {
 		f.DriftType = TypeData
 	}
-	interval := c.Query("interval", IntervalReport)
-	v.OneOf("interval", interval, IntervalReport, IntervalDay)
+	interval := v.EnumQuery(c, "interval", IntervalReport, IntervalReport, IntervalDay)
 	days, err := web.IntQuery(c, "days", 30, 1, 365)
 	if err != nil {
 		return err

@@ -15,7 +15,7 @@ import (
 type createKeyRequest struct {
 	Name          string   `json:"name"`
 	Scopes        []string `json:"scopes"`
-	ExpiresInDays *int     `json:"expires_in_days"`
+	ExpiresInDays *web.Int `json:"expires_in_days"`
 }
 
 // createdKey is the one response that carries the raw key.

@@ -14,10 +14,23 @@ type completionRequest struct {
 	ModelName  string         `json:"model_name"`
 	Prompt     string         `json:"prompt"`
 	Completion string         `json:"completion"`
-	Tokens     *Tokens        `json:"tokens"`
+	Tokens     *tokensInput   `json:"tokens"`
 	LatencyMS  *float64       `json:"latency_ms"`
 	Cost       *float64       `json:"cost"`
 	Metadata   map[string]any `json:"metadata"`
+}
+
+// maxCost bounds one completion's cost, so that the sums GET /llm/metrics
+// answers stay finite: two costs near the float64 maximum add up to +Inf,
+// which JSON cannot carry.
+const maxCost = 1e9
+
+// tokensInput is Tokens as a request sends it: integers written as any
+// integer-valued number (12.0), as the document's type integer allows.
+type tokensInput struct {
+	PromptTokens     web.Int `json:"prompt_tokens"`
+	CompletionTokens web.Int `json:"completion_tokens"`
+	TotalTokens      web.Int `json:"total_tokens"`
 }
 
 func (r *completionRequest) model() string      { return r.ModelID }
@@ -39,16 +52,16 @@ func (r *completionRequest) validate() error {
 		}
 	}
 	checkLatency(&v, r.LatencyMS)
-	if r.Cost != nil && *r.Cost < 0 {
-		v.Add("cost", "must not be negative")
+	if r.Cost != nil && (*r.Cost < 0 || *r.Cost > maxCost) {
+		v.Add("cost", "must be between 0 and 1e9")
 	}
 	return v.Err()
 }
 
 func (r *completionRequest) event(a *API, c *fiber.Ctx) Completion {
 	var t Tokens
-	if r.Tokens != nil {
-		t = *r.Tokens
+	if in := r.Tokens; in != nil {
+		t = Tokens{PromptTokens: int64(in.PromptTokens), CompletionTokens: int64(in.CompletionTokens), TotalTokens: int64(in.TotalTokens)}
 	}
 	if t.TotalTokens == 0 {
 		t.TotalTokens = t.PromptTokens + t.CompletionTokens

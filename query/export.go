@@ -54,7 +54,8 @@ func (a *API) export(c *fiber.Ctx) error {
 	// Fiber's strings point into the request's buffer, which the next
 	// request reuses; the body outlives this one.
 	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: strings.Clone(c.Query("model_id")), Oldest: true}
-	f.Range = timeParams.parse(&v, c.Query("start_time"), c.Query("end_time"))
+	f.Range = timeParams.parse(&v, web.Query(c, "start_time"), web.Query(c, "end_time"))
+	v.IDQuery(c, "model_id")
 	if err := v.Err(); err != nil {
 		return err
 	}

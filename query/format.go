@@ -18,11 +18,8 @@ import (
 // is recorded in v, to answer 422 with the request's other problems; an
 // Accept header that allows no format answers 406 at once.
 func outputFormat(c *fiber.Ctx, v *web.Problems) (tabular.Format, error) {
-	if name := c.Query("format"); name != "" {
-		f, ok := tabular.ByName(name)
-		if !ok {
-			v.Add("format", "must be one of "+strings.Join(tabular.Names(), ", "))
-		}
+	if name := v.EnumQuery(c, "format", "", tabular.Names()...); name != "" {
+		f, _ := tabular.ByName(name)
 		return f, nil
 	}
 	f, ok := tabular.Accepted(c.Accepts)

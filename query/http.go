@@ -63,24 +63,12 @@ func (a *API) model(c *fiber.Ctx, id string) error {
 	return err
 }
 
-// timeProblem is what a malformed time parameter is told.
-const timeProblem = "must be an RFC 3339 time such as 2026-01-31T12:00:00Z"
-
-// parseTime reads an RFC 3339 time; zero when s is empty.
-func parseTime(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	return t.UTC(), err
-}
-
 type queryRequest struct {
-	ModelID   string `json:"model_id"`
-	StartTime string `json:"start_time"`
-	EndTime   string `json:"end_time"`
-	Limit     *int   `json:"limit"`
-	Offset    *int   `json:"offset"`
+	ModelID   string   `json:"model_id"`
+	StartTime *string  `json:"start_time"`
+	EndTime   *string  `json:"end_time"`
+	Limit     *web.Int `json:"limit"`
+	Offset    *web.Int `json:"offset"`
 }
 
 // queryPredictions answers POST /predictions/query: the caller's
@@ -104,13 +92,13 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 		if *req.Limit < 1 || *req.Limit > 1000 {
 			v.Add("limit", "must be between 1 and 1000")
 		}
-		f.Limit = *req.Limit
+		f.Limit = int(*req.Limit)
 	}
 	if req.Offset != nil {
 		if *req.Offset < 0 {
 			v.Add("offset", "must not be negative")
 		}
-		f.Offset = *req.Offset
+		f.Offset = int(*req.Offset)
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -135,15 +123,8 @@ var (
 
 // parse reads an optional [start, end) range, recording malformed or
 // reversed times in v under the parameters' names.
-func (n rangeParams) parse(v *web.Problems, start, end string) Range {
-	var r Range
-	var err error
-	if r.From, err = parseTime(start); err != nil {
-		v.Add(n.start, timeProblem)
-	}
-	if r.To, err = parseTime(end); err != nil {
-		v.Add(n.end, timeProblem)
-	}
+func (n rangeParams) parse(v *web.Problems, start, end *string) Range {
+	r := Range{From: v.Time(n.start, start), To: v.Time(n.end, end)}
 	if !r.From.IsZero() && !r.To.IsZero() {
 		n.ordered(v, r)
 	}
@@ -226,7 +207,7 @@ type period struct {
 // range, over the last 24 hours.
 func (a *API) stats(c *fiber.Ctx) error {
 	var v web.Problems
-	r := timeParams.parse(&v, c.Query("start_time"), c.Query("end_time"))
+	r := timeParams.parse(&v, web.Query(c, "start_time"), web.Query(c, "end_time"))
 	if r.To.IsZero() {
 		r.To = a.Clock.Now()
 	}

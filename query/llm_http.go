@@ -52,6 +52,7 @@ func avgLatency(g CompletionGroup) *float64 {
 func (a *API) llmMetrics(c *fiber.Ctx) error {
 	var v web.Problems
 	r := a.period(c, &v, 24*time.Hour)
+	v.IDQuery(c, "model_id")
 	if err := v.Err(); err != nil {
 		return err
 	}

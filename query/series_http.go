@@ -45,13 +45,9 @@ var intervals = map[string]time.Duration{"hour": time.Hour, "day": 24 * time.Hou
 // oneOf reads the query parameter name, def when absent, and checks it is
 // a key of allowed.
 func oneOf[V any](c *fiber.Ctx, v *web.Problems, name, def string, allowed map[string]V) (string, V) {
-	s := c.Query(name, def)
-	v.Required(name, s)
-	got, ok := allowed[s]
-	if !ok {
-		v.OneOf(name, s, slices.Sorted(maps.Keys(allowed))...)
-	}
-	return s, got
+	s := v.EnumQuery(c, name, def, slices.Sorted(maps.Keys(allowed))...)
+	v.Required(name, s) // absent without a default
+	return s, allowed[s]
 }
 
 // aggregateResponse is GET /metrics/aggregate.
@@ -153,7 +149,7 @@ func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) MetricFilter {
 // period reads start_date and end_date around a window of width: either
 // missing is width from the other, both missing end now.
 func (a *API) period(c *fiber.Ctx, v *web.Problems, width time.Duration) Range {
-	r := dateParams.parse(v, c.Query("start_date"), c.Query("end_date"))
+	r := dateParams.parse(v, web.Query(c, "start_date"), web.Query(c, "end_date"))
 	switch {
 	case r.To.IsZero() && !r.From.IsZero():
 		r.To = r.From.Add(width)

@@ -47,15 +47,15 @@ func (a *API) Routes() []web.Route {
 }
 
 type createRequest struct {
-	Name             string             `json:"name"`
-	Description      string             `json:"description"`
-	ModelType        string             `json:"model_type"`
-	Framework        string             `json:"framework"`
-	Version          string             `json:"version"`
-	Metadata         map[string]any     `json:"metadata"`
-	BaselineMetrics  map[string]float64 `json:"baseline_metrics"`
-	MonitoringConfig map[string]any     `json:"monitoring_config"`
-	Tags             []string           `json:"tags"`
+	Name             string         `json:"name"`
+	Description      string         `json:"description"`
+	ModelType        string         `json:"model_type"`
+	Framework        string         `json:"framework"`
+	Version          string         `json:"version"`
+	Metadata         map[string]any `json:"metadata"`
+	BaselineMetrics  web.Numbers    `json:"baseline_metrics"`
+	MonitoringConfig map[string]any `json:"monitoring_config"`
+	Tags             []string       `json:"tags"`
 }
 
 // created is the create response: the fields the specification lists.
@@ -145,16 +145,14 @@ func normalize(m *Model) {
 func (a *API) list(c *fiber.Ctx) error {
 	var f Filter
 	var v web.Problems
-	if s := c.Query("status_filter"); s != "" {
-		f.Status = strings.ToLower(s)
-		if s != strings.ToUpper(s) {
-			v.Add("status_filter", "must be upper case: ACTIVE, INACTIVE, DEPRECATED or ARCHIVED")
-		}
-		v.OneOf("status_filter", f.Status, Statuses...)
+	upper := make([]string, len(Statuses))
+	for i, s := range Statuses {
+		upper[i] = strings.ToUpper(s)
 	}
-	f.ModelType = c.Query("model_type")
-	v.OneOf("model_type", f.ModelType, ModelTypes...)
+	f.Status = strings.ToLower(v.EnumQuery(c, "status_filter", "", upper...))
+	f.ModelType = v.EnumQuery(c, "model_type", "", ModelTypes...)
 	f.OwnerID = c.Query("owner_id")
+	v.UUID("owner_id", web.Query(c, "owner_id"))
 	for _, t := range strings.Split(c.Query("tags"), ",") {
 		if t = strings.TrimSpace(t); t != "" {
 			f.Tags = append(f.Tags, t)

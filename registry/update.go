@@ -14,15 +14,15 @@ import (
 // updateRequest holds the fields a partial update accepts, and no others:
 // any other field answers 422 naming it.
 type updateRequest struct {
-	Description        *string             `json:"description"`
-	Status             *string             `json:"status"`
-	Features           *[]string           `json:"features"`
-	BaselineMetrics    *map[string]float64 `json:"baseline_metrics"`
-	TargetVariable     *string             `json:"target_variable"`
-	ModelFramework     *string             `json:"model_framework"`
-	FairnessAttributes *[]string           `json:"fairness_attributes"`
-	ProtectedGroups    *map[string]any     `json:"protected_groups"`
-	Tags               *[]string           `json:"tags"`
+	Description        *string         `json:"description"`
+	Status             *string         `json:"status"`
+	Features           *web.Strings    `json:"features"`
+	BaselineMetrics    *web.Numbers    `json:"baseline_metrics"`
+	TargetVariable     *string         `json:"target_variable"`
+	ModelFramework     *string         `json:"model_framework"`
+	FairnessAttributes *web.Strings    `json:"fairness_attributes"`
+	ProtectedGroups    *map[string]any `json:"protected_groups"`
+	Tags               *[]string       `json:"tags"`
 }
 
 func (r updateRequest) validate() error {
@@ -69,11 +69,11 @@ func (a *API) update(c *fiber.Ctx) error {
 	}
 	return a.change(c, func(m *Model, now time.Time) error {
 		setIf(&m.Description, req.Description)
-		setIf(&m.Features, req.Features)
-		setIf(&m.BaselineMetrics, req.BaselineMetrics)
+		setIf(&m.Features, (*[]string)(req.Features))
+		setIf(&m.BaselineMetrics, (*map[string]float64)(req.BaselineMetrics))
 		setIf(&m.TargetVariable, req.TargetVariable)
 		setIf(&m.Framework, req.ModelFramework)
-		setIf(&m.FairnessAttributes, req.FairnessAttributes)
+		setIf(&m.FairnessAttributes, (*[]string)(req.FairnessAttributes))
 		setIf(&m.ProtectedGroups, req.ProtectedGroups)
 		setIf(&m.Tags, req.Tags)
 		if req.Status != nil {
@@ -172,7 +172,7 @@ func (a *API) restore(c *fiber.Ctx) error {
 // setBaseline replaces the model's baseline metrics.
 func (a *API) setBaseline(c *fiber.Ctx) error {
 	var req struct {
-		BaselineMetrics map[string]float64 `json:"baseline_metrics"`
+		BaselineMetrics web.Numbers `json:"baseline_metrics"`
 	}
 	if err := web.Decode(c, &req); err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -48,10 +49,17 @@ func NewApp(o Options) *fiber.App {
 		ReadTimeout:           o.Timeout,
 		WriteTimeout:          o.Timeout,
 		IdleTimeout:           2 * time.Minute,
+		RequestMethods:        requestMethods,
 	})
-	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL)
+	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL, singleQuery)
 	return app
 }
+
+// requestMethods are the methods the router knows: Fiber's and QUERY (the
+// IETF's safe method with a body), so that a QUERY on an API path answers
+// 405 in the envelope, with Allow, as any other method no route takes does.
+// A method outside the list answers Fiber's bare 400 "Invalid http method".
+var requestMethods = append(slices.Clip(fiber.DefaultMethods), "QUERY")
 
 // requestIDHeader carries the request id both ways.
 const requestIDHeader = "X-Request-ID"

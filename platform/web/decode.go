@@ -25,8 +25,12 @@ func Decode(c *fiber.Ctx, v any) error {
 // DecodeBody is Decode for a request body read already: an empty or blank
 // one answers 400.
 func DecodeBody(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
+	switch b := bytes.TrimSpace(body); {
+	case len(b) == 0:
 		return BadRequest("request body is empty; send a JSON object")
+	case string(b) == "null":
+		// It would decode into nothing and pass for {}.
+		return BadRequest("request body must be a JSON object")
 	}
 	return DecodeBytes(body, v)
 }

@@ -39,13 +39,14 @@ func NewPage(total int64, page, pageSize int) Page {
 }
 
 // IntQuery reads the integer query parameter name, def when absent, and
-// answers 422 naming it when it is not an integer within [min, max].
+// answers 422 naming it when it is not an integer within [min, max] (sent
+// empty included).
 func IntQuery(c *fiber.Ctx, name string, def, min, max int) (int, error) {
-	s := c.Query(name)
-	if s == "" {
+	s := Query(c, name)
+	if s == nil {
 		return def, nil
 	}
-	n, err := strconv.Atoi(s)
+	n, err := strconv.Atoi(*s)
 	if err != nil {
 		return 0, Invalid(name, "must be an integer")
 	}
