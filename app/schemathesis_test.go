@@ -141,7 +141,12 @@ func runSchemathesis(t *testing.T, st string, cfg config.Config) {
 			"--report", "junit", "--report-dir", filepath.Join(dir, "report"),
 			"--no-color"}
 	}
-	env := []string{"SCHEMATHESIS_HOOKS=" + hooks, "VIGIL_ST_KEY_ID=" + keyID, "VIGIL_ST_USER_ID=" + userID}
+	common, err := filepath.Abs("../identity/commonpasswords/passwords.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"SCHEMATHESIS_HOOKS=" + hooks, "VIGIL_ST_KEY_ID=" + keyID, "VIGIL_ST_USER_ID=" + userID,
+		"VIGIL_ST_COMMON_PASSWORDS=" + common}
 
 	ctx, cancel := context.WithTimeout(context.Background(), stTimeout)
 	defer cancel()
@@ -168,9 +173,9 @@ func runSchemathesis(t *testing.T, st string, cfg config.Config) {
 			"    eval \"$(deploy/testenv/engines.sh env)\"; go test -timeout 30m -count=1 -run '^TestSchemathesis$/^%s$' -v ./app\n"+
 			"or run Schemathesis against a server of your own (rate limits raised, VIGIL_ST_KEY an admin key with scopes %s,\n"+
 			"VIGIL_ST_KEY_ID its id and VIGIL_ST_USER_ID its owner's id, as /auth/me shows; the hooks file is kept in %s):\n"+
-			"    cd %s && SCHEMATHESIS_HOOKS=%s VIGIL_ST_KEY_ID=$VIGIL_ST_KEY_ID VIGIL_ST_USER_ID=$VIGIL_ST_USER_ID \\\n        %s\n"+
+			"    cd %s && SCHEMATHESIS_HOOKS=%s VIGIL_ST_COMMON_PASSWORDS=%s VIGIL_ST_KEY_ID=$VIGIL_ST_KEY_ID VIGIL_ST_USER_ID=$VIGIL_ST_USER_ID \\\n        %s\n"+
 			"with the base address this run used: %s",
-			strings.TrimPrefix(t.Name(), "TestSchemathesis/"), strings.Join(stScopes, ","), dir, dir, hooks,
+			strings.TrimPrefix(t.Name(), "TestSchemathesis/"), strings.Join(stScopes, ","), dir, dir, hooks, common,
 			shellJoin(append([]string{st}, args("$VIGIL_ST_KEY")...)), s.base)
 	}
 

@@ -11,8 +11,10 @@ Two kinds, each narrow:
   concerns. Any other refusal of schema-valid data still fails the run.
 """
 
+import gzip
 import json
 import os
+import unicodedata
 from datetime import datetime, timedelta, timezone
 from email.utils import parseaddr
 from urllib.parse import urlparse
@@ -179,6 +181,8 @@ def _broken_rules(op, case):
         # Only an open sign-up without a token creates an organization,
         # and every request of the run carries the admin's key.
         broken.add("organization_name")
+    if op in ("POST /auth/register", "POST /users") and _weak_password(body):
+        broken.add("password")  # "not a commonly used password, not containing the username"
     if op in ("POST /users", "PUT /users/{user_id}/role"):
         # The role must be one of the organization's (built-in or created
         # with POST /roles): a reference, which no schema can check.
@@ -312,3 +316,37 @@ def _drift_rules(op, body):
         if isinstance(cols, dict) and len({len(v) for v in cols.values() if isinstance(v, list)}) > 1:
             broken |= {side + "." + f for f in cols}
     return broken
+
+
+_COMMON = None
+
+
+def _common():
+    """The server's list of common passwords (identity/commonpasswords)."""
+    global _COMMON
+    if _COMMON is None:
+        with gzip.open(os.environ["VIGIL_ST_COMMON_PASSWORDS"], "rt", encoding="utf-8") as f:
+            _COMMON = {line.rstrip("\n") for line in f if line.strip()}
+    return _COMMON
+
+
+def _period(s):
+    """The shortest string whose repetition is s."""
+    for n in range(1, len(s) // 2 + 1):
+        if len(s) % n == 0 and s[:n] * (len(s) // n) == s:
+            return s[:n]
+    return s
+
+
+def _weak_password(body):
+    """Whether the body's password breaks the stated policy beyond its
+    length: a commonly used one (or one repeated, or a run of up to four
+    characters repeated), or one containing the username."""
+    pw, user = body.get("password"), body.get("username")
+    if not isinstance(pw, str):
+        return False
+    p = unicodedata.normalize("NFC", pw).lower()
+    if isinstance(user, str) and user and user.lower() in p:
+        return True
+    unit = _period(p)
+    return p in _common() or (unit != p and (unit in _common() or len(unit) <= 4))
