@@ -114,7 +114,10 @@ func (k *Keyring) Open(sealed, label string) ([]byte, error) {
 	if aead == nil {
 		return nil, fmt.Errorf("%w: sealed with key %q, which is not configured", ErrOpen, id)
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(body)
+	// Strict: a changed character always changes the bytes. Lenient
+	// decoding ignores the last character's spare bits, so a value
+	// altered there would open as if it were intact.
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(body)
 	if err != nil || len(raw) < aead.NonceSize()+aead.Overhead() {
 		return nil, fmt.Errorf("%w: malformed value sealed with key %q", ErrOpen, id)
 	}
