@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // biasRows returns n seeded rows: a gender, a band, a label and a

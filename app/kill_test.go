@@ -16,8 +16,8 @@ import (
 
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query/clickhouse"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // killCount is how many times the kill tests SIGKILL a Vigil process.

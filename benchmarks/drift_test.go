@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 // driftShape is the size of BenchmarkDriftDetect's request: values per

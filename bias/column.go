@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // labelOf renders a JSON scalar as a group label: strings as they are,

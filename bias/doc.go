@@ -1,6 +1,6 @@
 // Package bias is the fairness audit API: POST /bias/audit accepts an
 // audit and answers 202, a Runner computes it in the background with
-// processors/fairness, GET /bias/audits/{audit_id} and GET /bias/audits
+// stats/fairness, GET /bias/audits/{audit_id} and GET /bias/audits
 // read it back, POST /bias/audits/{audit_id}/cancel cancels it and DELETE
 // /bias/audits/{audit_id} deletes it. This package reads the request, gathers the
 // data, stores the audit and shapes the result; the statistics are

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vigilhq/vigil/processors/fairness"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // Execute computes an audit: the label-supplied form from the plan's

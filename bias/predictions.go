@@ -6,8 +6,8 @@ import (
 	"fmt"
 
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors/fairness"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // Logged is what the logged-predictions form read: the columns for

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors/fairness"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // fakePredictions serves EachPrediction from a slice; the other methods of

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // body is POST /bias/audit's body: the fields of both forms. Which are

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // wantField fails the test unless err is a 422 naming field.

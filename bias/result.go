@@ -1,7 +1,7 @@
 package bias
 
 import (
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // Result is a completed audit's outcome in the spec's shape: the overall

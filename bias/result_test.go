@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // audit runs fairness.Audit on in, failing the test on error.

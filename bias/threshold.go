@@ -3,7 +3,7 @@ package bias
 import (
 	"math"
 
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // DefaultThreshold is the request's threshold when it sends none: it maps

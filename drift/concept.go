@@ -9,7 +9,7 @@ import (
 // Sources of a concept-drift figure.
 const (
 	// SourceLabels: computed from logged predictions that carry their
-	// label (processors/profile.Quality).
+	// label (stats/profile.Quality).
 	SourceLabels = "labels"
 	// SourceMetrics: the mean of the values logged with POST /metrics.
 	SourceMetrics = "logged_metrics"

@@ -60,7 +60,7 @@ func (f FeatureConfig) On() bool { return f.Enabled == nil || *f.Enabled }
 //   - Current value, over the last Window: from labelled predictions
 //     (metadata or input_data field label or y_true, against output_data's
 //     prediction) when Metric is accuracy, error_rate, precision, recall,
-//     f1_score, mae, mse or rmse (see processors/profile.QualityMetrics) and
+//     f1_score, mae, mse or rmse (see stats/profile.QualityMetrics) and
 //     the window holds at least MinSamples of them; otherwise the mean of
 //     the values of metric_type Metric logged with POST /metrics, when the
 //     window holds at least one.

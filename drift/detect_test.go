@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 // TestMethodChoice: the method comes from the request, else the feature's

@@ -2,7 +2,7 @@
 // feature's current values against its reference values, the per-model
 // drift configuration behind /drift-config, uploaded references and the
 // reports of scheduled runs. The statistics are
-// processors/stattest's; this package reads the request, decides what to
+// stats/stattest's; this package reads the request, decides what to
 // run for each feature, runs features in parallel and grades the result.
 //
 // # Detection

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 // job is one feature to test, with what the request and the model's
@@ -174,7 +174,7 @@ func (j job) decide(res *FeatureResult) {
 }
 
 // measure computes res.Method's statistic, score and p-value with
-// processors/stattest.
+// stats/stattest.
 func measure(res *FeatureResult, ref, cur *column) error {
 	var table stattest.Table
 	if res.Type == Numeric {

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // FromProfiles runs detection on two profiles of a model's documents
-// (processors/profile), as the processors keep them on the stream,
+// (stats/profile), as the processors keep them on the stream,
 // instead of on arrays: the same methods, thresholds, severities and
 // overall score as Detect, with cfg (the model's configuration, or
 // Default) deciding each feature's method and threshold. The request-level

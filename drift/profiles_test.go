@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // TestFromProfilesMatchesDetect profiles the same rows that a detect

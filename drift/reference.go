@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // Uploaded is a model's uploaded reference: profiles of the reference

@@ -1,6 +1,10 @@
 package ingest
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/vigilhq/vigil/stats/profile"
+)
 
 // PredictionField is the output_data field that holds a logged
 // prediction's predicted value, by convention (bias audits can name
@@ -38,7 +42,7 @@ func (p Prediction) Label() json.RawMessage {
 // field returns the named top-level field of a JSON object; nil when doc
 // is not an object or lacks it.
 func field(doc json.RawMessage, name string) json.RawMessage {
-	for k, v := range Fields(doc) {
+	for k, v := range profile.Fields(doc) {
 		if k == name {
 			return v
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // The sides of a prediction that are profiled.

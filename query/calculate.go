@@ -8,8 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/vigilhq/vigil/evaluation"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/stats/evaluation"
 )
 
 // calculateFields are the fields POST /metrics/calculate accepts.

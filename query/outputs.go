@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // Output distribution: how often a model answered each class label, per
@@ -39,7 +39,7 @@ type Label struct {
 // it is anything else or holds none).
 func OutputLabels(out json.RawMessage) []Label {
 	var labels []Label
-	for name, raw := range ingest.Fields(out) {
+	for name, raw := range profile.Fields(out) {
 		if len(labels) == MaxLabels {
 			break
 		}

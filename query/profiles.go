@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // ReadMergedProfile implements a window read of the hourly feature

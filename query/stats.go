@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigilhq/vigil/processors/quantile"
+	"github.com/vigilhq/vigil/stats/quantile"
 )
 
 // PredictionStats summarises a model's predictions over a range, from the

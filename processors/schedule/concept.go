@@ -8,8 +8,8 @@ import (
 
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // Metrics reads the metric values logged with POST /metrics: the

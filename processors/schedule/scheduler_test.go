@@ -11,9 +11,9 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/stats/profile"
 	"github.com/vigilhq/vigil/store"
 )
 

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/profile"
 )
 
 var _ processors.ProfileStore = (*Store)(nil)

@@ -14,9 +14,9 @@ import (
 
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/profile"
-	"github.com/vigilhq/vigil/processors/quantile"
 	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/stats/profile"
+	"github.com/vigilhq/vigil/stats/quantile"
 )
 
 // Store is an analytical store as both roles use it.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/bias"
-	"github.com/vigilhq/vigil/processors/fairness"
+	"github.com/vigilhq/vigil/stats/fairness"
 	"github.com/vigilhq/vigil/store"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/processors/profile"
+	"github.com/vigilhq/vigil/stats/profile"
 	"github.com/vigilhq/vigil/store"
 )
 

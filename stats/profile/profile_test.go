@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vigilhq/vigil/processors/quantile"
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/quantile"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 // rows makes n documents: x normal(mu, 1), y categorical with a shifted

@@ -1,6 +1,6 @@
 """The seeded synthetic rows shared by bench_fairlearn.py and generate.py.
 
-The same formula is written in Go in processors/fairness/synthetic_test.go;
+The same formula is written in Go in stats/fairness/synthetic_test.go;
 golden.json holds a small case made with it, so the two cannot drift apart.
 
 Row i (0-based) takes h = splitmix64(i + SEED) and reads four 16-bit fields:

@@ -1,4 +1,4 @@
-"""Golden quality metrics for processors/profile's Quality (concept drift).
+"""Golden quality metrics for stats/profile's Quality (concept drift).
 
 scikit-learn computes what Quality.Metric must match on the same labelled
 predictions: accuracy, precision, recall and f1 (average="binary" with
@@ -6,7 +6,7 @@ pos_label 1 / True for 0-1 and boolean classes, else average="macro",
 zero_division=0), and mae, mse, rmse for numbers.
 
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install scikit-learn numpy
-    /tmp/venv/bin/python processors/profile/testdata/quality_golden.py > processors/profile/testdata/quality_golden.json
+    /tmp/venv/bin/python stats/profile/testdata/quality_golden.py > stats/profile/testdata/quality_golden.json
 """
 import json
 import sys

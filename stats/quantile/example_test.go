@@ -3,7 +3,7 @@ package quantile_test
 import (
 	"fmt"
 
-	"github.com/vigilhq/vigil/processors/quantile"
+	"github.com/vigilhq/vigil/stats/quantile"
 )
 
 // Per-minute sketches are encoded for storage; the query side decodes and

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Generate golden.json: drift statistics computed by SciPy and NumPy for the
-Go package github.com/vigilhq/vigil/processors/stattest.
+Go package github.com/vigilhq/vigil/stats/stattest.
 
 This script installs nothing. Run it in a throwaway virtual environment:
 
     python3 -m venv /tmp/stattest-venv
     /tmp/stattest-venv/bin/pip install scipy==1.17.1 numpy==2.4.6
-    /tmp/stattest-venv/bin/python processors/stattest/testdata/generate.py
+    /tmp/stattest-venv/bin/python stats/stattest/testdata/generate.py
 
-It writes processors/stattest/testdata/golden.json next to itself and
+It writes stats/stattest/testdata/golden.json next to itself and
 refuses to run on other versions (pass --any-version to override; the
 versions used are recorded in the file either way).
 
@@ -27,7 +27,7 @@ Sections of the file (see golden_test.go for the tolerances):
 - "kstwo": scipy.stats.kstwo.sf(x, n) on a grid that visits every branch of
   the one-sample Kolmogorov distribution that ks_2samp's asymptotic mode uses.
 
-The table rules are Vigil's (processors/stattest/doc.go): NaN (and "") are
+The table rules are Vigil's (stats/stattest/doc.go): NaN (and "") are
 removed and counted; bins are cut at numpy.quantile(ref, k/B), k=1..B-1,
 consecutive equal edges merged, cells closed on the left (searchsorted
 side="right"); PSI floors proportions at 1e-4 without renormalising;
@@ -312,7 +312,7 @@ def main():
     add_numeric_cases()
     add_categorical_cases()
     out = {
-        "generator": "processors/stattest/testdata/generate.py",
+        "generator": "stats/stattest/testdata/generate.py",
         "seed": SEED,
         "versions": {**have, "python": platform.python_version()},
         "numeric": NUMERIC,

@@ -7,7 +7,7 @@
 // A Profile counts the JSON documents added (Rows) and, for each
 // top-level field (a feature, at most MaxFeatures a profile):
 //
-//   - numbers in a quantile sketch (processors/quantile, relative
+//   - numbers in a quantile sketch (stats/quantile, relative
 //     accuracy 1%), whose bucket counts are exact;
 //   - strings and booleans ("true", "false") as exact counts per category,
 //     at most MaxCategories a feature; further categories are summed in

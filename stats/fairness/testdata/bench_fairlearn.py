@@ -3,7 +3,7 @@
 
 Not run by the tests. Use the virtual environment of generate.py:
 
-    /tmp/fair-venv/bin/python processors/fairness/testdata/bench_fairlearn.py [--rows N]
+    /tmp/fair-venv/bin/python stats/fairness/testdata/bench_fairlearn.py [--rows N]
 
 The rows come from synthetic.py, the formula that synthetic_test.go writes in
 Go. Timed, per attribute (gender, race): one MetricFrame over count,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate golden.json: metric values computed by scikit-learn for the Go
-package github.com/vigilhq/vigil/evaluation.
+package github.com/vigilhq/vigil/stats/evaluation.
 
 This script installs nothing. Run it in a throwaway virtual environment:
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generate golden.json: fairness figures computed by fairlearn for the Go
-package github.com/vigilhq/vigil/processors/fairness.
+package github.com/vigilhq/vigil/stats/fairness.
 
 This script installs nothing. Run it in a throwaway virtual environment:
 
     python3 -m venv /tmp/fair-venv
     /tmp/fair-venv/bin/pip install fairlearn==0.15.0 numpy==2.4.6 pandas==3.1.1 scikit-learn==1.9.1
-    /tmp/fair-venv/bin/python processors/fairness/testdata/generate.py
+    /tmp/fair-venv/bin/python stats/fairness/testdata/generate.py
 
 It writes golden.json next to itself and refuses to run on other versions
 (pass --any-version to override; the versions used are recorded in the file
@@ -411,7 +411,7 @@ def main():
     ap.add_argument("--any-version", action="store_true", help="run on versions other than the pinned ones")
     versions = checked_versions(ap.parse_args().any_version)
     add_cases()
-    doc = dict(generator="processors/fairness/testdata/generate.py", seed=SEED, versions=versions, cases=CASES)
+    doc = dict(generator="stats/fairness/testdata/generate.py", seed=SEED, versions=versions, cases=CASES)
     text = json.dumps(doc, separators=(",", ":"), allow_nan=False)
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden.json")
     with open(path, "w") as f:

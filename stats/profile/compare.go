@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigilhq/vigil/processors/quantile"
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/quantile"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 // Kind is how a feature is tested.

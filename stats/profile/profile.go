@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors/quantile"
+	"github.com/vigilhq/vigil/stats/quantile"
 )
 
 // Limits on what one profile keeps.
@@ -60,7 +59,7 @@ func (f *Feature) categorical() int64 {
 // is not a JSON object counts as a row without features.
 func (p *Profile) Add(doc json.RawMessage) {
 	p.Rows++
-	for name, raw := range ingest.Fields(doc) {
+	for name, raw := range Fields(doc) {
 		f := p.feature(name)
 		if f == nil {
 			p.Dropped++

@@ -8,7 +8,7 @@ Run it in a throwaway virtual environment:
 
     python3 -m venv /tmp/dd-venv
     /tmp/dd-venv/bin/pip install ddsketch==3.0.1
-    /tmp/dd-venv/bin/python processors/quantile/testdata/golden.py
+    /tmp/dd-venv/bin/python stats/quantile/testdata/golden.py
 
 The data are generated here with Python's seeded random module and rounded to
 six significant digits, and stored in golden.json, so Go reads exactly the

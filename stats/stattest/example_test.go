@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vigilhq/vigil/processors/stattest"
+	"github.com/vigilhq/vigil/stats/stattest"
 )
 
 func Example() {
