@@ -16,13 +16,12 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
-	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -38,8 +37,8 @@ type App struct {
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
 
-	events       ingest.Log
-	source       func() (processors.Source, error)
+	events       eventlog.Log
+	source       func() (eventlog.Source, error)
 	ensureTopics func(ctx context.Context) error // nil for the embedded log
 	analytics    analytics
 

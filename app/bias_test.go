@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
 
@@ -111,7 +111,7 @@ func TestBiasAuditLabels(t *testing.T) {
 		if sev := done.str("severity"); sev != "high" && sev != "critical" {
 			t.Fatalf("got severity %q, want high or critical for these rows", sev)
 		}
-		if events := governanceEvents(t, s, 1); len(events) != 1 || events[0].SourceType != ingest.SourceBiasAudit ||
+		if events := governanceEvents(t, s, 1); len(events) != 1 || events[0].SourceType != governance.SourceBiasAudit ||
 			events[0].SourceID != id || events[0].ModelID != model || events[0].Severity != done.str("severity") {
 			t.Fatalf("got governance events %+v, want one for audit %s at %s", events, id, done.str("severity"))
 		}

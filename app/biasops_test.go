@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/bias"
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/config"
 )
 
@@ -55,11 +55,11 @@ func TestBiasAuditCancelDelete(t *testing.T) {
 
 // flakyLog is an event log that refuses every append while down.
 type flakyLog struct {
-	ingest.Log
+	eventlog.Log
 	down atomic.Bool
 }
 
-func (l *flakyLog) Append(ctx context.Context, recs []ingest.Record) error {
+func (l *flakyLog) Append(ctx context.Context, recs []eventlog.Record) error {
 	if l.down.Load() {
 		return errors.New("event log unreachable")
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/governance"
 )
 
 // TestConceptDriftOnTheStream: concept drift is reported by the processor
@@ -86,7 +86,7 @@ func TestConceptDriftOnTheStream(t *testing.T) {
 				t.Fatalf("got governance events %+v, want the 2 concept reports'", events)
 			}
 			for _, e := range events {
-				if e.SourceType != ingest.SourceDriftReport || e.Severity != "high" || !strings.HasPrefix(e.Summary, "concept drift at high severity: accuracy") {
+				if e.SourceType != governance.SourceDriftReport || e.Severity != "high" || !strings.HasPrefix(e.Summary, "concept drift at high severity: accuracy") {
 					t.Errorf("got governance event %+v, want a concept report's at high severity", e)
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // TestDeadLetters puts an event no store can hold (no time, as a foreign
@@ -23,8 +23,8 @@ func TestDeadLetters(t *testing.T) {
 		}
 		key, _ := s.key(admin, "read", "write")
 		model := s.model(key, "poisoned", "1")
-		var recs []ingest.Record
-		for _, p := range []ingest.Prediction{
+		var recs []eventlog.Record
+		for _, p := range []eventlog.Prediction{
 			{OrgID: org, ModelID: model, PredictionID: "bad", InputData: json.RawMessage(`{"x":1}`)},
 			{OrgID: org, ModelID: model, PredictionID: "good", InputData: json.RawMessage(`{}`), Timestamp: time.Now()},
 		} {
@@ -32,7 +32,7 @@ func TestDeadLetters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			recs = append(recs, ingest.Record{Kind: ingest.KindPrediction, Key: org + "/" + model, Value: v})
+			recs = append(recs, eventlog.Record{Kind: eventlog.KindPrediction, Key: org + "/" + model, Value: v})
 		}
 		if err := s.app.events.Append(context.Background(), recs); err != nil {
 			t.Fatal(err)

@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/embeddedlog"
-	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/embeddedlog"
+	"github.com/vigilhq/vigil/eventlog/kafka"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/processors"
-	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
 )
 
 // TestDriftOnTheStream: a model gets reference traffic, a day passes,
@@ -98,7 +97,7 @@ func TestDriftOnTheStream(t *testing.T) {
 				t.Fatalf("got %d governance events, want 2: %+v", len(events), events)
 			}
 			for _, e := range events {
-				if !ids[e.SourceID] || e.SourceType != ingest.SourceDriftReport || e.ModelID != model || e.Severity != "high" || e.Summary == "" {
+				if !ids[e.SourceID] || e.SourceType != governance.SourceDriftReport || e.ModelID != model || e.Severity != "high" || e.Summary == "" {
 					t.Errorf("got governance event %+v, want one of reports %v at high severity", e, ids)
 				}
 			}
@@ -116,16 +115,16 @@ func startDrift(t *testing.T, cfg config.Config) *server {
 
 // governanceEvents reads the governance events on s's event log through a
 // consumer group of the test's own, until want are read or 30 s pass.
-func governanceEvents(t *testing.T, s *server, want int) []ingest.Governance {
+func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 	t.Helper()
-	var src processors.Source
+	var src eventlog.Source
 	switch l := s.app.events.(type) {
 	case *embeddedlog.Log:
 		src = l.Consumer("test-governance")
 	case *kafka.Producer:
 		var err error
-		src, err = kafkaconsumer.New(kafkaconsumer.Options{Brokers: s.app.cfg.KafkaBrokers, Group: l.Prefix() + "test-governance",
-			Prefix: l.Prefix(), Kinds: []string{ingest.KindGovernance}})
+		src, err = kafka.New(kafka.Options{Brokers: s.app.cfg.KafkaBrokers, Group: l.Prefix() + "test-governance",
+			Prefix: l.Prefix(), Kinds: []string{eventlog.KindGovernance}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,17 +134,17 @@ func governanceEvents(t *testing.T, s *server, want int) []ingest.Governance {
 	defer src.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var out []ingest.Governance
+	var out []governance.Event
 	for len(out) < want && ctx.Err() == nil {
 		msgs, err := src.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
 			t.Fatalf("poll: %v", err)
 		}
 		for _, m := range msgs {
-			if m.Kind != ingest.KindGovernance {
+			if m.Kind != eventlog.KindGovernance {
 				continue
 			}
-			var e ingest.Governance
+			var e governance.Event
 			if err := json.Unmarshal(m.Value, &e); err != nil {
 				t.Fatalf("governance event %s: %v", m.Value, err)
 			}

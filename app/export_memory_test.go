@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query/tabular"
 )
@@ -46,10 +46,10 @@ func fill(t *testing.T, s *server, org, model string, n int) {
 	t.Helper()
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for lo := 0; lo < n; lo += 10_000 {
-		ps := make([]ingest.Prediction, 0, 10_000)
+		ps := make([]eventlog.Prediction, 0, 10_000)
 		for i := lo; i < min(lo+10_000, n); i++ {
 			l := float64(i % 100)
-			ps = append(ps, ingest.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p-%07d", i),
+			ps = append(ps, eventlog.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p-%07d", i),
 				InputData:  fmt.Appendf(nil, `{"age":%d,"income":%g,"city":"Lyon"}`, i%90, float64(i)*1.5),
 				OutputData: fmt.Appendf(nil, `{"churn":%t,"score":0.25}`, i%3 == 0), LatencyMS: &l,
 				Metadata: []byte(`{"run":"memory"}`), Timestamp: base.Add(time.Duration(i) * time.Millisecond)})

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query/tabular"
 	"github.com/vigilhq/vigil/query/tabular/tabulartest"
 )
@@ -75,7 +75,7 @@ func testExportFormats(t *testing.T, s *server) {
 // answers exactly the rows of [start_time, end_time), in order: a row on
 // start_time is in and one on end_time out, however many rows share that
 // microsecond (rows logged together often do).
-func windows(t *testing.T, s *server, key, model string, oldest []ingest.Prediction) {
+func windows(t *testing.T, s *server, key, model string, oldest []eventlog.Prediction) {
 	t.Helper()
 	at := func(i int) time.Time { return oldest[i].Timestamp }
 	us := time.Microsecond
@@ -93,7 +93,7 @@ func windows(t *testing.T, s *server, key, model string, oldest []ingest.Predict
 	for _, w := range []struct{ from, to time.Time }{
 		{at(tie), time.Time{}}, {at(100), at(200)}, {at(100).Add(us), at(200).Add(us)}, {at(100).Add(-us), at(200).Add(-us)},
 	} {
-		var want []ingest.Prediction
+		var want []eventlog.Prediction
 		for _, p := range oldest {
 			if !p.Timestamp.Before(w.from) && (w.to.IsZero() || p.Timestamp.Before(w.to)) {
 				want = append(want, p)
@@ -120,7 +120,7 @@ func windows(t *testing.T, s *server, key, model string, oldest []ingest.Predict
 }
 
 // decode reads an answer in the format called name.
-func decode(t *testing.T, name string, b []byte) []ingest.Prediction {
+func decode(t *testing.T, name string, b []byte) []eventlog.Prediction {
 	t.Helper()
 	got, err := tabulartest.Read(name, b)
 	if err != nil {
@@ -130,12 +130,12 @@ func decode(t *testing.T, name string, b []byte) []ingest.Prediction {
 }
 
 // logged checks ps hold each of items once, with the values logged.
-func logged(t *testing.T, ps []ingest.Prediction, items []map[string]any) {
+func logged(t *testing.T, ps []eventlog.Prediction, items []map[string]any) {
 	t.Helper()
 	if len(ps) != len(items) {
 		t.Fatalf("got %d predictions, want the %d logged, once each", len(ps), len(items))
 	}
-	byID := map[string]ingest.Prediction{}
+	byID := map[string]eventlog.Prediction{}
 	for _, p := range ps {
 		byID[p.PredictionID] = p
 	}

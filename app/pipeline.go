@@ -5,12 +5,12 @@ import (
 	"errors"
 	"time"
 
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/embeddedlog"
+	"github.com/vigilhq/vigil/eventlog/kafka"
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/embeddedlog"
-	"github.com/vigilhq/vigil/ingest/kafka"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
-	kafkaconsumer "github.com/vigilhq/vigil/processors/kafka"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
 	querysqlite "github.com/vigilhq/vigil/query/sqlite"
@@ -56,8 +56,8 @@ func (a *App) initKafka(ctx context.Context) error {
 	if err := a.ensureTopics(tctx); err != nil {
 		a.log.Warn("could not create the event log's topics yet; the processor role will retry", "err", err)
 	}
-	a.source = func() (processors.Source, error) {
-		return kafkaconsumer.New(kafkaconsumer.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
+	a.source = func() (eventlog.Source, error) {
+		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
 			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
 	return nil
@@ -70,7 +70,7 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 		return err
 	}
 	a.events = l
-	a.source = func() (processors.Source, error) { return l.Consumer(processorGroup), nil }
+	a.source = func() (eventlog.Source, error) { return l.Consumer(processorGroup), nil }
 	a.closers = append(a.closers, l.Close)
 	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
 	return nil

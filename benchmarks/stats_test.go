@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
@@ -152,10 +152,10 @@ func fill(b *testing.B, s statsStore) {
 		for i := lo; i < lo+20_000; i++ {
 			at := statsStart.Add(time.Duration(i) * step)
 			latency := 1 + float64(i*7919%1000)/10
-			batch.Predictions = append(batch.Predictions, ingest.Prediction{OrgID: statsOrg, ModelID: statsModel,
+			batch.Predictions = append(batch.Predictions, eventlog.Prediction{OrgID: statsOrg, ModelID: statsModel,
 				PredictionID: fmt.Sprintf("p%08d", i), InputData: json.RawMessage(fmt.Sprintf(`{"x":%d}`, i%100)),
 				OutputData: json.RawMessage(`{"y":1}`), LatencyMS: &latency, Metadata: json.RawMessage(`{}`), Timestamp: at})
-			batch.Metrics = append(batch.Metrics, ingest.Metric{OrgID: statsOrg, ModelID: statsModel, ID: fmt.Sprintf("m%08d", i),
+			batch.Metrics = append(batch.Metrics, eventlog.Metric{OrgID: statsOrg, ModelID: statsModel, ID: fmt.Sprintf("m%08d", i),
 				MetricType: "accuracy", Value: float64(i%1000) / 1000, Metadata: map[string]any{}, Timestamp: at})
 		}
 		if err := s.Write(context.Background(), batch); err != nil {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
 )
@@ -25,12 +25,12 @@ type stalled struct {
 	started, stopped chan struct{}
 }
 
-func (s *stalled) EachPrediction(ctx context.Context, _ query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
-	return func(yield func(ingest.Prediction, error) bool) {
+func (s *stalled) EachPrediction(ctx context.Context, _ query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
+	return func(yield func(eventlog.Prediction, error) bool) {
 		s.started <- struct{}{}
 		<-ctx.Done()
 		s.stopped <- struct{}{}
-		yield(ingest.Prediction{}, ctx.Err())
+		yield(eventlog.Prediction{}, ctx.Err())
 	}
 }
 

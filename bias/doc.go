@@ -74,11 +74,11 @@
 // # Governance events
 //
 // An audit completed at high or critical severity owes a governance event
-// (ingest.Governance, event id and source id the audit's id) for the risk
+// (governance.Event, event id and source id the audit's id) for the risk
 // register: the write that completes it sets GovernancePending, the
 // Runner then appends the event to Runner.Events and clears the flag, and
 // on start and every refresh (StaleAfter/4, 30 s) appends again whatever
-// is still owed (ingest.Outbox, shared with drift reports). The refresh
+// is still owed (governance.Outbox, shared with drift reports). The refresh
 // loop is the Runner's because it runs wherever audits run (the api role);
 // every replica's Runner resends, and a double append is one event to its
 // readers. Deleting an audit that still owes its event appends it first

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/governance"
 )
 
 // GovernanceEvent is the governance event of an audit completed at high
 // or critical severity, for the risk register. Its id is the audit's, so
 // an event appended twice is one event to its readers.
-func GovernanceEvent(a Audit) ingest.Governance {
-	e := ingest.Governance{EventID: a.ID, OrgID: a.OrgID, ModelID: a.ModelID, SourceType: ingest.SourceBiasAudit,
+func GovernanceEvent(a Audit) governance.Event {
+	e := governance.Event{EventID: a.ID, OrgID: a.OrgID, ModelID: a.ModelID, SourceType: governance.SourceBiasAudit,
 		SourceID: a.ID, Timestamp: a.UpdatedAt}
 	if a.CompletedAt != nil {
 		e.Timestamp = *a.CompletedAt
@@ -29,8 +29,8 @@ func GovernanceEvent(a Audit) ingest.Governance {
 }
 
 // outbox delivers the governance events that audits owe to Events.
-func (r *Runner) outbox() ingest.Outbox[Audit] {
-	return ingest.Outbox[Audit]{Log: r.Events, Event: GovernanceEvent, Pending: r.Store.BiasGovernancePending, Sent: r.Store.BiasGovernanceSent}
+func (r *Runner) outbox() governance.Outbox[Audit] {
+	return governance.Outbox[Audit]{Log: r.Events, Event: GovernanceEvent, Pending: r.Store.BiasGovernancePending, Sent: r.Store.BiasGovernanceSent}
 }
 
 // govern appends the governance event a completed audit owes and clears

@@ -9,7 +9,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
@@ -124,17 +125,17 @@ func (m *memStore) FailStaleBiasAudits(_ context.Context, before, at time.Time, 
 type eventLog struct {
 	mu     sync.Mutex
 	down   bool
-	events []ingest.Governance
+	events []governance.Event
 }
 
-func (l *eventLog) Append(_ context.Context, recs []ingest.Record) error {
+func (l *eventLog) Append(_ context.Context, recs []eventlog.Record) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.down {
 		return errors.New("event log unreachable")
 	}
 	for _, r := range recs {
-		var e ingest.Governance
+		var e governance.Event
 		if err := json.Unmarshal(r.Value, &e); err != nil {
 			return err
 		}

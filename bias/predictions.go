@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
@@ -30,7 +30,7 @@ type row struct {
 
 // newRow splits a prediction's JSON documents; a document that is not an
 // object has no fields (output_data then is the prediction itself).
-func newRow(p ingest.Prediction) row {
+func newRow(p eventlog.Prediction) row {
 	r := row{output: p.OutputData}
 	_ = json.Unmarshal(p.InputData, &r.input)
 	_ = json.Unmarshal(p.Metadata, &r.metadata)

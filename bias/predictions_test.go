@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
@@ -16,13 +16,13 @@ import (
 // query.Store are not called by the audit.
 type fakePredictions struct {
 	query.Store
-	rows []ingest.Prediction
+	rows []eventlog.Prediction
 	got  query.PredictionFilter
 }
 
-func (f *fakePredictions) EachPrediction(_ context.Context, pf query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+func (f *fakePredictions) EachPrediction(_ context.Context, pf query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	f.got = pf
-	return func(yield func(ingest.Prediction, error) bool) {
+	return func(yield func(eventlog.Prediction, error) bool) {
 		for _, p := range f.rows {
 			if !yield(p, nil) {
 				return
@@ -32,8 +32,8 @@ func (f *fakePredictions) EachPrediction(_ context.Context, pf query.PredictionF
 }
 
 // logged is a prediction with the three JSON documents.
-func logged(id, input, output, metadata string) ingest.Prediction {
-	return ingest.Prediction{PredictionID: id, InputData: json.RawMessage(input), OutputData: json.RawMessage(output),
+func logged(id, input, output, metadata string) eventlog.Prediction {
+	return eventlog.Prediction{PredictionID: id, InputData: json.RawMessage(input), OutputData: json.RawMessage(output),
 		Metadata: json.RawMessage(metadata)}
 }
 
@@ -48,7 +48,7 @@ func plan(t *testing.T, body string) Plan {
 }
 
 func TestReadLogged(t *testing.T) {
-	qs := &fakePredictions{rows: []ingest.Prediction{
+	qs := &fakePredictions{rows: []eventlog.Prediction{
 		logged("p1", `{"gender": "f", "age": 30, "label": 1}`, `{"prediction": 1}`, `{}`),
 		logged("p2", `{"age": 41}`, `{"prediction": 0}`, `{"gender": "m", "label": 0}`),
 		logged("p3", `{"gender": null}`, `true`, `{"y_true": true}`),

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
@@ -35,7 +35,7 @@ type body struct {
 // Defaults of the logged-predictions form.
 const (
 	// DefaultPredictionField is the output_data field holding the prediction.
-	DefaultPredictionField = ingest.PredictionField
+	DefaultPredictionField = eventlog.PredictionField
 	// MaxRows is the default bound on the rows of one audit
 	// (Runner.MaxRows): the logged-predictions form reads the newest
 	// MaxRows in the requested range, the label-supplied form may send no
@@ -47,7 +47,7 @@ const (
 
 // DefaultLabelFields are the fields that hold a logged prediction's ground
 // truth, looked up in metadata, then input_data, in this order.
-var DefaultLabelFields = ingest.LabelFields
+var DefaultLabelFields = eventlog.LabelFields
 
 // Plan is a checked request: what to store and what to compute.
 type Plan struct {

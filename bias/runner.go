@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/store"
@@ -47,7 +47,7 @@ type Runner struct {
 	// appended, then the debt cleared, and what is still owed is appended
 	// again on every refresh, by whichever replica's Runner gets to it
 	// (the event's id is the audit's, so one appended twice is one event).
-	Events ingest.Log
+	Events eventlog.Log
 	// Workers (default 2) run at a time, Queue (default 64) more wait;
 	// MaxRows (default MaxRows) bounds the rows of one audit;
 	// StaleAfter (default 2 min) is when an audit without heartbeat is

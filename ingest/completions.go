@@ -4,6 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -58,10 +59,10 @@ func (r *completionRequest) validate() error {
 	return v.Err()
 }
 
-func (r *completionRequest) event(a *API, c *fiber.Ctx) Completion {
-	var t Tokens
+func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
+	var t eventlog.Tokens
 	if in := r.Tokens; in != nil {
-		t = Tokens{PromptTokens: int64(in.PromptTokens), CompletionTokens: int64(in.CompletionTokens), TotalTokens: int64(in.TotalTokens)}
+		t = eventlog.Tokens{PromptTokens: int64(in.PromptTokens), CompletionTokens: int64(in.CompletionTokens), TotalTokens: int64(in.TotalTokens)}
 	}
 	if t.TotalTokens == 0 {
 		t.TotalTokens = t.PromptTokens + t.CompletionTokens
@@ -70,11 +71,11 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) Completion {
 	if r.Cost != nil {
 		cost = *r.Cost
 	}
-	return Completion{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
+	return eventlog.Completion{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
 		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
 }
 
 func (a *API) logCompletion(c *fiber.Ctx) error {
-	return logOne[completionRequest, Completion](a, c, KindCompletion)
+	return logOne[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/cache"
 	"github.com/vigilhq/vigil/platform/clock"
@@ -38,7 +39,7 @@ type Models interface {
 // events may have reached the log (an acknowledgement lost on the way), so
 // a client retries with the same prediction_id, which is stored once.
 type API struct {
-	Log    Log
+	Log    eventlog.Log
 	Models Models
 	// Clock defaults to the system clock.
 	Clock clock.Clock
@@ -84,12 +85,12 @@ func (a *API) model(c *fiber.Ctx, id string) (registry.Model, error) {
 }
 
 // appendRecords writes recs durably or answers 503.
-func (a *API) appendRecords(c *fiber.Ctx, recs []Record) error {
+func (a *API) appendRecords(c *fiber.Ctx, recs []eventlog.Record) error {
 	err := a.Log.Append(c.UserContext(), recs)
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, eventlog.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
 		return web.Unavailable("the event log is unavailable: the events were not acknowledged and may or may not "+
 			"have been recorded; retry shortly (a prediction sent again with the same prediction_id is stored once)", retryLog, err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -20,9 +21,6 @@ type request[R, E any] interface {
 	// event makes the event: an id, the caller's organization, the time.
 	event(a *API, c *fiber.Ctx) E
 }
-
-// public is an event as the API answers it, without the organization.
-type public interface{ public() any }
 
 // logOne validates one event of kind, appends it durably and answers 201
 // with it.
@@ -43,10 +41,10 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 	if err != nil {
 		return err
 	}
-	if err := a.appendRecords(c, []Record{rec}); err != nil {
+	if err := a.appendRecords(c, []eventlog.Record{rec}); err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(e.public())
+	return c.Status(http.StatusCreated).JSON(withoutOrg(e))
 }
 
 // batchItems is a batch call's body as read: its model, and its items,
@@ -72,7 +70,7 @@ func logBatch[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, fie
 	if _, err := a.model(c, b.ModelID); err != nil {
 		return err
 	}
-	recs := make([]Record, 0, len(b.Valid))
+	recs := make([]eventlog.Record, 0, len(b.Valid))
 	for i := range b.Valid {
 		rec, err := record(kind, c, b.ModelID, PR(&b.Valid[i]).event(a, c))
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/platform/web/webtest"
 	"github.com/vigilhq/vigil/registry"
@@ -25,7 +26,7 @@ import (
 // discardLog takes every record and keeps none.
 type discardLog struct{}
 
-func (discardLog) Append(context.Context, []Record) error { return nil }
+func (discardLog) Append(context.Context, []eventlog.Record) error { return nil }
 
 // activeModels finds every model, active.
 type activeModels struct{}
@@ -292,16 +293,16 @@ func batchBodies() [][]byte {
 
 func TestReadBatchSameAsSlow(t *testing.T) {
 	// The one pass must serve valid batches, else nothing is compared.
-	if b, ok := readBatchFast[predictionRequest, Prediction](benchBatch(3, false), "predictions", 3); !ok || len(b.Valid) != 3 {
+	if b, ok := readBatchFast[predictionRequest, eventlog.Prediction](benchBatch(3, false), "predictions", 3); !ok || len(b.Valid) != 3 {
 		t.Fatalf("readBatchFast of 3 valid predictions: got %d valid, ok %v; want 3, true", len(b.Valid), ok)
 	}
 	metrics := []byte(`{"model_id":"m","metrics":[{"metric_type":"f1","value":0.8,"metadata":{"k":[1]}}]}`)
-	if b, ok := readBatchFast[metricRequest, Metric](metrics, "metrics", 3); !ok || len(b.Valid) != 1 {
+	if b, ok := readBatchFast[metricRequest, eventlog.Metric](metrics, "metrics", 3); !ok || len(b.Valid) != 1 {
 		t.Fatalf("readBatchFast of a valid metric: got %d valid, ok %v; want 1, true", len(b.Valid), ok)
 	}
 	for _, body := range batchBodies() {
-		sameBatch[predictionRequest, Prediction](t, body, "predictions")
-		sameBatch[metricRequest, Metric](t, body, "metrics")
+		sameBatch[predictionRequest, eventlog.Prediction](t, body, "predictions")
+		sameBatch[metricRequest, eventlog.Metric](t, body, "metrics")
 	}
 }
 
@@ -314,7 +315,7 @@ func FuzzReadBatchSameAsSlow(f *testing.F) {
 		f.Add(body)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		sameBatch[predictionRequest, Prediction](t, body, "predictions")
-		sameBatch[metricRequest, Metric](t, body, "metrics")
+		sameBatch[predictionRequest, eventlog.Prediction](t, body, "predictions")
+		sameBatch[metricRequest, eventlog.Metric](t, body, "metrics")
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -34,15 +35,15 @@ func (r *metricRequest) validate() error {
 	return v.Err()
 }
 
-func (r *metricRequest) event(a *API, c *fiber.Ctx) Metric {
-	return Metric{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
+func (r *metricRequest) event(a *API, c *fiber.Ctx) eventlog.Metric {
+	return eventlog.Metric{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
 		MetricType: r.MetricType, Value: *r.Value, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
 }
 
 func (a *API) logMetric(c *fiber.Ctx) error {
-	return logOne[metricRequest, Metric](a, c, KindMetric)
+	return logOne[metricRequest, eventlog.Metric](a, c, eventlog.KindMetric)
 }
 
 func (a *API) logMetrics(c *fiber.Ctx) error {
-	return logBatch[metricRequest, Metric](a, c, KindMetric, "metrics", MaxMetricsPerBatch)
+	return logBatch[metricRequest, eventlog.Metric](a, c, eventlog.KindMetric, "metrics", MaxMetricsPerBatch)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -37,12 +38,12 @@ func (r *predictionRequest) validate() error {
 }
 
 // event keeps the caller's prediction_id as the event id, or makes one.
-func (r *predictionRequest) event(a *API, c *fiber.Ctx) Prediction {
+func (r *predictionRequest) event(a *API, c *fiber.Ctx) eventlog.Prediction {
 	id := r.PredictionID
 	if id == "" {
 		id = uuid.Must(uuid.NewV7()).String()
 	}
-	return Prediction{OrgID: identity.OrgID(c), ModelID: r.ModelID, PredictionID: id, InputData: r.InputData,
+	return eventlog.Prediction{OrgID: identity.OrgID(c), ModelID: r.ModelID, PredictionID: id, InputData: r.InputData,
 		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: emptyObject(r.Metadata), Timestamp: a.Clock.Now()}
 }
 
@@ -82,9 +83,9 @@ func orEmpty(m map[string]any) map[string]any {
 }
 
 func (a *API) logPrediction(c *fiber.Ctx) error {
-	return logOne[predictionRequest, Prediction](a, c, KindPrediction)
+	return logOne[predictionRequest, eventlog.Prediction](a, c, eventlog.KindPrediction)
 }
 
 func (a *API) logPredictions(c *fiber.Ctx) error {
-	return logBatch[predictionRequest, Prediction](a, c, KindPrediction, "predictions", MaxPredictionsPerBatch)
+	return logBatch[predictionRequest, eventlog.Prediction](a, c, eventlog.KindPrediction, "predictions", MaxPredictionsPerBatch)
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // DeadLetter is an event the analytical store refused for good, set aside
@@ -16,7 +16,7 @@ import (
 // and vigil_processor_dead_letters_total counts them.
 type DeadLetter struct {
 	OrgID   string
-	Kind    string // one of ingest.Kinds
+	Kind    string // one of eventlog.Kinds
 	ModelID string
 	EventID string
 	// Event is the event as JSON, as the log carried it.
@@ -47,13 +47,13 @@ func (b Batch) deadLetters(reason string, at time.Time) []DeadLetter {
 		out = append(out, DeadLetter{OrgID: org, Kind: kind, ModelID: model, EventID: id, Event: j, Reason: reason, FailedAt: at})
 	}
 	for _, e := range b.Predictions {
-		add(ingest.KindPrediction, e.OrgID, e.ModelID, e.PredictionID, e)
+		add(eventlog.KindPrediction, e.OrgID, e.ModelID, e.PredictionID, e)
 	}
 	for _, e := range b.Metrics {
-		add(ingest.KindMetric, e.OrgID, e.ModelID, e.ID, e)
+		add(eventlog.KindMetric, e.OrgID, e.ModelID, e.ID, e)
 	}
 	for _, e := range b.Completions {
-		add(ingest.KindCompletion, e.OrgID, e.ModelID, e.ID, e)
+		add(eventlog.KindCompletion, e.OrgID, e.ModelID, e.ID, e)
 	}
 	return out
 }

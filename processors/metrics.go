@@ -3,7 +3,7 @@ package processors
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Metrics counts the events the processor did not store. A nil *Metrics
@@ -39,7 +39,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"kind", "reason"}),
 	}
 	reg.MustRegister(m.deadLetters, m.dropped)
-	for _, kind := range []string{ingest.KindPrediction, ingest.KindMetric, ingest.KindCompletion} {
+	for _, kind := range []string{eventlog.KindPrediction, eventlog.KindMetric, eventlog.KindCompletion} {
 		m.deadLetters.WithLabelValues(kind)
 		for _, reason := range []string{DropModelDeleted, DropUndecodable} {
 			m.dropped.WithLabelValues(kind, reason)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Models is the model registry as the processors read it: whether a model
@@ -61,19 +61,19 @@ func (c *modelCache) filter(ctx context.Context, b Batch, now time.Time) (Batch,
 	keep := func(org, model string) (bool, error) { return c.exists(ctx, modelRef{org, model}, now) }
 	out := Batch{Positions: b.Positions}
 	var err error
-	if out.Predictions, err = keepIf(b.Predictions, func(e ingest.Prediction) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
+	if out.Predictions, err = keepIf(b.Predictions, func(e eventlog.Prediction) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
 		return b, nil, err
 	}
-	if out.Metrics, err = keepIf(b.Metrics, func(e ingest.Metric) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
+	if out.Metrics, err = keepIf(b.Metrics, func(e eventlog.Metric) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
 		return b, nil, err
 	}
-	if out.Completions, err = keepIf(b.Completions, func(e ingest.Completion) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
+	if out.Completions, err = keepIf(b.Completions, func(e eventlog.Completion) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
 		return b, nil, err
 	}
 	return out, map[string]int{
-		ingest.KindPrediction: len(b.Predictions) - len(out.Predictions),
-		ingest.KindMetric:     len(b.Metrics) - len(out.Metrics),
-		ingest.KindCompletion: len(b.Completions) - len(out.Completions),
+		eventlog.KindPrediction: len(b.Predictions) - len(out.Predictions),
+		eventlog.KindMetric:     len(b.Metrics) - len(out.Metrics),
+		eventlog.KindCompletion: len(b.Completions) - len(out.Completions),
 	}, nil
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // registry is a Models over a fixed set of "org/model" names that counts
@@ -38,20 +38,20 @@ func (r *registry) count() int { r.mu.Lock(); defer r.mu.Unlock(); return r.look
 
 // events is one message per model named, in order: a prediction, a metric
 // and a completion in turn.
-func events(models ...string) []Message {
-	var out []Message
+func events(models ...string) []eventlog.Message {
+	var out []eventlog.Message
 	for i, m := range models {
 		var kind string
 		var v []byte
 		switch i % 3 {
 		case 0:
-			kind, v = ingest.KindPrediction, must(json.Marshal(ingest.Prediction{OrgID: "o", ModelID: m, PredictionID: string(rune('a' + i))}))
+			kind, v = eventlog.KindPrediction, must(json.Marshal(eventlog.Prediction{OrgID: "o", ModelID: m, PredictionID: string(rune('a' + i))}))
 		case 1:
-			kind, v = ingest.KindMetric, must(json.Marshal(ingest.Metric{OrgID: "o", ModelID: m, ID: string(rune('a' + i))}))
+			kind, v = eventlog.KindMetric, must(json.Marshal(eventlog.Metric{OrgID: "o", ModelID: m, ID: string(rune('a' + i))}))
 		default:
-			kind, v = ingest.KindCompletion, must(json.Marshal(ingest.Completion{OrgID: "o", ModelID: m, ID: string(rune('a' + i))}))
+			kind, v = eventlog.KindCompletion, must(json.Marshal(eventlog.Completion{OrgID: "o", ModelID: m, ID: string(rune('a' + i))}))
 		}
-		out = append(out, Message{Kind: kind, Value: v, Offset: int64(i)})
+		out = append(out, eventlog.Message{Kind: kind, Value: v, Offset: int64(i)})
 	}
 	return out
 }
@@ -65,7 +65,7 @@ func must(b []byte, err error) []byte {
 
 func TestProcessorDropsDeletedModels(t *testing.T) {
 	reg := &registry{models: map[string]bool{"o/kept": true, "o/late": true}, down: true}
-	src := NewBatches(
+	src := eventlog.NewBatches(
 		events("kept", "gone", "kept", "gone", "gone", "kept"),
 		events("late", "kept", "late"),
 	)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 func batchIDs(b Batch) []string {
@@ -49,13 +49,13 @@ func (l *letters) ids() []string {
 }
 
 // mixed is n predictions p0.. and n metrics m0.. of organization o.
-func mixed(n int) []Message {
-	var out []Message
+func mixed(n int) []eventlog.Message {
+	var out []eventlog.Message
 	for i := range n {
-		v, _ := json.Marshal(ingest.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprintf("p%d", i)})
-		out = append(out, Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
-		v, _ = json.Marshal(ingest.Metric{OrgID: "o", ModelID: "m", ID: fmt.Sprintf("m%d", i)})
-		out = append(out, Message{Kind: ingest.KindMetric, Value: v, Offset: int64(i)})
+		v, _ := json.Marshal(eventlog.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprintf("p%d", i)})
+		out = append(out, eventlog.Message{Kind: eventlog.KindPrediction, Value: v, Offset: int64(i)})
+		v, _ = json.Marshal(eventlog.Metric{OrgID: "o", ModelID: "m", ID: fmt.Sprintf("m%d", i)})
+		out = append(out, eventlog.Message{Kind: eventlog.KindMetric, Value: v, Offset: int64(i)})
 	}
 	return out
 }
@@ -72,7 +72,7 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 		{"every prediction", []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			src := NewBatches(mixed(10), msgs(1))
+			src := eventlog.NewBatches(mixed(10), msgs(1))
 			poison := map[string]bool{}
 			for _, id := range c.poison {
 				poison[id] = true
@@ -127,10 +127,10 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 func TestBatchSplit(t *testing.T) {
 	var b Batch
 	for i := range 3 {
-		b.Predictions = append(b.Predictions, ingest.Prediction{PredictionID: fmt.Sprint("p", i)})
+		b.Predictions = append(b.Predictions, eventlog.Prediction{PredictionID: fmt.Sprint("p", i)})
 	}
 	for i := range 4 {
-		b.Metrics = append(b.Metrics, ingest.Metric{ID: fmt.Sprint("m", i)})
+		b.Metrics = append(b.Metrics, eventlog.Metric{ID: fmt.Sprint("m", i)})
 	}
 	first, second := b.split()
 	if got, want := batchIDs(first), []string{"p0", "p1", "p2"}; !slices.Equal(got, want) {
@@ -142,7 +142,7 @@ func TestBatchSplit(t *testing.T) {
 }
 
 func TestProcessorStopsWithoutDeadLetters(t *testing.T) {
-	src := NewBatches(mixed(2))
+	src := eventlog.NewBatches(mixed(2))
 	p := &Processor{Source: src, Sink: &flaky{poison: map[string]bool{"p1": true}}, Log: quiet()}
 	if err := p.Run(context.Background()); !IsPermanent(err) {
 		t.Fatalf("Run: got %v, want the permanent write error", err)

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/clock"
 )
 
@@ -18,7 +18,7 @@ import (
 // split in halves until the refused events are alone; those are set aside
 // as dead letters, the rest is stored, and the batch is committed.
 type Processor struct {
-	Source Source
+	Source eventlog.Source
 	Sink   Sink
 	// DeadLetters keeps the events Sink refuses for good. Without it, such
 	// a refusal stops Run with an error.
@@ -71,7 +71,7 @@ func (p *Processor) Run(ctx context.Context) error {
 
 // process writes and commits one batch. It keeps going after ctx ends, for
 // up to Grace, so that a shutdown does not cut a batch in half.
-func (p *Processor) process(ctx context.Context, msgs []Message) error {
+func (p *Processor) process(ctx context.Context, msgs []eventlog.Message) error {
 	b := p.decode(msgs)
 	p.aside = nil
 	grace := p.Grace
@@ -159,7 +159,7 @@ func (p *Processor) setAside(ctx context.Context, b Batch, cause error) error {
 	}
 	dls := b.deadLetters(cause.Error(), time.Now().UTC())
 	for _, d := range dls {
-		if d.Kind != ingest.KindPrediction {
+		if d.Kind != eventlog.KindPrediction {
 			continue
 		}
 		if p.aside == nil {
@@ -205,14 +205,14 @@ func (p *Processor) maxBackoff() time.Duration {
 // decode turns messages into events, with the log position of each
 // prediction. A message that does not decode (it cannot have come from the
 // ingest API) is logged and skipped rather than blocking the log forever.
-func (p *Processor) decode(msgs []Message) Batch {
+func (p *Processor) decode(msgs []eventlog.Message) Batch {
 	b := Batch{Positions: map[EventKey]Position{}}
 	for _, m := range msgs {
 		var err error
 		switch m.Kind {
-		case ingest.KindPrediction:
-			var e ingest.Prediction
-			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
+		case eventlog.KindPrediction:
+			var e eventlog.Prediction
+			if err = eventlog.DecodeEvent(m.Value, &e); err == nil {
 				b.Predictions = append(b.Predictions, e)
 				// A prediction_id repeated within the batch (a client's
 				// retry) keeps the position of its first record, the one
@@ -222,17 +222,17 @@ func (p *Processor) decode(msgs []Message) Batch {
 					b.Positions[k] = Position{m.Partition, m.Offset}
 				}
 			}
-		case ingest.KindMetric:
-			var e ingest.Metric
-			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
+		case eventlog.KindMetric:
+			var e eventlog.Metric
+			if err = eventlog.DecodeEvent(m.Value, &e); err == nil {
 				b.Metrics = append(b.Metrics, e)
 			}
-		case ingest.KindCompletion:
-			var e ingest.Completion
-			if err = ingest.DecodeEvent(m.Value, &e); err == nil {
+		case eventlog.KindCompletion:
+			var e eventlog.Completion
+			if err = eventlog.DecodeEvent(m.Value, &e); err == nil {
 				b.Completions = append(b.Completions, e)
 			}
-		case ingest.KindGovernance:
+		case eventlog.KindGovernance:
 			// For the risk register, not the analytical store.
 			continue
 		default:

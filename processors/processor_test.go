@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // flaky is a Sink that fails while down, refuses for good every batch
@@ -55,11 +55,11 @@ func (f *flaky) counts() (stored, writes int) {
 	return f.stored, f.writes
 }
 
-func msgs(n int) []Message {
-	var out []Message
+func msgs(n int) []eventlog.Message {
+	var out []eventlog.Message
 	for i := range n {
-		v, _ := json.Marshal(ingest.Prediction{ModelID: "m", PredictionID: string(rune('a' + i))})
-		out = append(out, Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
+		v, _ := json.Marshal(eventlog.Prediction{ModelID: "m", PredictionID: string(rune('a' + i))})
+		out = append(out, eventlog.Message{Kind: eventlog.KindPrediction, Value: v, Offset: int64(i)})
 	}
 	return out
 }
@@ -76,7 +76,7 @@ func eventually(t *testing.T, what string, ok func() bool) {
 }
 
 func TestProcessorCommitsAfterWrite(t *testing.T) {
-	src := NewBatches(msgs(3), msgs(2))
+	src := eventlog.NewBatches(msgs(3), msgs(2))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -96,7 +96,7 @@ func TestProcessorCommitsAfterWrite(t *testing.T) {
 }
 
 func TestProcessorFinishesBatchOnShutdown(t *testing.T) {
-	src := NewBatches(msgs(4))
+	src := eventlog.NewBatches(msgs(4))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 5 * time.Second}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -115,7 +115,7 @@ func TestProcessorFinishesBatchOnShutdown(t *testing.T) {
 }
 
 func TestProcessorGivesUpAfterGrace(t *testing.T) {
-	src := NewBatches(msgs(2))
+	src := eventlog.NewBatches(msgs(2))
 	sink := &flaky{down: true}
 	p := &Processor{Source: src, Sink: sink, Log: quiet(), MaxBackoff: 10 * time.Millisecond, Grace: 100 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -132,8 +132,8 @@ func TestProcessorGivesUpAfterGrace(t *testing.T) {
 }
 
 func TestProcessorSkipsUndecodable(t *testing.T) {
-	bad := []Message{{Kind: ingest.KindPrediction, Value: []byte("{not json")}, {Kind: "other", Value: []byte("{}")}}
-	src := NewBatches(append(bad, msgs(2)...))
+	bad := []eventlog.Message{{Kind: eventlog.KindPrediction, Value: []byte("{not json")}, {Kind: "other", Value: []byte("{}")}}
+	src := eventlog.NewBatches(append(bad, msgs(2)...))
 	sink := &flaky{}
 	p := &Processor{Source: src, Sink: sink, Log: quiet()}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -147,11 +147,11 @@ func TestProcessorSkipsUndecodable(t *testing.T) {
 func TestProcessorSkipsGovernanceEvents(t *testing.T) {
 	m := NewMetrics(prometheus.NewRegistry())
 	p := &Processor{Log: quiet(), Metrics: m}
-	b := p.decode([]Message{{Kind: ingest.KindGovernance, Value: []byte(`{"event_id":"e"}`)}, {Kind: "other", Value: []byte("{}")}})
+	b := p.decode([]eventlog.Message{{Kind: eventlog.KindGovernance, Value: []byte(`{"event_id":"e"}`)}, {Kind: "other", Value: []byte("{}")}})
 	if b.Len() != 0 {
 		t.Fatalf("got %d events, want 0", b.Len())
 	}
-	for kind, want := range map[string]float64{ingest.KindGovernance: 0, "other": 1} {
+	for kind, want := range map[string]float64{eventlog.KindGovernance: 0, "other": 1} {
 		var got dto.Metric
 		if err := m.dropped.WithLabelValues(kind, DropUndecodable).Write(&got); err != nil {
 			t.Fatal(err)

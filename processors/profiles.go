@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/stats/profile"
 )
 
@@ -56,7 +56,7 @@ type Position struct {
 
 // positioned is a prediction with where the log holds it.
 type positioned struct {
-	p   ingest.Prediction
+	p   eventlog.Prediction
 	pos Position
 }
 
@@ -126,7 +126,7 @@ func profileBatch(ctx context.Context, store ProfileStore, ps []positioned) erro
 	return nil
 }
 
-func key(p ingest.Prediction, side string) ProfileKey {
+func key(p eventlog.Prediction, side string) ProfileKey {
 	return ProfileKey{OrgID: p.OrgID, ModelID: p.ModelID, Side: side, Hour: p.Timestamp.UTC().Truncate(time.Hour)}
 }
 

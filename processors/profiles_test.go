@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // memProfiles is a ProfileStore in memory that keeps snapshots as their
@@ -56,7 +56,7 @@ func TestProfileBatchReplay(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
 	var events []positioned
 	for i := range 200 {
-		p := ingest.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprint(i),
+		p := eventlog.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprint(i),
 			InputData:  json.RawMessage(fmt.Sprintf(`{"x":%d}`, i)),
 			OutputData: json.RawMessage(`{"y":"a"}`), Timestamp: at.Add(time.Duration(i) * 30 * time.Second)}
 		events = append(events, positioned{p, Position{Partition: int32(i % 2), Offset: int64(i / 2)}})

@@ -3,14 +3,14 @@ package processors
 import (
 	"context"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Batch is what one poll of the log decodes to.
 type Batch struct {
-	Predictions []ingest.Prediction
-	Metrics     []ingest.Metric
-	Completions []ingest.Completion
+	Predictions []eventlog.Prediction
+	Metrics     []eventlog.Metric
+	Completions []eventlog.Completion
 	// Positions places each prediction in the log, keyed by its
 	// organization, model and id; nil for events that came from no log.
 	// A sink may keep them with its rollups to count each log record

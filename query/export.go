@@ -13,8 +13,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query/tabular"
 )
@@ -84,7 +84,7 @@ func (a *API) export(c *fiber.Ctx) error {
 		conn: c.Context().Conn(), timeout: a.writeTimeout()}
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer done()
-		rows := func(yield func(ingest.Prediction, error) bool) {
+		rows := func(yield func(eventlog.Prediction, error) bool) {
 			for p, err := first, error(nil); more; p, err, more = next() {
 				if !yield(p, err) {
 					return
@@ -108,7 +108,7 @@ const streamBuffer = 64 << 10
 
 // write writes the whole body onto w in format. On an error it logs and
 // closes the connection, leaving the body unfinished.
-func (s *stream) write(w io.Writer, format tabular.Format, rows iter.Seq2[ingest.Prediction, error]) {
+func (s *stream) write(w io.Writer, format tabular.Format, rows iter.Seq2[eventlog.Prediction, error]) {
 	// Each time a buffer's worth goes out, the connection's write
 	// deadline moves on: the server's write timeout bounds how long the
 	// client may stall, not how long an export may last.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query/tabular"
 )
@@ -55,7 +55,7 @@ func setFormat(c *fiber.Ctx, f tabular.Format, download bool, modelID string) {
 
 // writeAll writes every prediction of seq with w, then closes it: the
 // whole output, or the first error.
-func writeAll(w tabular.Writer, seq iter.Seq2[ingest.Prediction, error]) (int, error) {
+func writeAll(w tabular.Writer, seq iter.Seq2[eventlog.Prediction, error]) (int, error) {
 	if err := w.Begin(); err != nil {
 		return 0, err
 	}
@@ -75,7 +75,7 @@ func writeAll(w tabular.Writer, seq iter.Seq2[ingest.Prediction, error]) (int, e
 // answer writes the predictions of seq, at most a page of them, as one
 // whole body in format: an error at any point still answers in the
 // envelope. Formats other than JSON are downloads.
-func answer(c *fiber.Ctx, format tabular.Format, modelID string, seq iter.Seq2[ingest.Prediction, error]) error {
+func answer(c *fiber.Ctx, format tabular.Format, modelID string, seq iter.Seq2[eventlog.Prediction, error]) error {
 	var b bytes.Buffer
 	if _, err := writeAll(format.New(&b, tabular.Options{}), seq); err != nil {
 		return err

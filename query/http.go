@@ -8,8 +8,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
@@ -139,7 +139,7 @@ func (n rangeParams) ordered(v *web.Problems, r Range) {
 }
 
 // public drops the organization from predictions before they are answered.
-func public(ps []ingest.Prediction) []ingest.Prediction {
+func public(ps []eventlog.Prediction) []eventlog.Prediction {
 	for i := range ps {
 		ps[i].OrgID = ""
 	}

@@ -16,8 +16,8 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
@@ -36,19 +36,19 @@ type fakeStore struct {
 	once    sync.Once
 }
 
-func (s *fakeStore) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+func (s *fakeStore) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	gated := false
 	if s.gate != nil {
 		s.once.Do(func() { gated = true })
 	}
-	return func(yield func(ingest.Prediction, error) bool) {
+	return func(yield func(eventlog.Prediction, error) bool) {
 		for i := range s.n {
 			if i == 1 && gated {
 				close(s.waiting)
 				<-s.gate
 			}
 			l := float64(i)
-			p := ingest.Prediction{OrgID: f.OrgID, ModelID: "m1", PredictionID: fmt.Sprintf("p%06d", i), LatencyMS: &l,
+			p := eventlog.Prediction{OrgID: f.OrgID, ModelID: "m1", PredictionID: fmt.Sprintf("p%06d", i), LatencyMS: &l,
 				InputData: fmt.Appendf(nil, `{"x":%g}`, l), OutputData: []byte(`{}`), Metadata: []byte(`{}`),
 				Timestamp: time.Unix(int64(i), 0).UTC()}
 			if !yield(p, nil) {
@@ -56,7 +56,7 @@ func (s *fakeStore) EachPrediction(ctx context.Context, f query.PredictionFilter
 			}
 		}
 		if s.fail != nil {
-			yield(ingest.Prediction{}, s.fail)
+			yield(eventlog.Prediction{}, s.fail)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 )
 
@@ -77,16 +77,16 @@ type Activity struct {
 // Every method is scoped to one organization.
 type Store interface {
 	// Predictions returns stored predictions in f's order.
-	Predictions(ctx context.Context, f PredictionFilter) ([]ingest.Prediction, error)
+	Predictions(ctx context.Context, f PredictionFilter) ([]eventlog.Prediction, error)
 	// EachPrediction yields the same predictions as Predictions, one at a
 	// time as the engine's driver reads them, so that memory does not grow
 	// with their number. The query runs when the sequence is ranged over;
 	// an error is yielded once and ends it, and stopping early releases the
 	// engine's connection.
-	EachPrediction(ctx context.Context, f PredictionFilter) iter.Seq2[ingest.Prediction, error]
+	EachPrediction(ctx context.Context, f PredictionFilter) iter.Seq2[eventlog.Prediction, error]
 	// Prediction returns one model's prediction by its id;
 	// store.ErrNotFound when there is none.
-	Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error)
+	Prediction(ctx context.Context, orgID, modelID, predictionID string) (eventlog.Prediction, error)
 	// PredictionStats summarises a model's predictions in r.
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
 	// Activity returns the activity of each of the models that has any.

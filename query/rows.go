@@ -6,7 +6,7 @@ import (
 	"iter"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // PredictionColumns are the columns ScanPrediction reads, in order; every
@@ -38,12 +38,12 @@ type ClosingRows interface {
 // f's query on table, the predictions as the engine reads them
 // (ClickHouse: with FINAL, so that replays are merged away), and the rows
 // are yielded as the driver reads them.
-func ReadPredictions(ctx context.Context, read Reader, table string, f PredictionFilter) iter.Seq2[ingest.Prediction, error] {
-	return func(yield func(ingest.Prediction, error) bool) {
+func ReadPredictions(ctx context.Context, read Reader, table string, f PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
+	return func(yield func(eventlog.Prediction, error) bool) {
 		stmt, args := f.Select(table)
 		rows, err := read(ctx, stmt, args...)
 		if err != nil {
-			yield(ingest.Prediction{}, fmt.Errorf("query predictions: %w", err))
+			yield(eventlog.Prediction{}, fmt.Errorf("query predictions: %w", err))
 			return
 		}
 		defer rows.Close()
@@ -52,8 +52,8 @@ func ReadPredictions(ctx context.Context, read Reader, table string, f Predictio
 }
 
 // ScanPrediction reads one row of PredictionColumns.
-func ScanPrediction(row Row) (ingest.Prediction, error) {
-	var p ingest.Prediction
+func ScanPrediction(row Row) (eventlog.Prediction, error) {
+	var p eventlog.Prediction
 	var ts int64
 	var in, out, meta string
 	if err := row.Scan(&p.OrgID, &p.ModelID, &p.PredictionID, &ts, &p.LatencyMS, &in, &out, &meta); err != nil {
@@ -65,18 +65,18 @@ func ScanPrediction(row Row) (ingest.Prediction, error) {
 }
 
 // ScanPredictions reads every row of PredictionColumns; never nil.
-func ScanPredictions(rows Rows) ([]ingest.Prediction, error) {
-	return Collect(func(yield func(ingest.Prediction, error) bool) { yieldPredictions(rows, yield) })
+func ScanPredictions(rows Rows) ([]eventlog.Prediction, error) {
+	return Collect(func(yield func(eventlog.Prediction, error) bool) { yieldPredictions(rows, yield) })
 }
 
 // yieldPredictions passes each row of PredictionColumns to yield as it is
 // read, until yield returns false; a scan error or the rows' error is
 // yielded once, last. The caller closes rows.
-func yieldPredictions(rows Rows, yield func(ingest.Prediction, error) bool) {
+func yieldPredictions(rows Rows, yield func(eventlog.Prediction, error) bool) {
 	for rows.Next() {
 		p, err := ScanPrediction(rows)
 		if err != nil {
-			yield(ingest.Prediction{}, err)
+			yield(eventlog.Prediction{}, err)
 			return
 		}
 		if !yield(p, nil) {
@@ -84,13 +84,13 @@ func yieldPredictions(rows Rows, yield func(ingest.Prediction, error) bool) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		yield(ingest.Prediction{}, err)
+		yield(eventlog.Prediction{}, err)
 	}
 }
 
 // Collect gathers the predictions of seq up to its first error; never nil.
-func Collect(seq iter.Seq2[ingest.Prediction, error]) ([]ingest.Prediction, error) {
-	out := []ingest.Prediction{}
+func Collect(seq iter.Seq2[eventlog.Prediction, error]) ([]eventlog.Prediction, error) {
+	out := []eventlog.Prediction{}
 	for p, err := range seq {
 		if err != nil {
 			return nil, err

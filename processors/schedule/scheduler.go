@@ -11,7 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
@@ -61,7 +62,7 @@ type Scheduler struct {
 	// without it concept drift is judged from labelled predictions only.
 	Metrics Metrics
 	// Log receives a governance event per report at high severity.
-	Log      ingest.Log
+	Log      eventlog.Log
 	Detector drift.Detector
 	// Clock defaults to the system clock.
 	Clock clock.Clock
@@ -350,15 +351,15 @@ func (s *Scheduler) govern(ctx context.Context, r drift.Report) error {
 }
 
 // outbox delivers the governance events reports owe.
-func (s *Scheduler) outbox() ingest.Outbox[drift.Report] {
-	return ingest.Outbox[drift.Report]{Log: s.Log, Event: GovernanceEvent, Pending: s.Store.GovernancePending, Sent: s.Store.GovernanceSent}
+func (s *Scheduler) outbox() governance.Outbox[drift.Report] {
+	return governance.Outbox[drift.Report]{Log: s.Log, Event: GovernanceEvent, Pending: s.Store.GovernancePending, Sent: s.Store.GovernanceSent}
 }
 
 // GovernanceEvent is the governance event of a report at high severity.
 // Its id is the report's, so an event appended twice is one event to its
 // readers.
-func GovernanceEvent(r drift.Report) ingest.Governance {
-	return ingest.Governance{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: ingest.SourceDriftReport,
+func GovernanceEvent(r drift.Report) governance.Event {
+	return governance.Event{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: governance.SourceDriftReport,
 		SourceID: r.ID, Severity: string(r.Severity), Timestamp: r.CreatedAt,
 		Summary: r.Summary()}
 }

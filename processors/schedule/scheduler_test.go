@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
@@ -140,11 +141,11 @@ func (f fakeProfiles) FirstProfileHour(context.Context, string, string, string) 
 
 // fakeLog records what is appended; while down it refuses.
 type fakeLog struct {
-	recs []ingest.Record
+	recs []eventlog.Record
 	down bool
 }
 
-func (l *fakeLog) Append(_ context.Context, recs []ingest.Record) error {
+func (l *fakeLog) Append(_ context.Context, recs []eventlog.Record) error {
 	if l.down {
 		return errors.New("log unreachable")
 	}
@@ -179,7 +180,7 @@ func TestGovernanceOwed(t *testing.T) {
 		ids[r.ID] = true
 	}
 	for _, rec := range log.recs {
-		var e ingest.Governance
+		var e governance.Event
 		if err := json.Unmarshal(rec.Value, &e); err != nil || !ids[e.EventID] || e.SourceID != e.EventID {
 			t.Errorf("got event %s (%v), want one whose id is its report's", rec.Value, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 )
@@ -29,7 +29,7 @@ var tables = query.Rollups(" FINAL")
 //
 // A batch costs the same whatever its minute holds. Events without a log
 // position (written straight to the Sink) are counted when first stored.
-func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
+func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, positions map[processors.EventKey]processors.Position) error {
 	if len(ps) == 0 {
 		return nil
 	}
@@ -59,7 +59,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []ingest.Prediction, po
 }
 
 // origin names where the log holds an event, "" for none.
-func origin(positions map[processors.EventKey]processors.Position, p ingest.Prediction) string {
+func origin(positions map[processors.EventKey]processors.Position, p eventlog.Prediction) string {
 	pos, ok := positions[processors.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
 	if !ok {
 		return ""
@@ -71,7 +71,7 @@ func origin(positions map[processors.EventKey]processors.Position, p ingest.Pred
 // those to count: these and the ones stored from this very log record (a
 // replay), in the batch's order, which is the log's, as the rollups'
 // offsets need. Repeats of stored ids from other records are left out.
-func (s *Store) classify(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) (fresh, count []ingest.Prediction, err error) {
+func (s *Store) classify(ctx context.Context, ps []eventlog.Prediction, positions map[processors.EventKey]processors.Position) (fresh, count []eventlog.Prediction, err error) {
 	ids := map[modelKey][]string{}
 	for _, p := range ps {
 		k := modelKey{p.OrgID, p.ModelID}
@@ -140,7 +140,7 @@ type counted struct {
 
 // labeled is a prediction with the labels of its output.
 type labeled struct {
-	ingest.Prediction
+	eventlog.Prediction
 	labels []query.Label
 }
 
@@ -259,7 +259,7 @@ func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID 
 	return nil
 }
 
-func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
+func (s *Store) insertPredictions(ctx context.Context, ps []eventlog.Prediction, positions map[processors.EventKey]processors.Position) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
 		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
 	if err != nil {
@@ -281,7 +281,7 @@ func (s *Store) insertPredictions(ctx context.Context, ps []ingest.Prediction, p
 	return s.insertIDs(ctx, ps, positions)
 }
 
-func (s *Store) insertIDs(ctx context.Context, ps []ingest.Prediction, positions map[processors.EventKey]processors.Position) error {
+func (s *Store) insertIDs(ctx context.Context, ps []eventlog.Prediction, positions map[processors.EventKey]processors.Position) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts, origin)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert ids: %w", err)

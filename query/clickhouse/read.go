@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/store"
 )
@@ -15,14 +15,14 @@ import (
 var _ query.Store = (*Store)(nil)
 
 // Predictions implements query.Store.
-func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
+func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]eventlog.Prediction, error) {
 	return query.Collect(s.EachPrediction(ctx, f))
 }
 
 // EachPrediction implements query.Store. FINAL merges replays away before
 // the rows are ordered and counted out; the driver reads the answer one
 // block at a time.
-func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	return query.ReadPredictions(ctx, s.read, "predictions FINAL", f)
 }
 
@@ -30,21 +30,21 @@ func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) it
 // the prediction's time, which the predictions table is ordered by: both
 // reads use the primary key, however many predictions the model has. (Ids
 // are written after rows, so an id found has its row.)
-func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
+func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (eventlog.Prediction, error) {
 	if err := s.ensure(ctx); err != nil {
-		return ingest.Prediction{}, err
+		return eventlog.Prediction{}, err
 	}
 	var ts []int64
 	err := s.conn.QueryRow(ctx, `SELECT groupArray(ts) FROM prediction_ids WHERE org_id = ? AND model_id = ? AND event_id = ?`,
 		orgID, modelID, predictionID).Scan(&ts)
 	if err != nil {
-		return ingest.Prediction{}, fmt.Errorf("query prediction: %w", err)
+		return eventlog.Prediction{}, fmt.Errorf("query prediction: %w", err)
 	}
 	if len(ts) == 0 {
-		return ingest.Prediction{}, store.ErrNotFound
+		return eventlog.Prediction{}, store.ErrNotFound
 	}
 	first := slices.Min(ts)
-	ps, err := func() ([]ingest.Prediction, error) {
+	ps, err := func() ([]eventlog.Prediction, error) {
 		rows, err := s.conn.Query(ctx, `SELECT `+query.PredictionColumns+` FROM predictions
 			WHERE org_id = ? AND model_id = ? AND ts = ? AND event_id = ? LIMIT 1`, orgID, modelID, first, predictionID)
 		if err != nil {
@@ -54,10 +54,10 @@ func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID str
 		return query.ScanPredictions(rows)
 	}()
 	if err != nil {
-		return ingest.Prediction{}, err
+		return eventlog.Prediction{}, err
 	}
 	if len(ps) == 0 {
-		return ingest.Prediction{}, store.ErrNotFound
+		return eventlog.Prediction{}, store.ErrNotFound
 	}
 	return ps[0], nil
 }

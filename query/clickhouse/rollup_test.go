@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
@@ -29,11 +29,11 @@ func TestReplayRepairsRollup(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	latency := 5.0
 	b := processors.Batch{
-		Predictions: []ingest.Prediction{{OrgID: "o1", ModelID: "m1", PredictionID: "p1", InputData: []byte(`{}`),
+		Predictions: []eventlog.Prediction{{OrgID: "o1", ModelID: "m1", PredictionID: "p1", InputData: []byte(`{}`),
 			OutputData: []byte(`{}`), Metadata: []byte(`{}`), LatencyMS: &latency, Timestamp: at}},
-		Metrics: []ingest.Metric{{OrgID: "o1", ModelID: "m1", ID: "e1", MetricType: "accuracy", Value: 0.5,
+		Metrics: []eventlog.Metric{{OrgID: "o1", ModelID: "m1", ID: "e1", MetricType: "accuracy", Value: 0.5,
 			Metadata: map[string]any{}, Timestamp: at}},
-		Completions: []ingest.Completion{{OrgID: "o1", ModelID: "m1", ID: "c1", Provider: "p", ModelName: "llm", Cost: 2,
+		Completions: []eventlog.Completion{{OrgID: "o1", ModelID: "m1", ID: "c1", Provider: "p", ModelName: "llm", Cost: 2,
 			Metadata: map[string]any{}, Timestamp: at}},
 	}
 	b.Positions = map[processors.EventKey]processors.Position{{OrgID: "o1", ModelID: "m1", ID: "p1"}: {Partition: 2, Offset: 7}}
@@ -74,7 +74,7 @@ func TestReplayRepairsRollup(t *testing.T) {
 	// fresh prediction after it (p3, offset 9) counts both.
 	p2, p3 := b.Predictions[0], b.Predictions[0]
 	p2.PredictionID, p3.PredictionID = "p2", "p3"
-	mixed := processors.Batch{Predictions: []ingest.Prediction{p2, p3}, Positions: map[processors.EventKey]processors.Position{
+	mixed := processors.Batch{Predictions: []eventlog.Prediction{p2, p3}, Positions: map[processors.EventKey]processors.Position{
 		{OrgID: "o1", ModelID: "m1", ID: "p2"}: {Partition: 2, Offset: 8}, {OrgID: "o1", ModelID: "m1", ID: "p3"}: {Partition: 2, Offset: 9}}}
 	if err := s.insertPredictions(ctx, mixed.Predictions[:1], mixed.Positions); err != nil {
 		t.Fatal(err)

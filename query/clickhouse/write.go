@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 )
 
@@ -144,13 +144,13 @@ func jsonText(v any) (string, error) {
 	return string(b), err
 }
 
-func (s *Store) writeMetrics(ctx context.Context, ms []ingest.Metric) error {
-	return write(ctx, s, "metrics", ms, func(m ingest.Metric) (modelKey, string, time.Time) {
+func (s *Store) writeMetrics(ctx context.Context, ms []eventlog.Metric) error {
+	return write(ctx, s, "metrics", ms, func(m eventlog.Metric) (modelKey, string, time.Time) {
 		return modelKey{m.OrgID, m.ModelID}, m.ID, m.Timestamp
 	}, s.insertMetrics, metricRollup.rewrite(s))
 }
 
-func (s *Store) insertMetrics(ctx context.Context, ms []ingest.Metric) error {
+func (s *Store) insertMetrics(ctx context.Context, ms []eventlog.Metric) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO metrics (org_id, model_id, event_id, metric_type, value, metadata, ts)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
@@ -171,13 +171,13 @@ func (s *Store) insertMetrics(ctx context.Context, ms []ingest.Metric) error {
 	return nil
 }
 
-func (s *Store) writeCompletions(ctx context.Context, cs []ingest.Completion) error {
-	return write(ctx, s, "completions", cs, func(c ingest.Completion) (modelKey, string, time.Time) {
+func (s *Store) writeCompletions(ctx context.Context, cs []eventlog.Completion) error {
+	return write(ctx, s, "completions", cs, func(c eventlog.Completion) (modelKey, string, time.Time) {
 		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp
 	}, s.insertCompletions, completionRollup.rewrite(s))
 }
 
-func (s *Store) insertCompletions(ctx context.Context, cs []ingest.Completion) error {
+func (s *Store) insertCompletions(ctx context.Context, cs []eventlog.Completion) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO completions (org_id, model_id, event_id, provider, model_name,
 		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts)`)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors"
 )
@@ -27,9 +27,9 @@ func BenchmarkWrite(b *testing.B) {
 	latency := 5.0
 	n := 0
 	for b.Loop() {
-		ps := make([]ingest.Prediction, 1000)
+		ps := make([]eventlog.Prediction, 1000)
 		for i := range ps {
-			ps[i] = ingest.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%08d", n),
+			ps[i] = eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%08d", n),
 				InputData: json.RawMessage(`{"a":1}`), OutputData: json.RawMessage(`{"y":1}`), Metadata: json.RawMessage(`{}`),
 				LatencyMS: &latency, Timestamp: at.Add(time.Duration(n%60_000) * time.Millisecond)}
 			n++

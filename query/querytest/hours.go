@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -22,11 +22,11 @@ import (
 func testStatsOverHours(t *testing.T, s Store) {
 	r := rand.New(rand.NewPCG(3, 5))
 	classes := []string{"approved", "denied", "review"}
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 2000 {
 		latency := math.Round(r.ExpFloat64()*4000) / 100
 		out := fmt.Sprintf(`{"decision":%q,"score":%v,"tier":%d}`, classes[r.IntN(3)], r.Float64(), r.IntN(2))
-		ps = append(ps, ingest.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("h%04d", i),
+		ps = append(ps, eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("h%04d", i),
 			InputData: json.RawMessage(`{}`), OutputData: json.RawMessage(out), Metadata: json.RawMessage(`{}`),
 			LatencyMS: &latency, Timestamp: base.Add(time.Duration(r.Int64N(int64(5 * time.Hour))))})
 	}
@@ -85,7 +85,7 @@ type exact struct {
 // exactStats sums ps in the range the stores read for [from, to): whole
 // minutes, from the start of from's minute to the end of the minute
 // before to.
-func exactStats(ps []ingest.Prediction, from, to time.Time) exact {
+func exactStats(ps []eventlog.Prediction, from, to time.Time) exact {
 	from = from.Truncate(time.Minute)
 	if end := to.Truncate(time.Minute); end.Before(to) {
 		to = end.Add(time.Minute)
@@ -127,7 +127,7 @@ func text(t *testing.T, v any) string {
 // store lacks them) and reads stats, series and totals again from a store
 // opened with reopen.
 func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *testing.T) Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 400 { // 400 s from base, within its hour
 		p := prediction("o1", "m1", i*10, float64(i%7)) // 4,000 s: two hours
 		p.OutputData = json.RawMessage(fmt.Sprintf(`{"label":"c%d"}`, i%3))

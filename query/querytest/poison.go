@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 )
 
@@ -17,16 +17,16 @@ import (
 func testRefused(t *testing.T, s Store) {
 	for _, c := range []struct {
 		name string
-		bad  func(p *ingest.Prediction)
+		bad  func(p *eventlog.Prediction)
 	}{
-		{"time past the store's range", func(p *ingest.Prediction) { p.Timestamp = processors.Newest.Add(time.Hour) }},
-		{"time before 1970", func(p *ingest.Prediction) { p.Timestamp = time.Time{} }},
-		{"no id", func(p *ingest.Prediction) { p.PredictionID = "" }},
+		{"time past the store's range", func(p *eventlog.Prediction) { p.Timestamp = processors.Newest.Add(time.Hour) }},
+		{"time before 1970", func(p *eventlog.Prediction) { p.Timestamp = time.Time{} }},
+		{"no id", func(p *eventlog.Prediction) { p.PredictionID = "" }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := prediction("o1", "m1", 1, 1)
 			c.bad(&p)
-			err := s.Write(context.Background(), processors.Batch{Predictions: []ingest.Prediction{prediction("o1", "m1", 2, 1), p}})
+			err := s.Write(context.Background(), processors.Batch{Predictions: []eventlog.Prediction{prediction("o1", "m1", 2, 1), p}})
 			if !processors.IsPermanent(err) {
 				t.Fatalf("Write: got %v, want a permanent error", err)
 			}
@@ -42,21 +42,21 @@ func testRefused(t *testing.T, s Store) {
 // the two are dead letters of their organization, kept once however often
 // they are set aside, and the batch is committed.
 func testPoisonSetAside(t *testing.T, s Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 8 {
 		ps = append(ps, prediction("o1", "m1", i, 1))
 	}
 	ps[2].Timestamp = time.Time{} // as a producer that forgot the time would log it
 	ps[5].Timestamp = processors.Newest.Add(time.Minute)
-	var msgs []processors.Message
+	var msgs []eventlog.Message
 	for i, p := range ps {
 		v, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v, Offset: int64(i)})
+		msgs = append(msgs, eventlog.Message{Kind: eventlog.KindPrediction, Value: v, Offset: int64(i)})
 	}
-	src := processors.NewBatches(msgs)
+	src := eventlog.NewBatches(msgs)
 	p := &processors.Processor{Source: src, Sink: s, DeadLetters: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		MaxBackoff: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -89,7 +89,7 @@ func testPoisonSetAside(t *testing.T, s Store) {
 	ids := map[string]bool{}
 	for _, d := range got {
 		ids[d.EventID] = true
-		if d.Kind != ingest.KindPrediction || d.ModelID != "m1" || d.Reason == "" || d.FailedAt.IsZero() || len(d.Event) == 0 {
+		if d.Kind != eventlog.KindPrediction || d.ModelID != "m1" || d.Reason == "" || d.FailedAt.IsZero() || len(d.Event) == 0 {
 			t.Errorf("got dead letter %+v, want kind, model, reason, time and event", d)
 		}
 	}
@@ -106,13 +106,13 @@ func testPoisonSetAside(t *testing.T, s Store) {
 // prediction_ids), then the whole poll again (a replay): each prediction
 // is stored and counted once.
 func testRetriedInOnePoll(t *testing.T, s Store) {
-	var msgs []processors.Message
+	var msgs []eventlog.Message
 	add := func(i int) {
 		v, err := json.Marshal(prediction("o1", "m1", i, float64(i%10)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		msgs = append(msgs, processors.Message{Kind: ingest.KindPrediction, Value: v, Partition: 1, Offset: int64(len(msgs))})
+		msgs = append(msgs, eventlog.Message{Kind: eventlog.KindPrediction, Value: v, Partition: 1, Offset: int64(len(msgs))})
 	}
 	for i := range 300 {
 		add(i)
@@ -120,7 +120,7 @@ func testRetriedInOnePoll(t *testing.T, s Store) {
 	for i := 100; i < 200; i++ {
 		add(i)
 	}
-	src := processors.NewBatches(msgs, msgs)
+	src := eventlog.NewBatches(msgs, msgs)
 	p := &processors.Processor{Source: src, Sink: s, DeadLetters: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		MaxBackoff: 10 * time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())

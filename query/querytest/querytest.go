@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/profile"
@@ -68,13 +68,13 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 
 var base = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func prediction(org, model string, i int, latency float64) ingest.Prediction {
-	return ingest.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p%04d", i),
+func prediction(org, model string, i int, latency float64) eventlog.Prediction {
+	return eventlog.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("p%04d", i),
 		InputData: json.RawMessage(fmt.Sprintf(`{"x":%d}`, i)), OutputData: json.RawMessage(`{"y":1}`),
 		LatencyMS: &latency, Metadata: json.RawMessage(`{}`), Timestamp: base.Add(time.Duration(i) * time.Second)}
 }
 
-func write(t *testing.T, s Store, ps ...ingest.Prediction) {
+func write(t *testing.T, s Store, ps ...eventlog.Prediction) {
 	t.Helper()
 	if err := s.Write(context.Background(), processors.Batch{Predictions: ps}); err != nil {
 		t.Fatalf("Write: %v", err)
@@ -94,7 +94,7 @@ func stats(t *testing.T, s Store, org, model string) query.PredictionStats {
 // and in part, in other batch shapes: rows and rollups count each event
 // once.
 func testReplayCountsOnce(t *testing.T, s Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 150 { // three minutes
 		ps = append(ps, prediction("o1", "m1", i, float64(i%10)))
 	}
@@ -177,7 +177,7 @@ func testSmallWindowPercentiles(t *testing.T, s Store) {
 		}
 		percentiles(t, st, []float64{9, 12}) // 10.5, 11.85, 11.97
 	}
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	var latencies []float64
 	for i := range quantile.ExactLimit {
 		latency := math.Round(float64(i*7919%1000)*1.37) / 10
@@ -200,7 +200,7 @@ func testSmallWindowPercentiles(t *testing.T, s Store) {
 // minutes, written in several batches: the merged sketches give every
 // percentile within the bound.
 func testPercentilesAcrossMinutes(t *testing.T, s Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 1000 {
 		p := prediction("o1", "m1", i, float64(i+1))
 		p.Timestamp = base.Add(time.Duration(i) * 3 * time.Second) // 50 minutes
@@ -271,7 +271,7 @@ func testOrganizations(t *testing.T, s Store) {
 }
 
 func testFilters(t *testing.T, s Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 20 {
 		ps = append(ps, prediction("o1", "m1", i, 1))
 	}
@@ -302,7 +302,7 @@ func testFilters(t *testing.T, s Store) {
 // with later times, as a client retry does: each id is stored and counted
 // once, with its first time.
 func testRetryLater(t *testing.T, s Store) {
-	var first, retry []ingest.Prediction
+	var first, retry []eventlog.Prediction
 	for i := range 30 {
 		p := prediction("o1", "m1", i, 1)
 		first = append(first, p)

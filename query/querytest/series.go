@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 )
 
-func metric(org, model, typ string, i int, at time.Duration, v float64) ingest.Metric {
-	return ingest.Metric{OrgID: org, ModelID: model, ID: fmt.Sprintf("%s-%s-%d", typ, model, i), MetricType: typ, Value: v,
+func metric(org, model, typ string, i int, at time.Duration, v float64) eventlog.Metric {
+	return eventlog.Metric{OrgID: org, ModelID: model, ID: fmt.Sprintf("%s-%s-%d", typ, model, i), MetricType: typ, Value: v,
 		Metadata: map[string]any{}, Timestamp: base.Add(at)}
 }
 
@@ -20,13 +20,13 @@ func metric(org, model, typ string, i int, at time.Duration, v float64) ingest.M
 // other types, models and organizations around: sums by hour and over the
 // whole range count each value once and only the filter's.
 func testMetricSeries(t *testing.T, s Store) {
-	var ms []ingest.Metric
+	var ms []eventlog.Metric
 	for i := range 180 { // one a minute, values 0..179
 		ms = append(ms, metric("o1", "m1", "accuracy", i, time.Duration(i)*time.Minute, float64(i)))
 	}
-	others := []ingest.Metric{metric("o1", "m1", "f1", 0, 0, 1000), metric("o1", "m2", "accuracy", 0, 0, 1000),
+	others := []eventlog.Metric{metric("o1", "m1", "f1", 0, 0, 1000), metric("o1", "m2", "accuracy", 0, 0, 1000),
 		metric("o2", "m1", "accuracy", 0, 0, 1000)}
-	for _, b := range [][]ingest.Metric{append(ms[:100:100], others...), ms[60:], ms[:10]} {
+	for _, b := range [][]eventlog.Metric{append(ms[:100:100], others...), ms[60:], ms[:10]} {
 		if err := s.Write(context.Background(), processors.Batch{Metrics: b}); err != nil {
 			t.Fatalf("Write: %v", err)
 		}
@@ -63,9 +63,9 @@ func testMetricSeries(t *testing.T, s Store) {
 	}
 }
 
-func completion(org, model, name string, i int, tokens int64, cost float64, latency *float64) ingest.Completion {
-	return ingest.Completion{OrgID: org, ModelID: model, ID: fmt.Sprintf("c-%s-%d", model, i), Provider: "openai", ModelName: name,
-		Prompt: "p", Completion: "c", Tokens: ingest.Tokens{PromptTokens: tokens, CompletionTokens: 2 * tokens, TotalTokens: 3 * tokens},
+func completion(org, model, name string, i int, tokens int64, cost float64, latency *float64) eventlog.Completion {
+	return eventlog.Completion{OrgID: org, ModelID: model, ID: fmt.Sprintf("c-%s-%d", model, i), Provider: "openai", ModelName: name,
+		Prompt: "p", Completion: "c", Tokens: eventlog.Tokens{PromptTokens: tokens, CompletionTokens: 2 * tokens, TotalTokens: 3 * tokens},
 		LatencyMS: latency, Cost: cost, Metadata: map[string]any{}, Timestamp: base.Add(time.Duration(i) * time.Second)}
 }
 
@@ -74,7 +74,7 @@ func completion(org, model, name string, i int, tokens int64, cost float64, late
 // and range.
 func testCompletionGroups(t *testing.T, s Store) {
 	ms := func(v float64) *float64 { return &v }
-	cs := []ingest.Completion{
+	cs := []eventlog.Completion{
 		completion("o1", "m1", "gpt-4o", 1, 10, 0.5, ms(100)),
 		completion("o1", "m1", "gpt-4o", 2, 20, 0.25, ms(300)),
 		completion("o1", "m1", "claude", 3, 5, 0.125, nil),
@@ -82,7 +82,7 @@ func testCompletionGroups(t *testing.T, s Store) {
 		completion("o2", "m1", "gpt-4o", 5, 1000, 1000, ms(1)),
 	}
 	cs[1].Timestamp = base.Add(90 * time.Second) // another minute
-	for _, b := range [][]ingest.Completion{cs, cs[:3]} {
+	for _, b := range [][]eventlog.Completion{cs, cs[:3]} {
 		if err := s.Write(context.Background(), processors.Batch{Completions: b}); err != nil {
 			t.Fatalf("Write: %v", err)
 		}

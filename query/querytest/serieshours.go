@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query"
 )
@@ -17,11 +17,11 @@ import (
 // seriesEvents writes metric values and completions spread over five
 // hours, in overlapping batches (replays). Values are multiples of 1/4, so
 // that sums are exact whatever their order.
-func seriesEvents(t *testing.T, s Store) ([]ingest.Metric, []ingest.Completion) {
+func seriesEvents(t *testing.T, s Store) ([]eventlog.Metric, []eventlog.Completion) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(7, 9))
-	var ms []ingest.Metric
-	var cs []ingest.Completion
+	var ms []eventlog.Metric
+	var cs []eventlog.Completion
 	for i := range 1500 {
 		at := time.Duration(r.Int64N(int64(5 * time.Hour)))
 		ms = append(ms, metric("o1", "m1", "accuracy", i, at, float64(r.IntN(400))/4))
@@ -88,7 +88,7 @@ func minutes(r query.Range) (from, to time.Time) {
 	return from, to
 }
 
-func exactSeries(ms []ingest.Metric, r query.Range, width time.Duration) []query.Summary {
+func exactSeries(ms []eventlog.Metric, r query.Range, width time.Duration) []query.Summary {
 	from, to := minutes(r)
 	if width <= 0 {
 		width = max(to.Sub(from), time.Microsecond)
@@ -116,7 +116,7 @@ func exactSeries(ms []ingest.Metric, r query.Range, width time.Duration) []query
 	return out
 }
 
-func exactGroups(cs []ingest.Completion, r query.Range) []query.CompletionGroup {
+func exactGroups(cs []eventlog.Completion, r query.Range) []query.CompletionGroup {
 	from, to := minutes(r)
 	by := map[string]*query.CompletionGroup{}
 	for _, c := range cs {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -33,7 +33,7 @@ func ids(t *testing.T, s Store, f query.PredictionFilter) []string {
 // model's once, in the order asked for, with no limit unless one is set,
 // and exactly what Predictions returns.
 func testStream(t *testing.T, s Store) {
-	var ps, retries []ingest.Prediction
+	var ps, retries []eventlog.Prediction
 	for i := range 1500 { // 25 minutes
 		ps = append(ps, prediction("o1", "m1", i, float64(i%7)))
 		if i%10 == 0 {
@@ -88,7 +88,7 @@ func testStream(t *testing.T, s Store) {
 // than a store's pool has connections: each stop releases the read, and
 // the store goes on answering.
 func testStreamStopsEarly(t *testing.T, s Store) {
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for i := range 100 {
 		ps = append(ps, prediction("o1", "m1", i, 1))
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -23,7 +23,7 @@ func testWindowBoundaries(t *testing.T, s Store) {
 		"before-end": to.Add(-time.Microsecond), "end": to, "after-end": to.Add(time.Microsecond),
 		"start+999ns": from.Add(999 * time.Nanosecond), // stored as the start's microsecond
 	}
-	var ps []ingest.Prediction
+	var ps []eventlog.Prediction
 	for id, ts := range at {
 		p := prediction("o1", "m1", 0, 1)
 		p.PredictionID, p.Timestamp = id, ts

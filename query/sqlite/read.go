@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/store"
 )
@@ -17,19 +17,19 @@ import (
 var _ query.Store = (*Store)(nil)
 
 // Predictions implements query.Store.
-func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]ingest.Prediction, error) {
+func (s *Store) Predictions(ctx context.Context, f query.PredictionFilter) ([]eventlog.Prediction, error) {
 	return query.Collect(s.EachPrediction(ctx, f))
 }
 
 // EachPrediction implements query.Store: SQLite steps through the rows as
 // they are read. The read holds one of the pool's connections, and one
 // snapshot of the file, until the sequence ends.
-func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[ingest.Prediction, error] {
+func (s *Store) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	return query.ReadPredictions(ctx, s.read, "predictions", f)
 }
 
 // Prediction implements query.Store.
-func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (ingest.Prediction, error) {
+func (s *Store) Prediction(ctx context.Context, orgID, modelID, predictionID string) (eventlog.Prediction, error) {
 	p, err := query.ScanPrediction(s.db.QueryRowContext(ctx, `SELECT `+query.PredictionColumns+
 		` FROM predictions WHERE org_id = ? AND model_id = ? AND event_id = ?`, orgID, modelID, predictionID))
 	if errors.Is(err, sql.ErrNoRows) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query"
 )
 
@@ -40,7 +40,7 @@ type bucketKey struct {
 // every resolution.
 type rollupBatch [len(resolutions)]map[bucketKey]*query.Bucket
 
-func (rb *rollupBatch) add(p ingest.Prediction) {
+func (rb *rollupBatch) add(p eventlog.Prediction) {
 	labels := query.OutputLabels(p.OutputData)
 	for i, r := range resolutions {
 		if rb[i] == nil {

@@ -9,7 +9,7 @@ import (
 
 	msqlite "modernc.org/sqlite"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/processors"
 )
 
@@ -85,7 +85,7 @@ func nullFloat(p *float64) sql.NullFloat64 {
 	return sql.NullFloat64{Float64: *p, Valid: true}
 }
 
-func (w writer) predictions(ps []ingest.Prediction) error {
+func (w writer) predictions(ps []eventlog.Prediction) error {
 	if len(ps) == 0 {
 		return nil
 	}
@@ -100,7 +100,7 @@ func (w writer) predictions(ps []ingest.Prediction) error {
 		return err
 	}
 	var b rollupBatch
-	for _, p := range newOnly(ps, added, func(p ingest.Prediction) eventKey { return eventKey{p.OrgID, p.ModelID, p.PredictionID} }) {
+	for _, p := range newOnly(ps, added, func(p eventlog.Prediction) eventKey { return eventKey{p.OrgID, p.ModelID, p.PredictionID} }) {
 		b.add(p)
 	}
 	return w.rollup(b)

@@ -3,7 +3,7 @@ package sqlite
 import (
 	"fmt"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 type metricBucket struct {
@@ -12,7 +12,7 @@ type metricBucket struct {
 	total, min, max            float64
 }
 
-func (w writer) metrics(ms []ingest.Metric) error {
+func (w writer) metrics(ms []eventlog.Metric) error {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -28,7 +28,7 @@ func (w writer) metrics(ms []ingest.Metric) error {
 	if err != nil {
 		return err
 	}
-	ms = newOnly(ms, added, func(m ingest.Metric) eventKey { return eventKey{m.OrgID, m.ModelID, m.ID} })
+	ms = newOnly(ms, added, func(m eventlog.Metric) eventKey { return eventKey{m.OrgID, m.ModelID, m.ID} })
 	for _, res := range resolutions {
 		buckets := map[[4]any]*metricBucket{}
 		for _, m := range ms {
@@ -65,7 +65,7 @@ type completionBucket struct {
 	latencyN                  int64
 }
 
-func (w writer) completions(cs []ingest.Completion) error {
+func (w writer) completions(cs []eventlog.Completion) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -84,7 +84,7 @@ func (w writer) completions(cs []ingest.Completion) error {
 	if err != nil {
 		return err
 	}
-	cs = newOnly(cs, added, func(c ingest.Completion) eventKey { return eventKey{c.OrgID, c.ModelID, c.ID} })
+	cs = newOnly(cs, added, func(c eventlog.Completion) eventKey { return eventKey{c.OrgID, c.ModelID, c.ID} })
 	for _, res := range resolutions {
 		buckets := map[[4]any]*completionBucket{}
 		for _, c := range cs {

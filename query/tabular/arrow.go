@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Schema is the Arrow schema of the columnar formats: strings, the time
@@ -43,7 +43,7 @@ func newBatch(o Options, rows, bytes int) *batch {
 }
 
 // add appends p and reports whether the batch is full.
-func (b *batch) add(p ingest.Prediction) (bool, error) {
+func (b *batch) add(p eventlog.Prediction) (bool, error) {
 	r := newRow(p)
 	f := b.b.Fields()
 	f[0].(*array.StringBuilder).Append(r.id)
@@ -99,7 +99,7 @@ func (c *columnar) Begin() error {
 	return nil
 }
 
-func (c *columnar) Write(p ingest.Prediction) error {
+func (c *columnar) Write(p eventlog.Prediction) error {
 	full, err := c.batch.add(p)
 	if err != nil || !full {
 		return err

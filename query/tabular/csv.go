@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // csvWriter writes RFC 4180 CSV: a header row of Columns, then one row per
@@ -26,7 +26,7 @@ func newCSV(w io.Writer, _ Options) Writer {
 
 func (c *csvWriter) Begin() error { return c.record(Columns) }
 
-func (c *csvWriter) Write(p ingest.Prediction) error {
+func (c *csvWriter) Write(p eventlog.Prediction) error {
 	r := newRow(p)
 	latency := ""
 	if r.latency != nil {

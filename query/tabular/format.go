@@ -15,7 +15,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Columns are the columns of every format, in order.
@@ -28,7 +28,7 @@ var Columns = []string{"prediction_id", "model_id", "timestamp", "latency_ms", "
 // incomplete and the writer is done.
 type Writer interface {
 	Begin() error
-	Write(p ingest.Prediction) error
+	Write(p eventlog.Prediction) error
 	Close() error
 }
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // jsonWriter writes each prediction as a JSON object, the API's own shape
@@ -29,7 +29,7 @@ func newNDJSON(w io.Writer, _ Options) Writer {
 
 func (j *jsonWriter) Begin() error { return j.write(j.open) }
 
-func (j *jsonWriter) Write(p ingest.Prediction) error {
+func (j *jsonWriter) Write(p eventlog.Prediction) error {
 	p.OrgID = ""
 	b, err := json.Marshal(p)
 	if err != nil {

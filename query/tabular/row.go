@@ -3,7 +3,7 @@ package tabular
 import (
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // row is a prediction as the text formats and the columnar ones write it:
@@ -15,7 +15,7 @@ type row struct {
 	input, output, metadata string
 }
 
-func newRow(p ingest.Prediction) row {
+func newRow(p eventlog.Prediction) row {
 	in, out, meta := p.Documents()
 	return row{id: p.PredictionID, modelID: p.ModelID, ts: p.Timestamp.UTC(), latency: p.LatencyMS,
 		input: in, output: out, metadata: meta}

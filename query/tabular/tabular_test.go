@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query/tabular"
 	"github.com/vigilhq/vigil/query/tabular/tabulartest"
 )
@@ -15,12 +15,12 @@ import (
 // predictions are n predictions with what trips formats up: no latency,
 // quotes, commas and line breaks in text, non-ASCII text, nested
 // documents, times with microseconds.
-func predictions(n int) []ingest.Prediction {
+func predictions(n int) []eventlog.Prediction {
 	base := time.Date(2026, 3, 1, 12, 0, 0, 123456000, time.UTC)
-	ps := make([]ingest.Prediction, n)
+	ps := make([]eventlog.Prediction, n)
 	for i := range ps {
 		l := float64(i) + 0.25
-		ps[i] = ingest.Prediction{ModelID: "m-1", PredictionID: fmt.Sprintf("p,\"%d\"\nline", i),
+		ps[i] = eventlog.Prediction{ModelID: "m-1", PredictionID: fmt.Sprintf("p,\"%d\"\nline", i),
 			InputData:  fmt.Appendf(nil, `{"x":%d,"text":"héllo, \"world\"\n","nested":{"a":[1,"b"]}}`, i),
 			OutputData: fmt.Appendf(nil, `{"y":%t}`, i%2 == 0), LatencyMS: &l, Metadata: []byte(`{}`),
 			Timestamp: base.Add(time.Duration(i) * time.Microsecond * 1001)}
@@ -31,7 +31,7 @@ func predictions(n int) []ingest.Prediction {
 	return ps
 }
 
-func write(f tabular.Format, o tabular.Options, ps []ingest.Prediction) ([]byte, error) {
+func write(f tabular.Format, o tabular.Options, ps []eventlog.Prediction) ([]byte, error) {
 	var b bytes.Buffer
 	w := f.New(&b, o)
 	if err := w.Begin(); err != nil {

@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Same returns an error naming the first difference between got and want,
 // in order, leaving out the organization, which no format writes.
-func Same(got, want []ingest.Prediction) error {
+func Same(got, want []eventlog.Prediction) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("got %d predictions, want %d", len(got), len(want))
 	}

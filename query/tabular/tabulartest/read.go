@@ -23,13 +23,13 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/query/tabular"
 )
 
 // Table is a decoded output.
 type Table struct {
-	Predictions []ingest.Prediction
+	Predictions []eventlog.Prediction
 	// Batches counts the Arrow stream's record batches or the Parquet
 	// file's row groups; 0 for the text formats.
 	Batches int
@@ -60,7 +60,7 @@ func readNDJSON(b []byte) (Table, error) {
 		return t, errors.New("ndjson: the last line has no end")
 	}
 	for line := range bytes.Lines(b) {
-		var p ingest.Prediction
+		var p eventlog.Prediction
 		if err := json.Unmarshal(line, &p); err != nil {
 			return t, fmt.Errorf("ndjson line %d: %w", len(t.Predictions)+1, err)
 		}
@@ -79,7 +79,7 @@ func readCSV(b []byte) (Table, error) {
 		return t, fmt.Errorf("csv: got header %v, want %v", records[:min(1, len(records))], tabular.Columns)
 	}
 	for _, r := range records[1:] {
-		p := ingest.Prediction{PredictionID: r[0], ModelID: r[1]}
+		p := eventlog.Prediction{PredictionID: r[0], ModelID: r[1]}
 		if p.Timestamp, err = time.Parse(time.RFC3339Nano, r[2]); err != nil {
 			return t, err
 		}
@@ -173,7 +173,7 @@ func appendRecord(t *Table, rec arrow.RecordBatch) error {
 	ts := rec.Column(2).(*array.Timestamp)
 	lat := rec.Column(3).(*array.Float64)
 	for i := range int(rec.NumRows()) {
-		p := ingest.Prediction{PredictionID: str(0).Value(i), ModelID: str(1).Value(i),
+		p := eventlog.Prediction{PredictionID: str(0).Value(i), ModelID: str(1).Value(i),
 			Timestamp: time.UnixMicro(int64(ts.Value(i))).UTC()}
 		if lat.IsValid(i) {
 			l := lat.Value(i)

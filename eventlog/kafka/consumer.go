@@ -1,6 +1,7 @@
-// Package kafka reads the event log from Apache Kafka: a consumer group
-// (franz-go) that implements processors.Source with at-least-once
-// delivery.
+package kafka
+
+// The consumer: a group (franz-go) that implements eventlog.Source with
+// at-least-once delivery.
 //
 // The group commits only what the processor reported processed. Poll
 // returns records and blocks rebalancing (kgo.BlockRebalanceOnPoll);
@@ -12,7 +13,6 @@
 // price: between a Poll that returned records and its Commit the member
 // holds up every rebalance of the group, so processing one batch must stay
 // well within the group's rebalance timeout (kgo's default: one minute).
-package kafka
 
 import (
 	"context"
@@ -24,9 +24,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/vigilhq/vigil/ingest"
-	ingestkafka "github.com/vigilhq/vigil/ingest/kafka"
-	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // DefaultPollMax is the default of Options.PollMax.
@@ -38,9 +36,9 @@ type Options struct {
 	Brokers []string
 	// Group is the consumer group; required.
 	Group string
-	// Prefix starts every topic's name (ingestkafka.DefaultPrefix).
+	// Prefix starts every topic's name (DefaultPrefix).
 	Prefix string
-	// Kinds are the kinds of event read (ingest.Kinds).
+	// Kinds are the kinds of event read (eventlog.Kinds).
 	Kinds []string
 	// InstanceID, when set, makes the member static (kgo.InstanceID): a
 	// restart with the same id gets its partitions back without waiting
@@ -55,7 +53,7 @@ type Options struct {
 }
 
 // Source is a member of a Kafka consumer group reading the topics of the
-// event log. It implements processors.Source. Poll and Commit must not be
+// event log. It implements eventlog.Source. Poll and Commit must not be
 // called concurrently with each other; Close may be called at any time.
 type Source struct {
 	cl     *kgo.Client
@@ -74,7 +72,7 @@ type partition struct {
 	p     int32
 }
 
-var _ processors.Source = (*Source)(nil)
+var _ eventlog.Source = (*Source)(nil)
 
 // New joins the consumer group o.Group, lazily: the first Poll connects. A
 // group without committed offsets starts at the earliest offset of every
@@ -84,10 +82,10 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		return nil, errors.New("kafka: consumer: no group")
 	}
 	if o.Prefix == "" {
-		o.Prefix = ingestkafka.DefaultPrefix
+		o.Prefix = DefaultPrefix
 	}
 	if len(o.Kinds) == 0 {
-		o.Kinds = ingest.Kinds
+		o.Kinds = eventlog.Kinds
 	}
 	if o.PollMax <= 0 {
 		o.PollMax = DefaultPollMax
@@ -103,7 +101,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 	}
 	topics := make([]string, len(o.Kinds))
 	for i, k := range o.Kinds {
-		topics[i] = ingestkafka.Topic(o.Prefix, k)
+		topics[i] = Topic(o.Prefix, k)
 	}
 	base := []kgo.Opt{
 		kgo.ConsumerGroup(o.Group),
@@ -120,7 +118,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 	if o.InstanceID != "" {
 		base = append(base, kgo.InstanceID(o.InstanceID))
 	}
-	cl, err := ingestkafka.NewClient(o.Brokers, append(base, opts...)...)
+	cl, err := NewClient(o.Brokers, append(base, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -141,13 +139,13 @@ func (s *Source) commitMarked(why string) func(context.Context, *kgo.Client, map
 	}
 }
 
-// Poll implements processors.Source: it returns up to Options.PollMax
+// Poll implements eventlog.Source: it returns up to Options.PollMax
 // messages in order per partition, waiting until one arrives or ctx ends
 // (the error then wraps ctx.Err()). Until the next Commit or Close, the
 // group does not rebalance. Fetch errors are returned; one that came with
 // messages is returned by the next Poll instead, so that no message is
 // dropped. Fetch errors are retryable unless the client is closed.
-func (s *Source) Poll(ctx context.Context) ([]processors.Message, error) {
+func (s *Source) Poll(ctx context.Context) ([]eventlog.Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.deferred; err != nil {
@@ -156,9 +154,9 @@ func (s *Source) Poll(ctx context.Context) ([]processors.Message, error) {
 	}
 	for {
 		fs := s.cl.PollRecords(ctx, s.max)
-		var msgs []processors.Message
+		var msgs []eventlog.Message
 		fs.EachRecord(func(r *kgo.Record) {
-			msgs = append(msgs, processors.Message{
+			msgs = append(msgs, eventlog.Message{
 				Kind:      strings.TrimPrefix(r.Topic, s.prefix),
 				Key:       string(r.Key),
 				Value:     r.Value,
@@ -210,7 +208,7 @@ func (s *Source) fetchErr(fs kgo.Fetches) error {
 	return fmt.Errorf("kafka: poll: %w", errors.Join(errs...))
 }
 
-// Commit implements processors.Source: it marks the records Poll returned
+// Commit implements eventlog.Source: it marks the records Poll returned
 // since the last Commit, synchronously commits every marked offset (never
 // beyond them), and then lets a waiting rebalance proceed. On error the
 // marks remain, and the next Commit, the revoke callback or the periodic
@@ -240,7 +238,7 @@ func (s *Source) Commit(ctx context.Context) error {
 // Client returns the source's client, for readiness checks.
 func (s *Source) Client() *kgo.Client { return s.cl }
 
-// Close implements processors.Source: it leaves the group, committing what
+// Close implements eventlog.Source: it leaves the group, committing what
 // Commit marked; messages Poll returned since the last Commit are not
 // committed and are read again by the group. A Poll waiting in another
 // goroutine returns an error.

@@ -1,6 +1,10 @@
-package ingest
+package governance
 
-import "time"
+import (
+	"time"
+
+	"github.com/vigilhq/vigil/eventlog"
+)
 
 // Source types of a governance event: what raised it.
 const (
@@ -11,10 +15,10 @@ const (
 	SourceBiasAudit = "bias_audit"
 )
 
-// Governance is an event for the risk register (KindGovernance): something
+// Event is an event for the risk register (eventlog.KindGovernance): something
 // a model did that may call for a risk entry. Its schema is
 // schemas/events/governance.schema.json.
-type Governance struct {
+type Event struct {
 	// EventID identifies the event, so that a replay is seen once.
 	EventID string `json:"event_id"`
 	OrgID   string `json:"org_id"`
@@ -33,12 +37,12 @@ type Governance struct {
 	Timestamp time.Time `json:"timestamp"`
 }
 
-// GovernanceRecord encodes e as a record of the log, keyed like the
+// EventRecord encodes e as a record of the log, keyed like the
 // model's other events.
-func GovernanceRecord(e Governance) (Record, error) {
-	b, err := EncodeEvent(e)
+func EventRecord(e Event) (eventlog.Record, error) {
+	b, err := eventlog.EncodeEvent(e)
 	if err != nil {
-		return Record{}, err
+		return eventlog.Record{}, err
 	}
-	return Record{Kind: KindGovernance, Key: e.OrgID + "/" + e.ModelID, Value: b}, nil
+	return eventlog.Record{Kind: eventlog.KindGovernance, Key: e.OrgID + "/" + e.ModelID, Value: b}, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // DefaultPrefix starts the name of every topic: kind "predictions" is
@@ -34,7 +34,7 @@ type ProducerOptions struct {
 	// Prefix starts every topic's name (DefaultPrefix).
 	Prefix string
 	// Timeout bounds one Append (DefaultProduceTimeout): when the brokers
-	// do not acknowledge in time, Append fails with ingest.ErrUnavailable
+	// do not acknowledge in time, Append fails with eventlog.ErrUnavailable
 	// instead of hanging.
 	Timeout time.Duration
 	// MaxBufferedRecords and MaxBufferedBytes bound what the client keeps
@@ -62,13 +62,13 @@ func (o ProducerOptions) withDefaults() ProducerOptions {
 
 // Producer appends records to Kafka: one topic per kind, the record's key
 // as the message key, so that one model's events share a partition and
-// stay in order. It implements ingest.Log and is safe for concurrent use.
+// stay in order. It implements eventlog.Log and is safe for concurrent use.
 type Producer struct {
 	cl   *kgo.Client
 	opts ProducerOptions
 }
 
-var _ ingest.Log = (*Producer)(nil)
+var _ eventlog.Log = (*Producer)(nil)
 
 // NewProducer returns a Producer on a new client for brokers: idempotent,
 // acks=all (NewClient), with bounded buffering. opts are added to the
@@ -97,27 +97,27 @@ func (p *Producer) Client() *kgo.Client { return p.cl }
 func (p *Producer) Prefix() string { return p.opts.Prefix }
 
 // Close releases the client. An Append still running fails with
-// ingest.ErrUnavailable, so stop the callers first (the API drains its
+// eventlog.ErrUnavailable, so stop the callers first (the API drains its
 // requests before the log closes).
 func (p *Producer) Close() { p.cl.Close() }
 
-// Append implements ingest.Log: it returns nil only once every in-sync
+// Append implements eventlog.Log: it returns nil only once every in-sync
 // replica has acknowledged every record (acks=all, idempotent producer).
 // It fails within ProducerOptions.Timeout. Errors that retrying later may
 // cure (brokers unreachable or slow, leader elections, not enough
 // replicas, the deadline, a full buffer, a closed Producer) wrap
-// ingest.ErrUnavailable; a record Kafka refuses (too large, invalid,
+// eventlog.ErrUnavailable; a record Kafka refuses (too large, invalid,
 // unauthorised topic) or an unknown kind is not retryable. On error some
 // records may have been written. Append keeps no reference to recs once
 // it returns.
-func (p *Producer) Append(ctx context.Context, recs []ingest.Record) error {
+func (p *Producer) Append(ctx context.Context, recs []eventlog.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
 	krs := make([]*kgo.Record, len(recs))
 	for i := range recs {
 		r := &recs[i]
-		if !slices.Contains(ingest.Kinds, r.Kind) {
+		if !slices.Contains(eventlog.Kinds, r.Kind) {
 			return fmt.Errorf("kafka: append: record %d: unknown kind %q", i, r.Kind)
 		}
 		// Copies: the client may still hold a record after a timed-out
@@ -157,23 +157,23 @@ var refused = []error{
 	kerr.InvalidRequiredAcks, kerr.InvalidTimestamp, kerr.UnsupportedForMessageFormat,
 }
 
-// classify wraps err with ingest.ErrUnavailable unless it is a refusal.
+// classify wraps err with eventlog.ErrUnavailable unless it is a refusal.
 func classify(err error) error {
 	for _, r := range refused {
 		if errors.Is(err, r) {
 			return err
 		}
 	}
-	return fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+	return fmt.Errorf("%w: %w", eventlog.ErrUnavailable, err)
 }
 
 // EnsureTopics creates the topic of every kind under prefix, with
 // partitions partitions and replication replicas (-1 for either: the
 // broker's default), unless it exists. It is idempotent. Errors from an
-// unreachable cluster wrap ingest.ErrUnavailable.
+// unreachable cluster wrap eventlog.ErrUnavailable.
 func EnsureTopics(ctx context.Context, cl *kgo.Client, prefix string, partitions int32, replication int16) error {
-	topics := make([]string, len(ingest.Kinds))
-	for i, k := range ingest.Kinds {
+	topics := make([]string, len(eventlog.Kinds))
+	for i, k := range eventlog.Kinds {
 		topics[i] = Topic(prefix, k)
 	}
 	resp, err := kadm.NewClient(cl).CreateTopics(ctx, partitions, replication, nil, topics...)

@@ -1,5 +1,5 @@
 // Package logtest is the contract suite of the event log: every engine of
-// ingest.Log, with its processors.Source, must pass Run.
+// eventlog.Log, with its eventlog.Source, must pass Run.
 package logtest
 
 import (
@@ -11,21 +11,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // NewFunc opens an empty log for one test and returns it with a
 // constructor of its consumers: each call returns a new consumer of group.
 // Group names are the suite's; an engine whose groups outlive the test
 // (Kafka) makes them unique. Cleanup is the function's, through t.Cleanup.
-type NewFunc func(t *testing.T) (ingest.Log, func(group string) processors.Source)
+type NewFunc func(t *testing.T) (eventlog.Log, func(group string) eventlog.Source)
 
 // Run runs the contract suite against the engine newLog opens.
 func Run(t *testing.T, newLog NewFunc) {
 	tests := []struct {
 		name string
-		fn   func(t *testing.T, log ingest.Log, consumer func(string) processors.Source)
+		fn   func(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source)
 	}{
 		{"RoundTrip", testRoundTrip},
 		{"CommitResumes", testCommitResumes},
@@ -54,12 +53,12 @@ const quiet = 2 * time.Second
 // records returns n records spread over every kind and keys keys; batch
 // tells them apart from other calls' records. Values hold binary bytes, to
 // show they travel intact.
-func records(batch string, n, keys int) []ingest.Record {
-	recs := make([]ingest.Record, n)
+func records(batch string, n, keys int) []eventlog.Record {
+	recs := make([]eventlog.Record, n)
 	for i := range recs {
-		kind := ingest.Kinds[i%len(ingest.Kinds)]
+		kind := eventlog.Kinds[i%len(eventlog.Kinds)]
 		key := fmt.Sprintf("org-1/model-%d", i%keys)
-		recs[i] = ingest.Record{
+		recs[i] = eventlog.Record{
 			Kind:  kind,
 			Key:   key,
 			Value: fmt.Appendf([]byte{0, 0xff, '\n'}, "%s|%s|%s|%06d", batch, kind, key, i),
@@ -75,7 +74,7 @@ func ctxFor(t *testing.T) context.Context {
 	return ctx
 }
 
-func appendAll(t *testing.T, log ingest.Log, recs []ingest.Record) {
+func appendAll(t *testing.T, log eventlog.Log, recs []eventlog.Record) {
 	t.Helper()
 	if err := log.Append(ctxFor(t), recs); err != nil {
 		t.Fatalf("Append(%d records): %v", len(recs), err)
@@ -83,7 +82,7 @@ func appendAll(t *testing.T, log ingest.Log, recs []ingest.Record) {
 }
 
 // open returns a consumer of group, closed at the end of the test.
-func open(t *testing.T, consumer func(string) processors.Source, group string) processors.Source {
+func open(t *testing.T, consumer func(string) eventlog.Source, group string) eventlog.Source {
 	t.Helper()
 	src := consumer(group)
 	t.Cleanup(func() {
@@ -96,10 +95,10 @@ func open(t *testing.T, consumer func(string) processors.Source, group string) p
 
 // poll reads from src until it has returned n messages in all, failing the
 // test after Timeout.
-func poll(t *testing.T, src processors.Source, n int) []processors.Message {
+func poll(t *testing.T, src eventlog.Source, n int) []eventlog.Message {
 	t.Helper()
 	ctx := ctxFor(t)
-	var got []processors.Message
+	var got []eventlog.Message
 	for len(got) < n {
 		msgs, err := src.Poll(ctx)
 		if err != nil {
@@ -111,7 +110,7 @@ func poll(t *testing.T, src processors.Source, n int) []processors.Message {
 }
 
 // silent fails the test when src returns messages within quiet.
-func silent(t *testing.T, src processors.Source) {
+func silent(t *testing.T, src eventlog.Source) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), quiet)
 	defer cancel()
@@ -124,14 +123,14 @@ func silent(t *testing.T, src processors.Source) {
 	}
 }
 
-func commit(t *testing.T, src processors.Source) {
+func commit(t *testing.T, src eventlog.Source) {
 	t.Helper()
 	if err := src.Commit(ctxFor(t)); err != nil {
 		t.Fatalf("Commit: %v", err)
 	}
 }
 
-func closeSource(t *testing.T, src processors.Source) {
+func closeSource(t *testing.T, src eventlog.Source) {
 	t.Helper()
 	if err := src.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
@@ -140,9 +139,9 @@ func closeSource(t *testing.T, src processors.Source) {
 
 // sameSet checks that got holds exactly the records of want, in any
 // order, each once, with kind, key and value intact.
-func sameSet(t *testing.T, got []processors.Message, want []ingest.Record) {
+func sameSet(t *testing.T, got []eventlog.Message, want []eventlog.Record) {
 	t.Helper()
-	wantSet := make(map[string]ingest.Record, len(want))
+	wantSet := make(map[string]eventlog.Record, len(want))
 	for _, r := range want {
 		wantSet[string(r.Value)] = r
 	}
@@ -166,7 +165,7 @@ func sameSet(t *testing.T, got []processors.Message, want []ingest.Record) {
 
 // inOrder checks that got keeps the order of want among the records of
 // each kind and key, and that offsets grow within each partition.
-func inOrder(t *testing.T, got []processors.Message, want []ingest.Record) {
+func inOrder(t *testing.T, got []eventlog.Message, want []eventlog.Record) {
 	t.Helper()
 	type stream struct{ kind, key string }
 	wantSeq := make(map[stream][]string)
@@ -196,7 +195,7 @@ func inOrder(t *testing.T, got []processors.Message, want []ingest.Record) {
 	}
 }
 
-func testRoundTrip(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testRoundTrip(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	want := records("rt", 300, 4)
 	for i := 0; i < len(want); i += 50 {
 		appendAll(t, log, want[i:i+50])
@@ -208,7 +207,7 @@ func testRoundTrip(t *testing.T, log ingest.Log, consumer func(string) processor
 	silent(t, src)
 }
 
-func testCommitResumes(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testCommitResumes(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	first := records("first", 30, 3)
 	appendAll(t, log, first)
 	a := consumer("resume")
@@ -225,7 +224,7 @@ func testCommitResumes(t *testing.T, log ingest.Log, consumer func(string) proce
 	silent(t, b)
 }
 
-func testUncommittedRedelivered(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testUncommittedRedelivered(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	committed := records("committed", 12, 2)
 	appendAll(t, log, committed)
 	a := consumer("redeliver")
@@ -244,7 +243,7 @@ func testUncommittedRedelivered(t *testing.T, log ingest.Log, consumer func(stri
 	silent(t, b)
 }
 
-func testTwoGroups(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testTwoGroups(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	want := records("groups", 60, 3)
 	appendAll(t, log, want)
 	for _, g := range []string{"group-a", "group-b"} {
@@ -256,12 +255,12 @@ func testTwoGroups(t *testing.T, log ingest.Log, consumer func(string) processor
 	}
 }
 
-func testConcurrentAppends(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testConcurrentAppends(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	const writers, perWriter = 16, 120
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
-		want []ingest.Record
+		want []eventlog.Record
 		errs = make(chan error, writers)
 	)
 	ctx := ctxFor(t)
@@ -297,7 +296,7 @@ func testConcurrentAppends(t *testing.T, log ingest.Log, consumer func(string) p
 	sameSet(t, got, want)
 }
 
-func testLargeBatch(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testLargeBatch(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	want := records("large", 10000, 16)
 	appendAll(t, log, want)
 	src := open(t, consumer, "large")
@@ -306,7 +305,7 @@ func testLargeBatch(t *testing.T, log ingest.Log, consumer func(string) processo
 	inOrder(t, got, want)
 }
 
-func testPollCancel(t *testing.T, log ingest.Log, consumer func(string) processors.Source) {
+func testPollCancel(t *testing.T, log eventlog.Log, consumer func(string) eventlog.Source) {
 	src := open(t, consumer, "cancel")
 
 	// A deadline ends a Poll of an empty log.
@@ -339,7 +338,7 @@ func testPollCancel(t *testing.T, log ingest.Log, consumer func(string) processo
 	sameSet(t, poll(t, src, len(want)), want)
 }
 
-func testEmptyAppend(t *testing.T, log ingest.Log, _ func(string) processors.Source) {
+func testEmptyAppend(t *testing.T, log eventlog.Log, _ func(string) eventlog.Source) {
 	if err := log.Append(ctxFor(t), nil); err != nil {
 		t.Fatalf("Append(nil): got %v, want nil", err)
 	}

@@ -1,4 +1,4 @@
-package ingest
+package eventlog
 
 import (
 	"encoding/json"

@@ -1,6 +1,4 @@
-// Package processors reads the event log, lands events in the analytical
-// store and keeps rolling statistics: the processor role.
-package processors
+package eventlog
 
 import "context"
 
@@ -16,7 +14,7 @@ type Message struct {
 }
 
 // Source is the consuming side of the event log: a Kafka consumer group
-// (processors/kafka) or the embedded log (ingest/embeddedlog). The
+// (eventlog/kafka) or the embedded log (eventlog/embeddedlog). The
 // processor polls a batch, writes it to the analytical store, and only then
 // commits, so a crash between the two replays the batch rather than losing
 // it (at-least-once; the store drops replays by event id).

@@ -11,16 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/embeddedlog"
-	"github.com/vigilhq/vigil/ingest/logtest"
-	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/embeddedlog"
+	"github.com/vigilhq/vigil/eventlog/logtest"
 )
 
 func TestContract(t *testing.T) {
-	logtest.Run(t, func(t *testing.T) (ingest.Log, func(string) processors.Source) {
+	logtest.Run(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
 		l := open(t, t.TempDir(), embeddedlog.Options{})
-		return l, func(g string) processors.Source { return l.Consumer(g) }
+		return l, func(g string) eventlog.Source { return l.Consumer(g) }
 	})
 }
 
@@ -38,15 +37,15 @@ func open(t testing.TB, dir string, opts embeddedlog.Options) *embeddedlog.Log {
 	return l
 }
 
-func recs(prefix string, n int) []ingest.Record {
-	out := make([]ingest.Record, n)
+func recs(prefix string, n int) []eventlog.Record {
+	out := make([]eventlog.Record, n)
 	for i := range out {
-		out[i] = ingest.Record{Kind: ingest.KindPrediction, Key: "org/model", Value: fmt.Appendf(nil, "%s-%d", prefix, i)}
+		out[i] = eventlog.Record{Kind: eventlog.KindPrediction, Key: "org/model", Value: fmt.Appendf(nil, "%s-%d", prefix, i)}
 	}
 	return out
 }
 
-func mustAppend(t testing.TB, l *embeddedlog.Log, r []ingest.Record) {
+func mustAppend(t testing.TB, l *embeddedlog.Log, r []eventlog.Record) {
 	t.Helper()
 	if err := l.Append(t.Context(), r); err != nil {
 		t.Fatalf("Append: %v", err)
@@ -54,11 +53,11 @@ func mustAppend(t testing.TB, l *embeddedlog.Log, r []ingest.Record) {
 }
 
 // pollN polls c until it has n messages.
-func pollN(t *testing.T, c processors.Source, n int) []processors.Message {
+func pollN(t *testing.T, c eventlog.Source, n int) []eventlog.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	var got []processors.Message
+	var got []eventlog.Message
 	for len(got) < n {
 		m, err := c.Poll(ctx)
 		if err != nil {
@@ -69,7 +68,7 @@ func pollN(t *testing.T, c processors.Source, n int) []processors.Message {
 	return got
 }
 
-func values(msgs []processors.Message) []string {
+func values(msgs []eventlog.Message) []string {
 	out := make([]string, len(msgs))
 	for i, m := range msgs {
 		out[i] = string(m.Value)
@@ -110,10 +109,10 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-func pollRecs(r []ingest.Record) []processors.Message {
-	out := make([]processors.Message, len(r))
+func pollRecs(r []eventlog.Record) []eventlog.Message {
+	out := make([]eventlog.Message, len(r))
 	for i := range r {
-		out[i] = processors.Message{Value: r[i].Value}
+		out[i] = eventlog.Message{Value: r[i].Value}
 	}
 	return out
 }
@@ -130,11 +129,11 @@ func TestClosed(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatalf("second Close: got %v, want nil", err)
 	}
-	if err := l.Append(t.Context(), recs("x", 1)); !errors.Is(err, ingest.ErrUnavailable) {
-		t.Fatalf("Append after Close: got %v, want an error wrapping ingest.ErrUnavailable", err)
+	if err := l.Append(t.Context(), recs("x", 1)); !errors.Is(err, eventlog.ErrUnavailable) {
+		t.Fatalf("Append after Close: got %v, want an error wrapping eventlog.ErrUnavailable", err)
 	}
-	if _, err := c.Poll(t.Context()); !errors.Is(err, ingest.ErrUnavailable) {
-		t.Fatalf("Poll after Close: got %v, want an error wrapping ingest.ErrUnavailable", err)
+	if _, err := c.Poll(t.Context()); !errors.Is(err, eventlog.ErrUnavailable) {
+		t.Fatalf("Poll after Close: got %v, want an error wrapping eventlog.ErrUnavailable", err)
 	}
 }
 
@@ -156,8 +155,8 @@ func TestCloseDrains(t *testing.T) {
 			for j := 0; ; j++ {
 				err := l.Append(context.Background(), recs(fmt.Sprintf("%d-%d", i, j), 10))
 				if err != nil {
-					if !errors.Is(err, ingest.ErrUnavailable) {
-						t.Errorf("Append during Close: got %v, want nil or ingest.ErrUnavailable", err)
+					if !errors.Is(err, eventlog.ErrUnavailable) {
+						t.Errorf("Append during Close: got %v, want nil or eventlog.ErrUnavailable", err)
 					}
 					return
 				}
@@ -181,8 +180,8 @@ func TestCloseDrains(t *testing.T) {
 
 func TestUnknownKind(t *testing.T) {
 	l := open(t, t.TempDir(), embeddedlog.Options{})
-	err := l.Append(t.Context(), []ingest.Record{{Kind: "bogus", Key: "k"}})
-	if err == nil || errors.Is(err, ingest.ErrUnavailable) {
+	err := l.Append(t.Context(), []eventlog.Record{{Kind: "bogus", Key: "k"}})
+	if err == nil || errors.Is(err, eventlog.ErrUnavailable) {
 		t.Fatalf("Append of an unknown kind: got %v, want a non-retryable error", err)
 	}
 }
@@ -191,13 +190,13 @@ func TestAppendCancelled(t *testing.T) {
 	l := open(t, t.TempDir(), embeddedlog.Options{})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if err := l.Append(ctx, recs("x", 1)); !errors.Is(err, ingest.ErrUnavailable) || !errors.Is(err, context.Canceled) {
-		t.Fatalf("Append with a cancelled context: got %v, want ingest.ErrUnavailable and context.Canceled", err)
+	if err := l.Append(ctx, recs("x", 1)); !errors.Is(err, eventlog.ErrUnavailable) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Append with a cancelled context: got %v, want eventlog.ErrUnavailable and context.Canceled", err)
 	}
 }
 
 // TestLockedDatabase shows that a database another connection keeps locked
-// past the busy timeout makes Append fail with ingest.ErrUnavailable, and
+// past the busy timeout makes Append fail with eventlog.ErrUnavailable, and
 // that the log works again once the lock is gone.
 func TestLockedDatabase(t *testing.T) {
 	dir := t.TempDir()
@@ -212,8 +211,8 @@ func TestLockedDatabase(t *testing.T) {
 		t.Fatalf("BEGIN EXCLUSIVE: %v", err)
 	}
 	err = l.Append(t.Context(), recs("x", 1))
-	if !errors.Is(err, ingest.ErrUnavailable) {
-		t.Fatalf("Append to a locked database: got %v, want an error wrapping ingest.ErrUnavailable", err)
+	if !errors.Is(err, eventlog.ErrUnavailable) {
+		t.Fatalf("Append to a locked database: got %v, want an error wrapping eventlog.ErrUnavailable", err)
 	}
 	if _, err := conn.ExecContext(t.Context(), "ROLLBACK"); err != nil {
 		t.Fatalf("ROLLBACK: %v", err)
@@ -299,9 +298,9 @@ func TestRetentionBackground(t *testing.T) {
 	value := make([]byte, size)
 	var sizes []int64
 	for round := range rounds {
-		batch := make([]ingest.Record, perRound)
+		batch := make([]eventlog.Record, perRound)
 		for i := range batch {
-			batch[i] = ingest.Record{Kind: ingest.KindMetric, Key: "k", Value: value}
+			batch[i] = eventlog.Record{Kind: eventlog.KindMetric, Key: "k", Value: value}
 		}
 		mustAppend(t, l, batch)
 		pollN(t, c, len(batch))

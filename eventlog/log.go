@@ -1,4 +1,4 @@
-package ingest
+package eventlog
 
 import (
 	"context"
@@ -10,7 +10,7 @@ const (
 	KindPrediction = "predictions"
 	KindMetric     = "metrics"
 	KindCompletion = "completions"
-	// KindGovernance carries governance events (Governance) from the
+	// KindGovernance carries governance events (governance.Event) from the
 	// processors to the risk register; the processors themselves skip it.
 	KindGovernance = "governance"
 )
@@ -35,7 +35,7 @@ type Record struct {
 var ErrUnavailable = errors.New("event log unavailable")
 
 // Log is the durable event log between the ingest endpoints and the
-// processors: Kafka (ingest/kafka) or the embedded log (ingest/embeddedlog).
+// processors: Kafka (eventlog/kafka) or the embedded log (eventlog/embeddedlog).
 type Log interface {
 	// Append writes recs and returns nil only once every one of them is
 	// durable: acknowledged by every in-sync replica (Kafka, acks=all,

@@ -8,12 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // Consumer reads the log for one consumer group; it implements
-// processors.Source. The log has a single partition: messages carry
+// eventlog.Source. The log has a single partition: messages carry
 // Partition 0 and their sequence number as Offset.
 //
 // A group should have one Consumer at a time: two Consumers of one group
@@ -31,7 +30,7 @@ type Consumer struct {
 	committed int64      // offset last committed
 }
 
-var _ processors.Source = (*Consumer)(nil)
+var _ eventlog.Source = (*Consumer)(nil)
 
 // Consumer returns a reader for group, which starts after the group's
 // committed offset, or at the beginning of the retained log for a new
@@ -41,11 +40,11 @@ func (l *Log) Consumer(group string) *Consumer {
 	return &Consumer{l: l, group: group, quit: make(chan struct{})}
 }
 
-// Poll implements processors.Source: it returns up to Options.PollMax
+// Poll implements eventlog.Source: it returns up to Options.PollMax
 // messages after the last one it returned, in log order, waiting until one
 // exists or ctx ends (the error then wraps ctx.Err()). Database errors and
-// a closed Log wrap ingest.ErrUnavailable and are retryable.
-func (c *Consumer) Poll(ctx context.Context) ([]processors.Message, error) {
+// a closed Log wrap eventlog.ErrUnavailable and are retryable.
+func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.isClosed() {
@@ -62,7 +61,7 @@ func (c *Consumer) Poll(ctx context.Context) ([]processors.Message, error) {
 		// committed after the read still wakes this Poll.
 		wake := c.l.wakeup()
 		if c.l.isClosed() {
-			return nil, fmt.Errorf("embeddedlog: poll: %w: %w", ingest.ErrUnavailable, errClosed)
+			return nil, fmt.Errorf("embeddedlog: poll: %w: %w", eventlog.ErrUnavailable, errClosed)
 		}
 		msgs, err := c.read(ctx)
 		if err != nil {
@@ -112,16 +111,16 @@ func (c *Consumer) start(ctx context.Context) error {
 	return nil
 }
 
-func (c *Consumer) read(ctx context.Context) ([]processors.Message, error) {
+func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, error) {
 	rows, err := c.l.db.QueryContext(ctx,
 		`SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, c.pos, c.l.opts.PollMax)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var msgs []processors.Message
+	var msgs []eventlog.Message
 	for rows.Next() {
-		var m processors.Message
+		var m eventlog.Message
 		if err := rows.Scan(&m.Offset, &m.Kind, &m.Key, &m.Value); err != nil {
 			return nil, err
 		}
@@ -130,9 +129,9 @@ func (c *Consumer) read(ctx context.Context) ([]processors.Message, error) {
 	return msgs, rows.Err()
 }
 
-// Commit implements processors.Source: it durably stores the offset of the
+// Commit implements eventlog.Source: it durably stores the offset of the
 // last message Poll returned as the group's committed offset (never moving
-// it back). Errors wrap ingest.ErrUnavailable and are retryable.
+// it back). Errors wrap eventlog.ErrUnavailable and are retryable.
 func (c *Consumer) Commit(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -157,7 +156,7 @@ func (c *Consumer) Commit(ctx context.Context) error {
 	return nil
 }
 
-// Close implements processors.Source: the consumer stops, and a Poll
+// Close implements eventlog.Source: the consumer stops, and a Poll
 // waiting in another goroutine returns; messages returned by Poll but not
 // committed are read again by the group's next Consumer.
 func (c *Consumer) Close() error {

@@ -12,7 +12,7 @@ import (
 // appends, and returns how many it deleted. A group is known from its
 // Consumer's first Poll until DeleteGroup; with no known group nothing is
 // deleted. SQLite reuses the freed pages, so the file stops growing rather
-// than shrinking. Errors wrap ingest.ErrUnavailable and are retryable;
+// than shrinking. Errors wrap eventlog.ErrUnavailable and are retryable;
 // records deleted before an error stay deleted.
 func (l *Log) Trim(ctx context.Context) (int64, error) {
 	var (
@@ -50,7 +50,7 @@ func (l *Log) Trim(ctx context.Context) (int64, error) {
 
 // DeleteGroup forgets group's committed offset, so that retention no
 // longer waits for it: for a group that will not read again. Errors wrap
-// ingest.ErrUnavailable and are retryable.
+// eventlog.ErrUnavailable and are retryable.
 func (l *Log) DeleteGroup(ctx context.Context, group string) error {
 	return l.do(ctx, &job{fn: func(ctx context.Context, c *sql.Conn) error {
 		_, err := c.ExecContext(ctx, `DELETE FROM group_offsets WHERE consumer_group = ?`, group)

@@ -31,7 +31,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // FileName is the log's database file inside the data folder, separate from
@@ -110,7 +110,7 @@ CREATE TABLE IF NOT EXISTS group_offsets (
 // 32766.
 const maxInsertRows = 256
 
-// Log is the embedded event log. It implements ingest.Log; Consumer returns
+// Log is the embedded event log. It implements eventlog.Log; Consumer returns
 // its readers. All methods are safe for concurrent use.
 type Log struct {
 	opts Options
@@ -134,7 +134,7 @@ type Log struct {
 	trimDone   chan struct{}
 }
 
-var _ ingest.Log = (*Log)(nil)
+var _ eventlog.Log = (*Log)(nil)
 
 // Open opens, creating it if needed, the log in the data folder dir with
 // default Options.
@@ -195,18 +195,18 @@ func (l *Log) init(ctx context.Context) error {
 	return nil
 }
 
-// Append implements ingest.Log: it returns nil only once every record of
+// Append implements eventlog.Log: it returns nil only once every record of
 // recs is committed and fsynced. Errors from the database, from a closed
-// Log, and ctx ending while the records wait wrap ingest.ErrUnavailable and
+// Log, and ctx ending while the records wait wrap eventlog.ErrUnavailable and
 // are retryable; some of the records may have been written all the same.
 // An unknown kind is a caller's error, not retryable. Append keeps no
 // reference to recs once it returns.
-func (l *Log) Append(ctx context.Context, recs []ingest.Record) error {
+func (l *Log) Append(ctx context.Context, recs []eventlog.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
 	for i := range recs {
-		if !slices.Contains(ingest.Kinds, recs[i].Kind) {
+		if !slices.Contains(eventlog.Kinds, recs[i].Kind) {
 			return fmt.Errorf("embeddedlog: append: record %d: unknown kind %q", i, recs[i].Kind)
 		}
 	}
@@ -217,7 +217,7 @@ func (l *Log) Append(ctx context.Context, recs []ingest.Record) error {
 // statement of the consumers (offsets, retention).
 type job struct {
 	ctx   context.Context
-	recs  []ingest.Record
+	recs  []eventlog.Record
 	fn    func(ctx context.Context, c *sql.Conn) error
 	done  chan error
 	state atomic.Int32 // queued, taken or abandoned
@@ -238,14 +238,14 @@ var errClosed = errors.New("log closed")
 // do queues j for the writer and waits for its outcome.
 func (l *Log) do(ctx context.Context, j *job, op string) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, err)
+		return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, err)
 	}
 	j.ctx = ctx
 	j.done = make(chan error, 1)
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
-		return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, errClosed)
+		return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, errClosed)
 	}
 	l.queue = append(l.queue, j)
 	l.mu.Unlock()
@@ -261,7 +261,7 @@ func (l *Log) do(ctx context.Context, j *job, op string) error {
 		return nil
 	case <-ctx.Done():
 		if j.state.CompareAndSwap(queued, abandoned) {
-			return fmt.Errorf("embeddedlog: %s: %w: %w", op, ingest.ErrUnavailable, ctx.Err())
+			return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, ctx.Err())
 		}
 		// The writer holds the job: its transaction ends soon.
 		if err := <-j.done; err != nil {
@@ -316,7 +316,7 @@ func (l *Log) commit(jobs []*job) {
 		}
 		// A caller about to give up is not written either: shed load.
 		if err := j.ctx.Err(); err != nil {
-			j.done <- fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+			j.done <- fmt.Errorf("%w: %w", eventlog.ErrUnavailable, err)
 			continue
 		}
 		live = append(live, j)
@@ -342,7 +342,7 @@ func (l *Log) commit(jobs []*job) {
 		}
 		if failed < 0 || systemic(err) {
 			for _, j := range live {
-				j.done <- fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+				j.done <- fmt.Errorf("%w: %w", eventlog.ErrUnavailable, err)
 			}
 			return
 		}
@@ -352,7 +352,7 @@ func (l *Log) commit(jobs []*job) {
 }
 
 // systemic reports whether err is the database's failure rather than one
-// statement's: then the log cannot take records now (ingest.ErrUnavailable).
+// statement's: then the log cannot take records now (eventlog.ErrUnavailable).
 func systemic(err error) bool {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
@@ -367,10 +367,10 @@ func systemic(err error) bool {
 
 // unavailable wraps a database error: the log cannot take records now.
 func unavailable(err error) error {
-	if err == nil || errors.Is(err, ingest.ErrUnavailable) {
+	if err == nil || errors.Is(err, eventlog.ErrUnavailable) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ingest.ErrUnavailable, err)
+	return fmt.Errorf("%w: %w", eventlog.ErrUnavailable, err)
 }
 
 // inTx runs fn in an IMMEDIATE transaction on the writer's connection.
@@ -467,7 +467,7 @@ func (l *Log) isClosed() bool {
 
 // Close writes the records already queued, stops the background task and
 // closes the file. Afterwards Append and Poll fail with errors wrapping
-// ingest.ErrUnavailable. Close is idempotent.
+// eventlog.ErrUnavailable. Close is idempotent.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	if l.closed {

@@ -1,5 +1,8 @@
-// Package kafka connects Vigil to Apache Kafka, its scale-out event log
-// between the ingest endpoints and the processors.
+// Package kafka is the event log on Apache Kafka, Vigil's scale-out
+// engine: the producer the ingest endpoints append through (Producer, an
+// eventlog.Log) and the consumer group the processors read with (Source,
+// an eventlog.Source). It imports the eventlog contract and nothing of the
+// code that uses it.
 package kafka
 
 import (

@@ -10,16 +10,16 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/kafka"
 )
 
-func record(kind, key, value string) ingest.Record {
-	return ingest.Record{Kind: kind, Key: key, Value: []byte(value)}
+func record(kind, key, value string) eventlog.Record {
+	return eventlog.Record{Kind: kind, Key: key, Value: []byte(value)}
 }
 
 // TestUnreachable shows that Append to a cluster nobody answers for fails
-// within the produce deadline with ingest.ErrUnavailable, and that the
+// within the produce deadline with eventlog.ErrUnavailable, and that the
 // buffer is bounded, so memory stays bounded however long it lasts.
 func TestUnreachable(t *testing.T) {
 	const deadline = 2 * time.Second
@@ -33,15 +33,15 @@ func TestUnreachable(t *testing.T) {
 
 	f := func(name string, n int) {
 		t.Helper()
-		recs := make([]ingest.Record, n)
+		recs := make([]eventlog.Record, n)
 		for i := range recs {
-			recs[i] = record(ingest.KindPrediction, "org/model", "value")
+			recs[i] = record(eventlog.KindPrediction, "org/model", "value")
 		}
 		start := time.Now()
 		err := p.Append(t.Context(), recs)
 		elapsed := time.Since(start)
-		if !errors.Is(err, ingest.ErrUnavailable) {
-			t.Fatalf("%s: Append: got %v, want an error wrapping ingest.ErrUnavailable", name, err)
+		if !errors.Is(err, eventlog.ErrUnavailable) {
+			t.Fatalf("%s: Append: got %v, want an error wrapping eventlog.ErrUnavailable", name, err)
 		}
 		if elapsed > deadline+5*time.Second {
 			t.Fatalf("%s: Append returned after %v, want about the %v deadline", name, elapsed, deadline)
@@ -62,9 +62,9 @@ func TestAppendAfterClose(t *testing.T) {
 		t.Fatalf("NewProducer: %v", err)
 	}
 	p.Close()
-	err = p.Append(t.Context(), []ingest.Record{record(ingest.KindMetric, "k", "v")})
-	if !errors.Is(err, ingest.ErrUnavailable) {
-		t.Fatalf("Append after Close: got %v, want an error wrapping ingest.ErrUnavailable", err)
+	err = p.Append(t.Context(), []eventlog.Record{record(eventlog.KindMetric, "k", "v")})
+	if !errors.Is(err, eventlog.ErrUnavailable) {
+		t.Fatalf("Append after Close: got %v, want an error wrapping eventlog.ErrUnavailable", err)
 	}
 }
 
@@ -74,8 +74,8 @@ func TestUnknownKind(t *testing.T) {
 		t.Fatalf("NewProducer: %v", err)
 	}
 	defer p.Close()
-	err = p.Append(t.Context(), []ingest.Record{record("bogus", "k", "v")})
-	if err == nil || errors.Is(err, ingest.ErrUnavailable) {
+	err = p.Append(t.Context(), []eventlog.Record{record("bogus", "k", "v")})
+	if err == nil || errors.Is(err, eventlog.ErrUnavailable) {
 		t.Fatalf("Append of an unknown kind: got %v, want a non-retryable error", err)
 	}
 }
@@ -110,23 +110,23 @@ func TestProduce(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListTopics: %v", err)
 	}
-	for _, k := range ingest.Kinds {
+	for _, k := range eventlog.Kinds {
 		td, ok := topics[prefix+k]
 		if !ok || len(td.Partitions) != 4 {
 			t.Fatalf("topic %s: got exists=%v with %d partitions, want 4 partitions", prefix+k, ok, len(td.Partitions))
 		}
 	}
 
-	var recs []ingest.Record
+	var recs []eventlog.Record
 	for i := range 40 {
-		recs = append(recs, record(ingest.Kinds[i%3], []string{"a/1", "b/2"}[i%2], string(rune('A'+i))))
+		recs = append(recs, record(eventlog.Kinds[i%3], []string{"a/1", "b/2"}[i%2], string(rune('A'+i))))
 	}
 	if err := p.Append(t.Context(), recs); err != nil {
 		t.Fatalf("Append: %v", err)
 	}
 
 	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...),
-		kgo.ConsumeTopics(prefix+ingest.KindPrediction, prefix+ingest.KindMetric, prefix+ingest.KindCompletion),
+		kgo.ConsumeTopics(prefix+eventlog.KindPrediction, prefix+eventlog.KindMetric, prefix+eventlog.KindCompletion),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		t.Fatalf("consumer: %v", err)

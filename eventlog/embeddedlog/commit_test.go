@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // TestGroupCommitOwnErrors shows that in one group commit each caller gets
@@ -18,8 +18,8 @@ func TestGroupCommitOwnErrors(t *testing.T) {
 		t.Fatalf("Open: %v", err)
 	}
 	defer l.Close()
-	rec := func(v string) []ingest.Record {
-		return []ingest.Record{{Kind: ingest.KindPrediction, Key: "k", Value: []byte(v)}}
+	rec := func(v string) []eventlog.Record {
+		return []eventlog.Record{{Kind: eventlog.KindPrediction, Key: "k", Value: []byte(v)}}
 	}
 	newJob := func(j *job) *job {
 		j.ctx, j.done = t.Context(), make(chan error, 1)
@@ -44,7 +44,7 @@ func TestGroupCommitOwnErrors(t *testing.T) {
 		t.Helper()
 		err := <-j.done
 		switch {
-		case wantErr && (err == nil || errors.Is(err, ingest.ErrUnavailable)):
+		case wantErr && (err == nil || errors.Is(err, eventlog.ErrUnavailable)):
 			t.Errorf("%s: got %v, want its own, non-retryable error", name, err)
 		case !wantErr && err != nil:
 			t.Errorf("%s: got %v, want nil", name, err)

@@ -9,15 +9,12 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/vigilhq/vigil/ingest"
-	ingestkafka "github.com/vigilhq/vigil/ingest/kafka"
-	"github.com/vigilhq/vigil/ingest/logtest"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/kafka"
+	"github.com/vigilhq/vigil/eventlog/logtest"
 	"github.com/vigilhq/vigil/platform/testenv"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/kafka"
 )
 
 // TestContract runs the event log's contract suite on the real broker.
@@ -28,38 +25,28 @@ func TestContract(t *testing.T) {
 
 // TestContractFake runs the suite on kfake, franz-go's in-process fake.
 func TestContractFake(t *testing.T) {
-	logtest.Run(t, func(t *testing.T) (ingest.Log, func(string) processors.Source) {
+	logtest.Run(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
 		return newLog(fake(t).ListenAddrs())(t)
 	})
-}
-
-func fake(t *testing.T) *kfake.Cluster {
-	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatalf("kfake: %v", err)
-	}
-	t.Cleanup(c.Close)
-	return c
 }
 
 // newLog returns the suite's constructor for brokers: topics of 3
 // partitions and groups under a prefix of the test's own, both deleted
 // when the test ends.
 func newLog(brokers []string) logtest.NewFunc {
-	return func(t *testing.T) (ingest.Log, func(string) processors.Source) {
+	return func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
 		prefix := testenv.KafkaPrefix(t, brokers)
-		p, err := ingestkafka.NewProducer(brokers, ingestkafka.ProducerOptions{Prefix: prefix})
+		p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
 		if err != nil {
 			t.Fatalf("NewProducer: %v", err)
 		}
 		t.Cleanup(p.Close)
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		defer cancel()
-		if err := ingestkafka.EnsureTopics(ctx, p.Client(), prefix, 3, 1); err != nil {
+		if err := kafka.EnsureTopics(ctx, p.Client(), prefix, 3, 1); err != nil {
 			t.Fatalf("EnsureTopics: %v", err)
 		}
-		return p, func(group string) processors.Source {
+		return p, func(group string) eventlog.Source {
 			return source(t, brokers, prefix, prefix+group)
 		}
 	}
@@ -76,20 +63,20 @@ func source(t *testing.T, brokers []string, prefix, group string) *kafka.Source 
 
 // produce appends n records over every kind and 10 keys and returns them
 // by value.
-func produce(t *testing.T, brokers []string, prefix string, n int) map[string]ingest.Record {
+func produce(t *testing.T, brokers []string, prefix string, n int) map[string]eventlog.Record {
 	t.Helper()
-	p, err := ingestkafka.NewProducer(brokers, ingestkafka.ProducerOptions{Prefix: prefix})
+	p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
 	if err != nil {
 		t.Fatalf("NewProducer: %v", err)
 	}
 	defer p.Close()
-	if err := ingestkafka.EnsureTopics(t.Context(), p.Client(), prefix, 4, 1); err != nil {
+	if err := kafka.EnsureTopics(t.Context(), p.Client(), prefix, 4, 1); err != nil {
 		t.Fatalf("EnsureTopics: %v", err)
 	}
-	recs := make([]ingest.Record, n)
-	want := make(map[string]ingest.Record, n)
+	recs := make([]eventlog.Record, n)
+	want := make(map[string]eventlog.Record, n)
 	for i := range recs {
-		recs[i] = ingest.Record{Kind: ingest.Kinds[i%3], Key: fmt.Sprintf("org/%d", i%10), Value: fmt.Appendf(nil, "v%05d", i)}
+		recs[i] = eventlog.Record{Kind: eventlog.Kinds[i%3], Key: fmt.Sprintf("org/%d", i%10), Value: fmt.Appendf(nil, "v%05d", i)}
 		want[string(recs[i].Value)] = recs[i]
 	}
 	if err := p.Append(t.Context(), recs); err != nil {
@@ -101,7 +88,7 @@ func produce(t *testing.T, brokers []string, prefix string, n int) map[string]in
 // committed returns the group's committed offsets.
 func committed(t *testing.T, brokers []string, group string) map[string]map[int32]int64 {
 	t.Helper()
-	cl, err := ingestkafka.NewClient(brokers)
+	cl, err := kafka.NewClient(brokers)
 	if err != nil {
 		t.Fatalf("client: %v", err)
 	}
@@ -125,10 +112,10 @@ func committed(t *testing.T, brokers []string, group string) map[string]map[int3
 
 // next returns, per topic and partition, the offset after the last of
 // msgs.
-func next(prefix string, msgs []processors.Message) map[string]map[int32]int64 {
+func next(prefix string, msgs []eventlog.Message) map[string]map[int32]int64 {
 	out := map[string]map[int32]int64{}
 	for _, m := range msgs {
-		topic := ingestkafka.Topic(prefix, m.Kind)
+		topic := kafka.Topic(prefix, m.Kind)
 		if out[topic] == nil {
 			out[topic] = map[int32]int64{}
 		}
@@ -137,7 +124,7 @@ func next(prefix string, msgs []processors.Message) map[string]map[int32]int64 {
 	return out
 }
 
-func pollOnce(t *testing.T, s processors.Source) []processors.Message {
+func pollOnce(t *testing.T, s eventlog.Source) []eventlog.Message {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
@@ -180,7 +167,7 @@ func testCommitsOnlyProcessed(t *testing.T, brokers []string, prefix string) {
 	for _, m := range first {
 		seen[string(m.Value)] = true
 	}
-	var again []processors.Message
+	var again []eventlog.Message
 	for len(seen) < len(want) {
 		for _, m := range pollOnce(t, b) {
 			if seen[string(m.Value)] {
@@ -227,7 +214,7 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 		seen     = map[string]int{}
 		byMember = map[string]int{}
 	)
-	process := func(member string, msgs []processors.Message) {
+	process := func(member string, msgs []eventlog.Message) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, m := range msgs {
@@ -244,7 +231,7 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 	defer cancel()
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }() // also when the test fails early
-	loop := func(member string, s processors.Source) {
+	loop := func(member string, s eventlog.Source) {
 		defer wg.Done()
 		for !done() && ctx.Err() == nil {
 			pctx, pcancel := context.WithTimeout(ctx, 500*time.Millisecond)
@@ -327,9 +314,9 @@ func endOffsets(t *testing.T, brokers []string, prefix string) map[string]map[in
 		t.Fatalf("client: %v", err)
 	}
 	defer cl.Close()
-	topics := make([]string, len(ingest.Kinds))
-	for i, k := range ingest.Kinds {
-		topics[i] = ingestkafka.Topic(prefix, k)
+	topics := make([]string, len(eventlog.Kinds))
+	for i, k := range eventlog.Kinds {
+		topics[i] = kafka.Topic(prefix, k)
 	}
 	resp, err := kadm.NewClient(cl).ListEndOffsets(t.Context(), topics...)
 	if err != nil {

@@ -1,4 +1,4 @@
-package ingest
+package eventlog
 
 import (
 	"encoding/json"
@@ -6,9 +6,6 @@ import (
 	"time"
 
 	gojson "github.com/goccy/go-json"
-	"github.com/gofiber/fiber/v2"
-
-	"github.com/vigilhq/vigil/identity"
 )
 
 // Prediction is a logged prediction as it travels through the log and is
@@ -75,20 +72,6 @@ func (p Prediction) Documents() (in, out, meta string) {
 // text Documents returned.
 func (p *Prediction) SetDocuments(in, out, meta string) {
 	p.InputData, p.OutputData, p.Metadata = json.RawMessage(in), json.RawMessage(out), json.RawMessage(meta)
-}
-
-func (p Prediction) public() any { p.OrgID = ""; return p }
-func (m Metric) public() any     { m.OrgID = ""; return m }
-func (c Completion) public() any { c.OrgID = ""; return c }
-
-// record encodes an event of kind for the log, keyed by the caller's
-// organization and the model so that one model's events stay in order.
-func record(kind string, c *fiber.Ctx, modelID string, event any) (Record, error) {
-	b, err := EncodeEvent(event)
-	if err != nil {
-		return Record{}, err
-	}
-	return Record{Kind: kind, Key: identity.OrgID(c) + "/" + modelID, Value: b}, nil
 }
 
 // EncodeEvent encodes an event (Prediction, Metric, Completion) as the

@@ -1,10 +1,12 @@
-package ingest
+package governance
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // OutboxBatch is how many owed events one Outbox.Resend appends at most.
@@ -20,9 +22,9 @@ const OutboxBatch = 100
 // readers.
 type Outbox[T any] struct {
 	// Log receives the events.
-	Log Log
+	Log eventlog.Log
 	// Event is the governance event a record owes.
-	Event func(T) Governance
+	Event func(T) Event
 	// Pending returns up to limit records, of every organization, that owe
 	// their event, oldest first.
 	Pending func(ctx context.Context, limit int) ([]T, error)
@@ -35,11 +37,11 @@ type Outbox[T any] struct {
 func (o Outbox[T]) Send(ctx context.Context, rec T) error {
 	e := o.Event(rec)
 	what := strings.ReplaceAll(e.SourceType, "_", " ")
-	r, err := GovernanceRecord(e)
+	r, err := EventRecord(e)
 	if err != nil {
 		return fmt.Errorf("encode governance event of %s %s: %w", what, e.SourceID, err)
 	}
-	if err := o.Log.Append(ctx, []Record{r}); err != nil {
+	if err := o.Log.Append(ctx, []eventlog.Record{r}); err != nil {
 		return fmt.Errorf("append governance event of %s %s: %w", what, e.SourceID, err)
 	}
 	if err := o.Sent(ctx, e.OrgID, e.SourceID); err != nil {

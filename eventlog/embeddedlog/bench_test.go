@@ -6,17 +6,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/embeddedlog"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 )
 
 // benchValue is a small prediction event, about the size the API appends.
 var benchValue = []byte(`{"event_id":"0190f7a2-6b1e-7c3d-9f00-1234567890ab","model_id":"m","features":{"a":1.5,"b":"x"},"prediction":0.93}`)
 
-func benchRecords(n int) []ingest.Record {
-	recs := make([]ingest.Record, n)
+func benchRecords(n int) []eventlog.Record {
+	recs := make([]eventlog.Record, n)
 	for i := range recs {
-		recs[i] = ingest.Record{Kind: ingest.KindPrediction, Key: fmt.Sprintf("org/model-%d", i%8), Value: benchValue}
+		recs[i] = eventlog.Record{Kind: eventlog.KindPrediction, Key: fmt.Sprintf("org/model-%d", i%8), Value: benchValue}
 	}
 	return recs
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 
-	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/ingest/kafka"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/kafka"
 	"github.com/vigilhq/vigil/platform/testenv"
 )
 
@@ -32,8 +32,8 @@ func benchProducer(b *testing.B) *kafka.Producer {
 	b.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		topics := make([]string, len(ingest.Kinds))
-		for i, k := range ingest.Kinds {
+		topics := make([]string, len(eventlog.Kinds))
+		for i, k := range eventlog.Kinds {
 			topics[i] = kafka.Topic(prefix, k)
 		}
 		if _, err := kadm.NewClient(p.Client()).DeleteTopics(ctx, topics...); err != nil {
@@ -51,10 +51,10 @@ func benchProducer(b *testing.B) *kafka.Producer {
 	return p
 }
 
-func benchRecords(n int) []ingest.Record {
-	recs := make([]ingest.Record, n)
+func benchRecords(n int) []eventlog.Record {
+	recs := make([]eventlog.Record, n)
 	for i := range recs {
-		recs[i] = ingest.Record{Kind: ingest.KindPrediction, Key: fmt.Sprintf("org/model-%d", i%8), Value: benchValue}
+		recs[i] = eventlog.Record{Kind: eventlog.KindPrediction, Key: fmt.Sprintf("org/model-%d", i%8), Value: benchValue}
 	}
 	return recs
 }
