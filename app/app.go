@@ -40,7 +40,7 @@ type App struct {
 	events       eventlog.Log
 	source       func() (eventlog.Source, error)
 	ensureTopics func(ctx context.Context) error // nil for the embedded log
-	analytics    analytics
+	analytics    analyticalStore
 
 	http     *fiber.App
 	listener net.Listener

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlitestore"
 )
 
 // badJSONBody is a write route's body with a hole, %s, for members of an
@@ -194,7 +194,7 @@ func storeRows(t *testing.T, s *server) []string {
 	driver, dsn, list := "pgx", s.app.cfg.PostgresURL,
 		`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
 	if dsn == "" {
-		driver, dsn, list = "sqlite", "file:"+filepath.Join(s.app.cfg.DataDir, sqlite.FileName)+"?mode=ro",
+		driver, dsn, list = "sqlite", "file:"+filepath.Join(s.app.cfg.DataDir, sqlitestore.FileName)+"?mode=ro",
 			`SELECT name FROM sqlite_master WHERE type = 'table'`
 	}
 	db, err := sql.Open(driver, dsn)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/query"
 )
 
 // TestDeletedModelEventsDropped logs predictions for two models while no
@@ -45,7 +45,7 @@ func TestDeletedModelEventsDropped(t *testing.T) {
 			waitFor(t, "the deleted model's predictions counted as dropped", func() bool {
 				return counter(t, s, `vigil_processor_dropped_events_total{kind="predictions",reason="model_deleted"}`) == 7
 			})
-			ps, err := s.app.analytics.Predictions(context.Background(), query.PredictionFilter{OrgID: org, ModelID: gone, Limit: 100})
+			ps, err := s.app.analytics.Predictions(context.Background(), analytics.PredictionFilter{OrgID: org, ModelID: gone, Limit: 100})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/query/tabular"
 )
 
@@ -54,7 +54,7 @@ func fill(t *testing.T, s *server, org, model string, n int) {
 				OutputData: fmt.Appendf(nil, `{"churn":%t,"score":0.25}`, i%3 == 0), LatencyMS: &l,
 				Metadata: []byte(`{"run":"memory"}`), Timestamp: base.Add(time.Duration(i) * time.Millisecond)})
 		}
-		if err := s.app.analytics.Write(context.Background(), processors.Batch{Predictions: ps}); err != nil {
+		if err := s.app.analytics.Write(context.Background(), analytics.Batch{Predictions: ps}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/query/clickhouse"
 	"github.com/vigilhq/vigil/stats/profile"
 )
 
@@ -173,7 +173,7 @@ func profiledRows(t *testing.T, url, model string) int64 {
 	}
 	defer conn.Close()
 	rows, err := conn.Query(context.Background(), `SELECT profile FROM feature_profiles FINAL WHERE model_id = ? AND side = ?`,
-		model, processors.SideInput)
+		model, analytics.SideInput)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
@@ -20,11 +21,10 @@ import (
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
-	"github.com/vigilhq/vigil/query/clickhouse"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlitestore"
 )
 
 // module is one backend or role. Modules initialise in the order listed.
@@ -58,7 +58,7 @@ func (a *App) initStore(ctx context.Context) error {
 		name = "store:postgres"
 		a.store, err = postgres.Open(ctx, a.cfg.PostgresURL)
 	} else {
-		a.store, err = sqlite.Open(ctx, a.cfg.DataDir)
+		a.store, err = sqlitestore.Open(ctx, a.cfg.DataDir)
 	}
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/analytics/sqlite"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
@@ -13,18 +15,17 @@ import (
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
-	querysqlite "github.com/vigilhq/vigil/query/sqlite"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
-// analytics is the analytical store as both roles use it: the processors
+// analyticalStore is the analytical store as both roles use it: the processors
 // write it, the query API reads it.
-type analytics interface {
-	query.Store
-	processors.Sink
-	processors.DeadLetters
-	processors.ProfileStore
+type analyticalStore interface {
+	analytics.Store
+	analytics.Sink
+	analytics.DeadLetters
+	analytics.ProfileStore
 	schedule.Profiles
 }
 
@@ -78,7 +79,7 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 
 // initEmbeddedAnalytics opens the embedded analytical store.
 func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
-	s, err := querysqlite.Open(ctx, a.cfg.DataDir)
+	s, err := sqlite.Open(ctx, a.cfg.DataDir)
 	if err != nil {
 		return err
 	}
@@ -133,7 +134,7 @@ func (m registeredModels) ModelExists(ctx context.Context, orgID, modelID string
 
 // activities reads the registry's prediction counts from the analytical
 // store.
-type activities struct{ analytics }
+type activities struct{ analyticalStore }
 
 // Activities implements registry.Activities.
 func (s activities) Activities(ctx context.Context, orgID string, ids []string) (map[string]registry.Activity, error) {

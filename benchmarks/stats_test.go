@@ -10,12 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/analytics/clickhouse"
+	"github.com/vigilhq/vigil/analytics/sqlite"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/testenv"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/query"
-	"github.com/vigilhq/vigil/query/clickhouse"
-	"github.com/vigilhq/vigil/query/sqlite"
 )
 
 // Stored predictions of BenchmarkStats: 10M of one model over 30 days
@@ -33,8 +32,8 @@ var statsStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // statsStore is what BenchmarkStats reads and fills.
 type statsStore interface {
-	query.Store
-	processors.Sink
+	analytics.Store
+	analytics.Sink
 }
 
 // BenchmarkStats measures GET .../stats' read, PredictionStats, over 10M
@@ -57,22 +56,22 @@ func BenchmarkStats(b *testing.B) {
 			}{{"stats-1d", end.Add(-24 * time.Hour)}, {"stats-30d", statsStart}} {
 				b.Run(r.name, func(b *testing.B) {
 					for b.Loop() {
-						got, err := st.PredictionStats(context.Background(), statsOrg, statsModel, query.Range{From: r.from, To: end})
+						got, err := st.PredictionStats(context.Background(), statsOrg, statsModel, analytics.Range{From: r.from, To: end})
 						if err != nil || got.TotalPredictions == 0 || got.P99LatencyMS == nil {
 							b.Fatalf("got %+v, %v; want predictions with a p99", got, err)
 						}
 					}
 				})
 			}
-			all := query.Range{From: statsStart, To: end}
+			all := analytics.Range{From: statsStart, To: end}
 			for _, w := range []struct {
 				name  string
 				width time.Duration
 			}{{"trend-30d-hourly", time.Hour}, {"trend-30d-daily", 24 * time.Hour}} {
 				b.Run(w.name, func(b *testing.B) {
-					f := query.MetricFilter{OrgID: statsOrg, ModelID: statsModel, MetricType: "accuracy", Range: all}
+					f := analytics.MetricFilter{OrgID: statsOrg, ModelID: statsModel, MetricType: "accuracy", Range: all}
 					for b.Loop() {
-						got, err := st.MetricSeries(context.Background(), f, query.Buckets{Range: all, Width: w.width})
+						got, err := st.MetricSeries(context.Background(), f, analytics.Buckets{Range: all, Width: w.width})
 						if err != nil || len(got) != int(all.To.Sub(all.From)/w.width) {
 							b.Fatalf("got %d buckets, %v; want every %v of 30 days", len(got), err, w.width)
 						}
@@ -126,13 +125,13 @@ func openClickHouseStats(b *testing.B) statsStore {
 // fill writes what is missing of the 10M predictions and 10M metric
 // values in time order, 20,000 a batch, resuming after the last stored.
 func fill(b *testing.B, s statsStore) {
-	all := query.Range{From: statsStart, To: statsStart.Add(statsDays * 24 * time.Hour)}
+	all := analytics.Range{From: statsStart, To: statsStart.Add(statsDays * 24 * time.Hour)}
 	st, err := s.PredictionStats(context.Background(), statsOrg, statsModel, all)
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := query.MetricFilter{OrgID: statsOrg, ModelID: statsModel, MetricType: "accuracy", Range: all}
-	sums, err := s.MetricSeries(context.Background(), f, query.Buckets{Range: all})
+	f := analytics.MetricFilter{OrgID: statsOrg, ModelID: statsModel, MetricType: "accuracy", Range: all}
+	sums, err := s.MetricSeries(context.Background(), f, analytics.Buckets{Range: all})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -148,7 +147,7 @@ func fill(b *testing.B, s statsStore) {
 	step := time.Duration(statsDays) * 24 * time.Hour / statsPredictions
 	began := time.Now()
 	for lo := int(done) - int(done)%20_000; lo < statsPredictions; lo += 20_000 {
-		var batch processors.Batch
+		var batch analytics.Batch
 		for i := lo; i < lo+20_000; i++ {
 			at := statsStart.Add(time.Duration(i) * step)
 			latency := 1 + float64(i*7919%1000)/10

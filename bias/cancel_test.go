@@ -12,20 +12,20 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/query"
 )
 
 // stalled is an analytical store whose read of logged predictions blocks
 // until its audit is stopped, saying when it starts and stops.
 type stalled struct {
-	query.Store
+	analytics.Store
 	started, stopped chan struct{}
 }
 
-func (s *stalled) EachPrediction(ctx context.Context, _ query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
+func (s *stalled) EachPrediction(ctx context.Context, _ analytics.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	return func(yield func(eventlog.Prediction, error) bool) {
 		s.started <- struct{}{}
 		<-ctx.Done()

@@ -21,7 +21,7 @@
 // must match it (a 422 names the array whose length differs).
 //
 // The logged-predictions form reads the model's stored predictions through
-// query.Store.EachPrediction: the newest Runner.MaxRows (VIGIL_BIAS_MAX_ROWS,
+// analytics.Store.EachPrediction: the newest Runner.MaxRows (VIGIL_BIAS_MAX_ROWS,
 // default MaxRows, 1,000,000) within start_date and end_date. Per prediction, each protected attribute is
 // input_data's top-level field of that name, else metadata's (absent,
 // null, an object or an array is a missing value); the prediction is

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
 
@@ -14,7 +14,7 @@ import (
 // audited (and predictions skipped) in sum. A fairness.ErrInvalid error is
 // a reason to fail the audit for the caller to read; other errors are
 // backend failures.
-func Execute(ctx context.Context, qs query.Store, orgID string, p Plan, sum *Summary) (*Result, fairness.Report, error) {
+func Execute(ctx context.Context, qs analytics.Store, orgID string, p Plan, sum *Summary) (*Result, fairness.Report, error) {
 	in := p.Input
 	var notes []string
 	if p.Summary.Form == FormPredictions {

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
 
@@ -75,9 +75,9 @@ func (r row) prediction(field string) any {
 // label from metadata, else input_data, under the first label field
 // present. An unusable prediction or label fails the audit with a reason
 // naming the prediction.
-func ReadLogged(ctx context.Context, qs query.Store, orgID string, p Plan) (Logged, error) {
+func ReadLogged(ctx context.Context, qs analytics.Store, orgID string, p Plan) (Logged, error) {
 	s := p.Summary
-	f := query.PredictionFilter{OrgID: orgID, ModelID: p.ModelID, Limit: p.rowLimit()}
+	f := analytics.PredictionFilter{OrgID: orgID, ModelID: p.ModelID, Limit: p.rowLimit()}
 	if s.Start != nil {
 		f.Range.From = *s.Start
 	}

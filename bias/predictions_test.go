@@ -7,20 +7,20 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/fairness"
 )
 
 // fakePredictions serves EachPrediction from a slice; the other methods of
-// query.Store are not called by the audit.
+// analytics.Store are not called by the audit.
 type fakePredictions struct {
-	query.Store
+	analytics.Store
 	rows []eventlog.Prediction
-	got  query.PredictionFilter
+	got  analytics.PredictionFilter
 }
 
-func (f *fakePredictions) EachPrediction(_ context.Context, pf query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
+func (f *fakePredictions) EachPrediction(_ context.Context, pf analytics.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	f.got = pf
 	return func(yield func(eventlog.Prediction, error) bool) {
 		for _, p := range f.rows {

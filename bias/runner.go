@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/clock"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -40,7 +40,7 @@ const (
 type Runner struct {
 	Store Store
 	// Predictions is the analytical store read by the logged-predictions form.
-	Predictions query.Store
+	Predictions analytics.Store
 	// Events, when set, receives the governance event of every audit
 	// completed at high or critical severity. The audit is stored owing
 	// it (GovernancePending) in the write that completes it; the event is

@@ -10,14 +10,14 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlitestore"
 )
 
 // TestKeyExpiry: a key with an expiry works until then and answers 401
 // TOKEN_EXPIRED from that instant on.
 func TestKeyExpiry(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, t.TempDir())
+	st, err := sqlitestore.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlitestore"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -65,7 +65,7 @@ func TestBootstrapPasswordPolicy(t *testing.T) {
 	ctx := context.Background()
 	open := func() *sqlstore.DB {
 		t.Helper()
-		st, err := sqlite.Open(ctx, t.TempDir())
+		st, err := sqlitestore.Open(ctx, t.TempDir())
 		if err != nil {
 			t.Fatal(err)
 		}

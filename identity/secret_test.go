@@ -14,7 +14,7 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlite"
+	"github.com/vigilhq/vigil/store/sqlitestore"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -23,7 +23,7 @@ import (
 func eachStore(t *testing.T, f func(t *testing.T, st *sqlstore.DB, dir string)) {
 	t.Run("sqlite", func(t *testing.T) {
 		dir := t.TempDir()
-		st, err := sqlite.Open(t.Context(), dir)
+		st, err := sqlitestore.Open(t.Context(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}

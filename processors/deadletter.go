@@ -1,42 +1,16 @@
 package processors
 
 import (
-	"context"
 	"encoding/json"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
-// DeadLetter is an event the analytical store refused for good, set aside
-// so that the log keeps moving. It belongs to the event's organization and
-// keeps the event as logged, so that an operator can count, inspect and
-// replay it. Each analytical store keeps them in its dead_letters table;
-// GET /api/v1/dead-letters lists an organization's (predictions:read),
-// and vigil_processor_dead_letters_total counts them.
-type DeadLetter struct {
-	OrgID   string
-	Kind    string // one of eventlog.Kinds
-	ModelID string
-	EventID string
-	// Event is the event as JSON, as the log carried it.
-	Event []byte
-	// Reason is the store's error.
-	Reason   string
-	FailedAt time.Time
-}
-
-// DeadLetters is where refused events go. SetAside is idempotent: a dead
-// letter set aside again (a replay after a crash) is kept once, by
-// organization, kind, model and event id. Durable before nil; an error is
-// retried like a failed write.
-type DeadLetters interface {
-	SetAside(ctx context.Context, dls []DeadLetter) error
-}
-
 // deadLetters turns the events of b into dead letters refused for reason.
-func (b Batch) deadLetters(reason string, at time.Time) []DeadLetter {
-	var out []DeadLetter
+func deadLetters(b analytics.Batch, reason string, at time.Time) []analytics.DeadLetter {
+	var out []analytics.DeadLetter
 	add := func(kind, org, model, id string, e any) {
 		j, err := json.Marshal(e)
 		if err != nil {
@@ -44,7 +18,7 @@ func (b Batch) deadLetters(reason string, at time.Time) []DeadLetter {
 			// the reason, and the event as far as it goes.
 			j = []byte("null")
 		}
-		out = append(out, DeadLetter{OrgID: org, Kind: kind, ModelID: model, EventID: id, Event: j, Reason: reason, FailedAt: at})
+		out = append(out, analytics.DeadLetter{OrgID: org, Kind: kind, ModelID: model, EventID: id, Event: j, Reason: reason, FailedAt: at})
 	}
 	for _, e := range b.Predictions {
 		add(eventlog.KindPrediction, e.OrgID, e.ModelID, e.PredictionID, e)
@@ -60,7 +34,7 @@ func (b Batch) deadLetters(reason string, at time.Time) []DeadLetter {
 
 // split cuts b into two halves of (almost) equal length, keeping the
 // order of events within each kind.
-func (b Batch) split() (first, second Batch) {
+func split(b analytics.Batch) (first, second analytics.Batch) {
 	n := b.Len() / 2
 	first.Predictions, second.Predictions, n = cut(b.Predictions, n)
 	first.Metrics, second.Metrics, n = cut(b.Metrics, n)

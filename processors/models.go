@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
@@ -57,9 +58,9 @@ func (c *modelCache) exists(ctx context.Context, ref modelRef, now time.Time) (b
 
 // filter returns b without the events of deleted models, and how many of
 // each kind it left out.
-func (c *modelCache) filter(ctx context.Context, b Batch, now time.Time) (Batch, map[string]int, error) {
+func (c *modelCache) filter(ctx context.Context, b analytics.Batch, now time.Time) (analytics.Batch, map[string]int, error) {
 	keep := func(org, model string) (bool, error) { return c.exists(ctx, modelRef{org, model}, now) }
-	out := Batch{Positions: b.Positions}
+	out := analytics.Batch{Positions: b.Positions}
 	var err error
 	if out.Predictions, err = keepIf(b.Predictions, func(e eventlog.Prediction) (bool, error) { return keep(e.OrgID, e.ModelID) }); err != nil {
 		return b, nil, err

@@ -11,10 +11,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
-func batchIDs(b Batch) []string {
+func batchIDs(b analytics.Batch) []string {
 	var ids []string
 	for _, p := range b.Predictions {
 		ids = append(ids, p.PredictionID)
@@ -28,10 +29,10 @@ func batchIDs(b Batch) []string {
 // letters is an in-memory DeadLetters.
 type letters struct {
 	mu  sync.Mutex
-	all []DeadLetter
+	all []analytics.DeadLetter
 }
 
-func (l *letters) SetAside(_ context.Context, dls []DeadLetter) error {
+func (l *letters) SetAside(_ context.Context, dls []analytics.DeadLetter) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.all = append(l.all, dls...)
@@ -105,8 +106,8 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 				t.Fatalf("got %d distinct events stored, want %d", stored, want)
 			}
 			// Only the stored predictions are profiled.
-			k := ProfileKey{OrgID: "o", ModelID: "m", Side: SideInput}
-			snaps, err := profiles.LoadProfiles(context.Background(), []ProfileKey{k})
+			k := analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideInput}
+			snaps, err := profiles.LoadProfiles(context.Background(), []analytics.ProfileKey{k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,14 +126,14 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 }
 
 func TestBatchSplit(t *testing.T) {
-	var b Batch
+	var b analytics.Batch
 	for i := range 3 {
 		b.Predictions = append(b.Predictions, eventlog.Prediction{PredictionID: fmt.Sprint("p", i)})
 	}
 	for i := range 4 {
 		b.Metrics = append(b.Metrics, eventlog.Metric{ID: fmt.Sprint("m", i)})
 	}
-	first, second := b.split()
+	first, second := split(b)
 	if got, want := batchIDs(first), []string{"p0", "p1", "p2"}; !slices.Equal(got, want) {
 		t.Fatalf("got first half %v, want %v", got, want)
 	}
@@ -144,7 +145,7 @@ func TestBatchSplit(t *testing.T) {
 func TestProcessorStopsWithoutDeadLetters(t *testing.T) {
 	src := eventlog.NewBatches(mixed(2))
 	p := &Processor{Source: src, Sink: &flaky{poison: map[string]bool{"p1": true}}, Log: quiet()}
-	if err := p.Run(context.Background()); !IsPermanent(err) {
+	if err := p.Run(context.Background()); !analytics.IsPermanent(err) {
 		t.Fatalf("Run: got %v, want the permanent write error", err)
 	}
 	if c := src.Committed(); c != 0 {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/platform/clock"
 )
@@ -19,10 +20,10 @@ import (
 // as dead letters, the rest is stored, and the batch is committed.
 type Processor struct {
 	Source eventlog.Source
-	Sink   Sink
+	Sink   analytics.Sink
 	// DeadLetters keeps the events Sink refuses for good. Without it, such
 	// a refusal stops Run with an error.
-	DeadLetters DeadLetters
+	DeadLetters analytics.DeadLetters
 	// Models, when set, is asked whether each event's model still exists;
 	// the events of a deleted model are dropped and counted.
 	Models Models
@@ -31,7 +32,7 @@ type Processor struct {
 	ModelTTL time.Duration
 	// Profiles, when set, keeps each model's hourly feature profiles of
 	// the predictions stored, folded in before the batch is committed.
-	Profiles ProfileStore
+	Profiles analytics.ProfileStore
 	// Metrics counts dead letters and dropped events; nil counts nothing.
 	Metrics *Metrics
 	Log     *slog.Logger
@@ -46,7 +47,7 @@ type Processor struct {
 	cache *modelCache
 	// aside collects the events of the batch in flight set aside as dead
 	// letters, which are not profiled.
-	aside map[EventKey]bool
+	aside map[analytics.EventKey]bool
 }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
@@ -109,7 +110,7 @@ func (p *Processor) process(ctx context.Context, msgs []eventlog.Message) error 
 
 // live drops the events of deleted models from b, asking the registry
 // again while it cannot answer.
-func (p *Processor) live(ctx context.Context, b Batch) (Batch, error) {
+func (p *Processor) live(ctx context.Context, b analytics.Batch) (analytics.Batch, error) {
 	if p.Models == nil {
 		return b, nil
 	}
@@ -120,7 +121,7 @@ func (p *Processor) live(ctx context.Context, b Batch) (Batch, error) {
 		}
 		p.cache = &modelCache{models: p.Models, ttl: ttl}
 	}
-	var out Batch
+	var out analytics.Batch
 	var dropped map[string]int
 	err := p.retry(ctx, "model registry lookup", b.Len(), func() (err error) {
 		out, dropped, err = p.cache.filter(ctx, b, time.Now())
@@ -137,13 +138,13 @@ func (p *Processor) live(ctx context.Context, b Batch) (Batch, error) {
 
 // store writes b. Refused for good, b is written in halves, down to single
 // events, and each event refused alone is set aside.
-func (p *Processor) store(ctx context.Context, b Batch) error {
+func (p *Processor) store(ctx context.Context, b analytics.Batch) error {
 	err := p.retry(ctx, "analytical store write", b.Len(), func() error { return p.Sink.Write(ctx, b) })
-	if !IsPermanent(err) {
+	if !analytics.IsPermanent(err) {
 		return err
 	}
 	if b.Len() > 1 {
-		first, second := b.split()
+		first, second := split(b)
 		if err := p.store(ctx, first); err != nil {
 			return err
 		}
@@ -153,19 +154,19 @@ func (p *Processor) store(ctx context.Context, b Batch) error {
 }
 
 // setAside keeps b's events as dead letters refused with cause.
-func (p *Processor) setAside(ctx context.Context, b Batch, cause error) error {
+func (p *Processor) setAside(ctx context.Context, b analytics.Batch, cause error) error {
 	if p.DeadLetters == nil {
 		return fmt.Errorf("analytical store refused an event and no dead-letter store is set: %w", cause)
 	}
-	dls := b.deadLetters(cause.Error(), time.Now().UTC())
+	dls := deadLetters(b, cause.Error(), time.Now().UTC())
 	for _, d := range dls {
 		if d.Kind != eventlog.KindPrediction {
 			continue
 		}
 		if p.aside == nil {
-			p.aside = map[EventKey]bool{}
+			p.aside = map[analytics.EventKey]bool{}
 		}
-		p.aside[EventKey{d.OrgID, d.ModelID, d.EventID}] = true
+		p.aside[analytics.EventKey{OrgID: d.OrgID, ModelID: d.ModelID, ID: d.EventID}] = true
 	}
 	if err := p.retry(ctx, "setting dead letters aside", len(dls), func() error { return p.DeadLetters.SetAside(ctx, dls) }); err != nil {
 		return fmt.Errorf("set aside dead letters: %w", err)
@@ -184,7 +185,7 @@ func (p *Processor) retry(ctx context.Context, what string, events int, op func(
 	backoff := 100 * time.Millisecond
 	for {
 		err := op()
-		if err == nil || IsPermanent(err) || ctx.Err() != nil {
+		if err == nil || analytics.IsPermanent(err) || ctx.Err() != nil {
 			return err
 		}
 		p.Log.Warn(what+" failed; retrying, offsets stay uncommitted", "events", events, "err", err)
@@ -205,8 +206,8 @@ func (p *Processor) maxBackoff() time.Duration {
 // decode turns messages into events, with the log position of each
 // prediction. A message that does not decode (it cannot have come from the
 // ingest API) is logged and skipped rather than blocking the log forever.
-func (p *Processor) decode(msgs []eventlog.Message) Batch {
-	b := Batch{Positions: map[EventKey]Position{}}
+func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
+	b := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
 	for _, m := range msgs {
 		var err error
 		switch m.Kind {
@@ -218,8 +219,8 @@ func (p *Processor) decode(msgs []eventlog.Message) Batch {
 				// retry) keeps the position of its first record, the one
 				// stored: positions then grow along the batch, as sinks
 				// and profiles that keep offsets need.
-				if k := (EventKey{e.OrgID, e.ModelID, e.PredictionID}); !hasKey(b.Positions, k) {
-					b.Positions[k] = Position{m.Partition, m.Offset}
+				if k := (analytics.EventKey{OrgID: e.OrgID, ModelID: e.ModelID, ID: e.PredictionID}); !hasKey(b.Positions, k) {
+					b.Positions[k] = analytics.Position{Partition: m.Partition, Offset: m.Offset}
 				}
 			}
 		case eventlog.KindMetric:
@@ -248,10 +249,10 @@ func (p *Processor) decode(msgs []eventlog.Message) Batch {
 
 // profiled is the stored predictions of b (those not set aside) with
 // their log positions.
-func (p *Processor) profiled(b Batch) []positioned {
+func (p *Processor) profiled(b analytics.Batch) []positioned {
 	out := make([]positioned, 0, len(b.Predictions))
 	for _, e := range b.Predictions {
-		k := EventKey{e.OrgID, e.ModelID, e.PredictionID}
+		k := analytics.EventKey{OrgID: e.OrgID, ModelID: e.ModelID, ID: e.PredictionID}
 		if !p.aside[k] {
 			out = append(out, positioned{e, b.Positions[k]})
 		}
@@ -259,7 +260,7 @@ func (p *Processor) profiled(b Batch) []positioned {
 	return out
 }
 
-func hasKey(m map[EventKey]Position, k EventKey) bool {
+func hasKey(m map[analytics.EventKey]analytics.Position, k analytics.EventKey) bool {
 	_, ok := m[k]
 	return ok
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
@@ -29,7 +30,7 @@ type flaky struct {
 	writes int
 }
 
-func (f *flaky) Write(_ context.Context, b Batch) error {
+func (f *flaky) Write(_ context.Context, b analytics.Batch) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.writes++
@@ -39,7 +40,7 @@ func (f *flaky) Write(_ context.Context, b Batch) error {
 	ids := batchIDs(b)
 	for _, id := range ids {
 		if f.poison[id] {
-			return Permanent(fmt.Errorf("bad value in %s", id))
+			return analytics.Permanent(fmt.Errorf("bad value in %s", id))
 		}
 	}
 	f.ids = append(f.ids, ids...)

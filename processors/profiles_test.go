@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
@@ -15,16 +16,16 @@ import (
 // stored text, so that nothing is shared with the caller.
 type memProfiles struct {
 	mu    sync.Mutex
-	saved map[ProfileKey][2]string
+	saved map[analytics.ProfileKey][2]string
 }
 
-func (m *memProfiles) LoadProfiles(_ context.Context, keys []ProfileKey) (map[ProfileKey]*ProfileSnapshot, error) {
+func (m *memProfiles) LoadProfiles(_ context.Context, keys []analytics.ProfileKey) (map[analytics.ProfileKey]*analytics.ProfileSnapshot, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := map[ProfileKey]*ProfileSnapshot{}
+	out := map[analytics.ProfileKey]*analytics.ProfileSnapshot{}
 	for _, k := range keys {
 		if t, ok := m.saved[k]; ok {
-			s := &ProfileSnapshot{Key: k}
+			s := &analytics.ProfileSnapshot{Key: k}
 			if err := s.Decode(t[0], t[1]); err != nil {
 				return nil, err
 			}
@@ -34,11 +35,11 @@ func (m *memProfiles) LoadProfiles(_ context.Context, keys []ProfileKey) (map[Pr
 	return out, nil
 }
 
-func (m *memProfiles) SaveProfiles(_ context.Context, snaps []*ProfileSnapshot) error {
+func (m *memProfiles) SaveProfiles(_ context.Context, snaps []*analytics.ProfileSnapshot) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.saved == nil {
-		m.saved = map[ProfileKey][2]string{}
+		m.saved = map[analytics.ProfileKey][2]string{}
 	}
 	for _, s := range snaps {
 		p, o, err := s.Encode()
@@ -59,7 +60,7 @@ func TestProfileBatchReplay(t *testing.T) {
 		p := eventlog.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprint(i),
 			InputData:  json.RawMessage(fmt.Sprintf(`{"x":%d}`, i)),
 			OutputData: json.RawMessage(`{"y":"a"}`), Timestamp: at.Add(time.Duration(i) * 30 * time.Second)}
-		events = append(events, positioned{p, Position{Partition: int32(i % 2), Offset: int64(i / 2)}})
+		events = append(events, positioned{p, analytics.Position{Partition: int32(i % 2), Offset: int64(i / 2)}})
 	}
 	store := &memProfiles{}
 	ctx := context.Background()
@@ -71,11 +72,11 @@ func TestProfileBatchReplay(t *testing.T) {
 	}
 	var rows int64
 	for _, hour := range []time.Time{at.Truncate(time.Hour), at.Truncate(time.Hour).Add(time.Hour), at.Truncate(time.Hour).Add(2 * time.Hour)} {
-		snaps, err := store.LoadProfiles(ctx, []ProfileKey{{"o", "m", SideInput, hour}, {"o", "m", SideOutput, hour}})
+		snaps, err := store.LoadProfiles(ctx, []analytics.ProfileKey{{OrgID: "o", ModelID: "m", Side: analytics.SideInput, Hour: hour}, {OrgID: "o", ModelID: "m", Side: analytics.SideOutput, Hour: hour}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, out := snaps[ProfileKey{"o", "m", SideInput, hour}], snaps[ProfileKey{"o", "m", SideOutput, hour}]
+		in, out := snaps[analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideInput, Hour: hour}], snaps[analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideOutput, Hour: hour}]
 		if in == nil || out == nil || in.Profile.Rows != out.Profile.Rows || in.Profile.Features["x"].Values() != in.Profile.Rows {
 			t.Fatalf("hour %v: got input %+v, output %+v; want equal rows, every x counted", hour, in, out)
 		}

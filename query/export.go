@@ -13,6 +13,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
@@ -53,7 +54,7 @@ func (a *API) export(c *fiber.Ctx) error {
 	}
 	// Fiber's strings point into the request's buffer, which the next
 	// request reuses; the body outlives this one.
-	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: strings.Clone(c.Query("model_id")), Oldest: true}
+	f := analytics.PredictionFilter{OrgID: identity.OrgID(c), ModelID: strings.Clone(c.Query("model_id")), Oldest: true}
 	f.Range = timeParams.parse(&v, web.Query(c, "start_time"), web.Query(c, "end_time"))
 	v.IDQuery(c, "model_id")
 	if err := v.Err(); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
@@ -21,7 +22,7 @@ type Models = registry.Finder
 
 // API serves the analytical reads: predictions and their statistics.
 type API struct {
-	Store  Store
+	Store  analytics.Store
 	Models Models
 	// Clock defaults to the system clock.
 	Clock clock.Clock
@@ -86,7 +87,7 @@ func (a *API) queryPredictions(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f := PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
+	f := analytics.PredictionFilter{OrgID: identity.OrgID(c), ModelID: req.ModelID, Limit: 100}
 	f.Range = timeParams.parse(&v, req.StartTime, req.EndTime)
 	if req.Limit != nil {
 		if *req.Limit < 1 || *req.Limit > 1000 {
@@ -123,8 +124,8 @@ var (
 
 // parse reads an optional [start, end) range, recording malformed or
 // reversed times in v under the parameters' names.
-func (n rangeParams) parse(v *web.Problems, start, end *string) Range {
-	r := Range{From: v.Time(n.start, start), To: v.Time(n.end, end)}
+func (n rangeParams) parse(v *web.Problems, start, end *string) analytics.Range {
+	r := analytics.Range{From: v.Time(n.start, start), To: v.Time(n.end, end)}
 	if !r.From.IsZero() && !r.To.IsZero() {
 		n.ordered(v, r)
 	}
@@ -132,7 +133,7 @@ func (n rangeParams) parse(v *web.Problems, start, end *string) Range {
 }
 
 // ordered records a problem unless r starts before it ends.
-func (n rangeParams) ordered(v *web.Problems, r Range) {
+func (n rangeParams) ordered(v *web.Problems, r analytics.Range) {
 	if !r.From.Before(r.To) {
 		v.Add(n.end, "must be after "+n.start)
 	}
@@ -155,7 +156,7 @@ func (a *API) recent(c *fiber.Ctx) error {
 	if err := a.model(c, id); err != nil {
 		return err
 	}
-	ps, err := a.Store.Predictions(c.UserContext(), PredictionFilter{OrgID: identity.OrgID(c), ModelID: id, Limit: limit})
+	ps, err := a.Store.Predictions(c.UserContext(), analytics.PredictionFilter{OrgID: identity.OrgID(c), ModelID: id, Limit: limit})
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ type statsResponse struct {
 	P99LatencyMS       *float64 `json:"p99_latency_ms"`
 	PredictionsPerHour float64  `json:"predictions_per_hour"`
 	// OutputDistribution counts the class labels answered (OutputLabels).
-	OutputDistribution OutputDistribution `json:"output_distribution"`
+	OutputDistribution analytics.OutputDistribution `json:"output_distribution"`
 }
 
 type period struct {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
@@ -28,7 +29,7 @@ import (
 // fail when it is set. With gate set, its first stream closes waiting and
 // then waits for gate to close after the first prediction.
 type fakeStore struct {
-	query.Store
+	analytics.Store
 	n       int
 	fail    error
 	gate    chan struct{}
@@ -36,7 +37,7 @@ type fakeStore struct {
 	once    sync.Once
 }
 
-func (s *fakeStore) EachPrediction(ctx context.Context, f query.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
+func (s *fakeStore) EachPrediction(ctx context.Context, f analytics.PredictionFilter) iter.Seq2[eventlog.Prediction, error] {
 	gated := false
 	if s.gate != nil {
 		s.once.Do(func() { gated = true })

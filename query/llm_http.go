@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -37,7 +38,7 @@ type llmResponse struct {
 }
 
 // avgLatency is the mean latency of g's completions that reported one.
-func avgLatency(g CompletionGroup) *float64 {
+func avgLatency(g analytics.CompletionGroup) *float64 {
 	if g.LatencyCount == 0 {
 		return nil
 	}
@@ -68,7 +69,7 @@ func (a *API) llmMetrics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var all CompletionGroup
+	var all analytics.CompletionGroup
 	for _, g := range groups {
 		all.Add(g)
 		resp.ByModel[g.Model] = llmModel{Completions: g.Completions, Cost: g.Cost, TotalTokens: g.TotalTokens, AvgLatencyMS: avgLatency(g)}

@@ -7,29 +7,30 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
 // Aggregations are the ways a metric's values are summed up, by name.
-var aggregations = map[string]func(Summary) *float64{
-	"avg": func(s Summary) *float64 {
+var aggregations = map[string]func(analytics.Summary) *float64{
+	"avg": func(s analytics.Summary) *float64 {
 		if s.Count == 0 {
 			return nil
 		}
 		v := s.Sum / float64(s.Count)
 		return &v
 	},
-	"min": func(s Summary) *float64 { return ifAny(s, s.Min) },
-	"max": func(s Summary) *float64 { return ifAny(s, s.Max) },
-	"sum": func(s Summary) *float64 { return ifAny(s, s.Sum) },
-	"count": func(s Summary) *float64 {
+	"min": func(s analytics.Summary) *float64 { return ifAny(s, s.Min) },
+	"max": func(s analytics.Summary) *float64 { return ifAny(s, s.Max) },
+	"sum": func(s analytics.Summary) *float64 { return ifAny(s, s.Sum) },
+	"count": func(s analytics.Summary) *float64 {
 		v := float64(s.Count)
 		return &v
 	},
 }
 
-func ifAny(s Summary, v float64) *float64 {
+func ifAny(s analytics.Summary, v float64) *float64 {
 	if s.Count == 0 {
 		return nil
 	}
@@ -78,11 +79,11 @@ func (a *API) aggregate(c *fiber.Ctx) error {
 		return err
 	}
 	f.Range = r
-	ss, err := a.Store.MetricSeries(c.UserContext(), f, Buckets{Range: r})
+	ss, err := a.Store.MetricSeries(c.UserContext(), f, analytics.Buckets{Range: r})
 	if err != nil {
 		return err
 	}
-	var s Summary
+	var s analytics.Summary
 	if len(ss) == 1 {
 		s = ss[0]
 	}
@@ -125,8 +126,8 @@ func (a *API) trend(c *fiber.Ctx) error {
 		return err
 	}
 	now := a.Clock.Now()
-	f.Range = Range{From: now.Add(-time.Duration(days) * 24 * time.Hour).Truncate(width), To: now}
-	ss, err := a.Store.MetricSeries(c.UserContext(), f, Buckets{Range: f.Range, Width: width})
+	f.Range = analytics.Range{From: now.Add(-time.Duration(days) * 24 * time.Hour).Truncate(width), To: now}
+	ss, err := a.Store.MetricSeries(c.UserContext(), f, analytics.Buckets{Range: f.Range, Width: width})
 	if err != nil {
 		return err
 	}
@@ -139,8 +140,8 @@ func (a *API) trend(c *fiber.Ctx) error {
 }
 
 // metricFilter reads the required model_id and metric_type.
-func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) MetricFilter {
-	f := MetricFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id"), MetricType: c.Query("metric_type")}
+func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) analytics.MetricFilter {
+	f := analytics.MetricFilter{OrgID: identity.OrgID(c), ModelID: c.Query("model_id"), MetricType: c.Query("metric_type")}
 	v.Required("model_id", f.ModelID)
 	v.Required("metric_type", f.MetricType)
 	return f
@@ -148,7 +149,7 @@ func (a *API) metricFilter(c *fiber.Ctx, v *web.Problems) MetricFilter {
 
 // period reads start_date and end_date around a window of width: either
 // missing is width from the other, both missing end now.
-func (a *API) period(c *fiber.Ctx, v *web.Problems, width time.Duration) Range {
+func (a *API) period(c *fiber.Ctx, v *web.Problems, width time.Duration) analytics.Range {
 	r := dateParams.parse(v, web.Query(c, "start_date"), web.Query(c, "end_date"))
 	switch {
 	case r.To.IsZero() && !r.From.IsZero():

@@ -3,7 +3,7 @@
 // from an outage without knowing the engine: an error wrapping
 // ErrUnavailable says "retry later", and the API answers it with 503 and
 // Retry-After. The SQL implementation is in store/sqlstore; the
-// engines that open it are store/sqlite (the embedded default) and
+// engines that open it are store/sqlitestore (the embedded default) and
 // store/postgres.
 package store
 

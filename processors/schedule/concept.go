@@ -6,17 +6,16 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/stats/profile"
 )
 
 // Metrics reads the metric values logged with POST /metrics: the
-// analytical store (query.Series).
+// analytical store (analytics.Series).
 type Metrics interface {
 	// MetricSeries summarises f's values bucket by bucket.
-	MetricSeries(ctx context.Context, f query.MetricFilter, b query.Buckets) ([]query.Summary, error)
+	MetricSeries(ctx context.Context, f analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error)
 }
 
 // concept writes the concept report of plan (drift.ConceptDriftConfig
@@ -60,9 +59,9 @@ func (s *Scheduler) concept(ctx context.Context, d drift.Due, cfg drift.Config, 
 // metric is one profile.Quality computes and r holds at least MinSamples
 // of them, else as the mean of the logged values; only from source when
 // source is set. ok is false when neither has enough.
-func (s *Scheduler) figure(ctx context.Context, d drift.Due, cc drift.ConceptDriftConfig, r query.Range, source string) (drift.Figure, bool, error) {
+func (s *Scheduler) figure(ctx context.Context, d drift.Due, cc drift.ConceptDriftConfig, r analytics.Range, source string) (drift.Figure, bool, error) {
 	if (source == "" || source == drift.SourceLabels) && slices.Contains(profile.QualityMetrics, cc.Metric) {
-		p, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, processors.SideOutput, r)
+		p, err := s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, analytics.SideOutput, r)
 		if err != nil {
 			return drift.Figure{}, false, err
 		}
@@ -71,12 +70,12 @@ func (s *Scheduler) figure(ctx context.Context, d drift.Due, cc drift.ConceptDri
 		}
 	}
 	if (source == "" || source == drift.SourceMetrics) && s.Metrics != nil {
-		sums, err := s.Metrics.MetricSeries(ctx, query.MetricFilter{OrgID: d.OrgID, ModelID: d.ModelID, MetricType: cc.Metric, Range: r},
-			query.Buckets{Range: r})
+		sums, err := s.Metrics.MetricSeries(ctx, analytics.MetricFilter{OrgID: d.OrgID, ModelID: d.ModelID, MetricType: cc.Metric, Range: r},
+			analytics.Buckets{Range: r})
 		if err != nil {
 			return drift.Figure{}, false, fmt.Errorf("read logged %s values: %w", cc.Metric, err)
 		}
-		var total query.Summary
+		var total analytics.Summary
 		for _, b := range sums {
 			total.Count += b.Count
 			total.Sum += b.Sum

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/query"
 )
 
 // fakeMetrics holds logged values of one metric type: before is the
@@ -18,8 +18,8 @@ type fakeMetrics struct {
 	before, after float64
 }
 
-func (f fakeMetrics) MetricSeries(_ context.Context, flt query.MetricFilter, b query.Buckets) ([]query.Summary, error) {
-	var sum query.Summary
+func (f fakeMetrics) MetricSeries(_ context.Context, flt analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error) {
+	var sum analytics.Summary
 	if flt.MetricType != f.metric {
 		return nil, nil
 	}
@@ -35,7 +35,7 @@ func (f fakeMetrics) MetricSeries(_ context.Context, flt query.MetricFilter, b q
 	if sum.Count == 0 {
 		return nil, nil
 	}
-	return []query.Summary{sum}, nil
+	return []analytics.Summary{sum}, nil
 }
 
 // configStore is fakeStore with a configuration on file.

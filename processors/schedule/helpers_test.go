@@ -3,9 +3,9 @@ package schedule
 import (
 	"time"
 
-	"github.com/vigilhq/vigil/query"
+	"github.com/vigilhq/vigil/analytics"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-func rng(from, to time.Time) query.Range { return query.Range{From: from, To: to} }
+func rng(from, to time.Time) analytics.Range { return analytics.Range{From: from, To: to} }

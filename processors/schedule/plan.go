@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/query"
 )
 
 // MinRows is the fewest predictions each side of a comparison must hold;
@@ -30,7 +30,7 @@ func Due(s drift.ScheduleConfig, last *time.Time, now time.Time) bool {
 // Window with those of the hours starting in Reference, or with the
 // uploaded reference's when Uploaded is set (Reference is then empty).
 type Plan struct {
-	Window, Reference query.Range
+	Window, Reference analytics.Range
 	Uploaded          *drift.Uploaded
 }
 
@@ -52,11 +52,11 @@ func NewPlan(s drift.ScheduleConfig, first time.Time, ok bool, now time.Time) (P
 	switch {
 	case r.Type == drift.ReferenceUploaded:
 	case r.Start != nil && r.End != nil:
-		p.Reference = query.Range{From: r.Start.UTC(), To: r.End.UTC()}
+		p.Reference = analytics.Range{From: r.Start.UTC(), To: r.End.UTC()}
 	case !ok:
 		return p, fmt.Errorf("no predictions profiled yet")
 	default:
-		p.Reference = query.Range{From: first, To: first.Add(window)}
+		p.Reference = analytics.Range{From: first, To: first.Add(window)}
 	}
 	end := now.UTC().Truncate(time.Hour).Add(time.Hour)
 	p.Window, err = p.recent(window, end)
@@ -66,8 +66,8 @@ func NewPlan(s drift.ScheduleConfig, first time.Time, ok bool, now time.Time) (P
 // recent returns the span of length window ending at end, starting no
 // earlier than the reference ends when the two overlap; an error when
 // that leaves nothing.
-func (p Plan) recent(window time.Duration, end time.Time) (query.Range, error) {
-	r := query.Range{From: end.Add(-window), To: end}
+func (p Plan) recent(window time.Duration, end time.Time) (analytics.Range, error) {
+	r := analytics.Range{From: end.Add(-window), To: end}
 	if p.Reference.From.Before(r.To) && r.From.Before(p.Reference.To) {
 		r.From = p.Reference.To
 	}
@@ -80,10 +80,10 @@ func (p Plan) recent(window time.Duration, end time.Time) (query.Range, error) {
 // ConceptWindow is the span a concept-drift run computes the current
 // figure over: c.Window ending where the plan's window ends, starting no
 // earlier than the reference ends.
-func (p Plan) ConceptWindow(c drift.ConceptDriftConfig) (query.Range, error) {
+func (p Plan) ConceptWindow(c drift.ConceptDriftConfig) (analytics.Range, error) {
 	window, known := spans[c.Window]
 	if !known {
-		return query.Range{}, fmt.Errorf("concept_drift_config.window %q is not one of 1h, 24h, 7d, 30d", c.Window)
+		return analytics.Range{}, fmt.Errorf("concept_drift_config.window %q is not one of 1h, 24h, 7d, 30d", c.Window)
 	}
 	return p.recent(window, p.Window.To)
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/platform/clock"
-	"github.com/vigilhq/vigil/query"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
@@ -36,7 +36,7 @@ func TestDue(t *testing.T) {
 func TestConceptWindow(t *testing.T) {
 	h := func(n int) time.Time { return t0.Truncate(time.Hour).Add(time.Duration(n) * time.Hour) }
 	p := Plan{Window: rng(h(24), h(48)), Reference: rng(h(0), h(24))}
-	f := func(window string, want query.Range, wantErr bool) {
+	f := func(window string, want analytics.Range, wantErr bool) {
 		t.Helper()
 		got, err := p.ConceptWindow(drift.ConceptDriftConfig{Window: window})
 		if (err != nil) != wantErr || !wantErr && got != want {
@@ -45,7 +45,7 @@ func TestConceptWindow(t *testing.T) {
 	}
 	f("1h", rng(h(47), h(48)), false)
 	f("7d", rng(h(24), h(48)), false) // starts where the reference ends
-	f("2d", query.Range{}, true)
+	f("2d", analytics.Range{}, true)
 }
 
 func TestNewPlan(t *testing.T) {

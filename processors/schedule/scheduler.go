@@ -10,12 +10,11 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/platform/clock"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/stats/profile"
 	"github.com/vigilhq/vigil/store"
@@ -40,11 +39,11 @@ type Store interface {
 }
 
 // Profiles reads the hourly feature profiles the processors keep: the
-// analytical store (query/sqlite, query/clickhouse).
+// analytical store (analytics/sqlite, analytics/clickhouse).
 type Profiles interface {
 	// MergedProfile merges the profiles of a model's side whose hour
 	// starts in r.
-	MergedProfile(ctx context.Context, orgID, modelID, side string, r query.Range) (*profile.Profile, error)
+	MergedProfile(ctx context.Context, orgID, modelID, side string, r analytics.Range) (*profile.Profile, error)
 	// FirstProfileHour returns the model's first profiled hour of side;
 	// false when none is.
 	FirstProfileHour(ctx context.Context, orgID, modelID, side string) (time.Time, bool, error)
@@ -163,7 +162,7 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 			done[t] = false
 		}
 	}
-	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, processors.SideInput)
+	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, analytics.SideInput)
 	if err != nil {
 		return nil, err
 	}
@@ -189,9 +188,9 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 		var err error
 		switch driftType {
 		case drift.TypeData:
-			r, err = s.compare(ctx, d, cfg, plan, processors.SideInput, driftType, now)
+			r, err = s.compare(ctx, d, cfg, plan, analytics.SideInput, driftType, now)
 		case drift.TypePrediction:
-			r, err = s.compare(ctx, d, cfg, plan, processors.SideOutput, driftType, now)
+			r, err = s.compare(ctx, d, cfg, plan, analytics.SideOutput, driftType, now)
 		default:
 			r, err = s.concept(ctx, d, cfg, plan, now)
 		}
@@ -240,7 +239,7 @@ func (s *Scheduler) reference(ctx context.Context, d drift.Due, plan Plan, side 
 	switch {
 	case plan.Uploaded == nil:
 		return s.Profiles.MergedProfile(ctx, d.OrgID, d.ModelID, side, plan.Reference)
-	case side == processors.SideInput:
+	case side == analytics.SideInput:
 		return &plan.Uploaded.Input, nil
 	case plan.Uploaded.Output == nil:
 		s.skip(d, drift.TypePrediction, "the uploaded reference has no prediction_data")

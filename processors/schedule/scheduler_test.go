@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/governance"
-	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/stats/profile"
 	"github.com/vigilhq/vigil/store"
@@ -104,7 +103,7 @@ type fakeProfiles struct {
 	fail *bool
 }
 
-func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r query.Range) (*profile.Profile, error) {
+func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r analytics.Range) (*profile.Profile, error) {
 	if f.reads != nil {
 		*f.reads++
 	}
@@ -123,7 +122,7 @@ func (f fakeProfiles) MergedProfile(_ context.Context, _, _, side string, r quer
 				break
 			}
 			p.Add(json.RawMessage(fmt.Sprintf(`{"x":%v}`, float64(i)/float64(f.n)+shift)))
-			if side == processors.SideOutput {
+			if side == analytics.SideOutput {
 				label := "1"
 				if i%wrong == 0 {
 					label = "0"

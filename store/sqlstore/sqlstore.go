@@ -2,7 +2,7 @@
 // implementation of the identity and registry stores for every SQL engine.
 // What differs between engines (placeholders, row locks, error codes, the
 // migration lock) is a Dialect that the engine's package supplies, so the
-// dialect stays inside store/sqlite and store/postgres.
+// dialect stays inside store/sqlitestore and store/postgres.
 //
 // Writes are durable when they return nil (the engine committed them) and
 // errors wrap store.ErrNotFound, store.ErrConflict or store.ErrUnavailable,

@@ -1,0 +1,309 @@
+package clickhouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/eventlog"
+)
+
+// tables names the rollups as reads see them: the newest version of each
+// bucket.
+var tables = analytics.Rollups(" FINAL")
+
+// writePredictions stores the predictions not stored yet, then adds to
+// the minute and hour rollups those it stored and those a crash left
+// stored but not counted. Each row's id is kept with its origin, the log
+// position it came from, and each rollup row records per log partition
+// the highest offset it holds, so that:
+//   - a replay after a crash between the rows and the rollups finds its
+//     rows stored with its own origin, above the rollups' offsets: counted
+//     now;
+//   - a replay after both finds them at or below the offsets: not again;
+//   - a client's retry of a prediction_id (another log record) finds the
+//     id stored with another origin: neither stored nor counted again.
+//
+// A batch costs the same whatever its minute holds. Events without a log
+// position (written straight to the Sink) are counted when first stored.
+func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	fresh, count, err := s.classify(ctx, ps, positions)
+	if err != nil {
+		return err
+	}
+	if len(fresh) > 0 {
+		if err := s.insertPredictions(ctx, fresh, positions); err != nil {
+			return err
+		}
+	}
+	// Each prediction's output labels are read once, for both rollups.
+	byModel := map[modelKey][]labeled{}
+	for _, p := range count {
+		k := modelKey{p.OrgID, p.ModelID}
+		byModel[k] = append(byModel[k], labeled{p, analytics.OutputLabels(p.OutputData)})
+	}
+	for k, mps := range byModel {
+		for _, r := range resolutions {
+			if err := s.addToRollup(ctx, r, k, mps, positions); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// origin names where the log holds an event, "" for none.
+func origin(positions map[analytics.EventKey]analytics.Position, p eventlog.Prediction) string {
+	pos, ok := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", pos.Partition, pos.Offset)
+}
+
+// classify returns the predictions not stored yet (each id once), and
+// those to count: these and the ones stored from this very log record (a
+// replay), in the batch's order, which is the log's, as the rollups'
+// offsets need. Repeats of stored ids from other records are left out.
+func (s *Store) classify(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) (fresh, count []eventlog.Prediction, err error) {
+	ids := map[modelKey][]string{}
+	for _, p := range ps {
+		k := modelKey{p.OrgID, p.ModelID}
+		ids[k] = append(ids[k], p.PredictionID)
+	}
+	stored := map[modelKey]map[string]string{}
+	for k, list := range ids {
+		if stored[k], err = s.origins(ctx, k, list); err != nil {
+			return nil, nil, err
+		}
+	}
+	seen := map[analytics.EventKey]bool{}
+	for _, p := range ps {
+		key := analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		o, ok := stored[modelKey{p.OrgID, p.ModelID}][p.PredictionID]
+		switch {
+		case !ok:
+			fresh, count = append(fresh, p), append(count, p)
+		case o != "" && o == origin(positions, p):
+			count = append(count, p)
+		}
+	}
+	return fresh, count, nil
+}
+
+// origins returns the stored ids among ids with their origins.
+func (s *Store) origins(ctx context.Context, k modelKey, ids []string) (map[string]string, error) {
+	rows, err := s.conn.Query(ctx, `SELECT event_id, origin FROM prediction_ids FINAL
+		WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`, k.org, k.model, ids)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, o string
+		if err := rows.Scan(&id, &o); err != nil {
+			return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+		}
+		out[id] = o
+	}
+	return out, rows.Err()
+}
+
+// resolution is one of the prediction rollups.
+type resolution struct {
+	table, column string
+	width         time.Duration
+}
+
+var resolutions = []resolution{
+	{"prediction_minutes", "minute", time.Minute},
+	{"prediction_hours", "hour", time.Hour},
+}
+
+// counted is a rollup row being added to: its bucket and the highest log
+// offset per partition it holds.
+type counted struct {
+	bucket  analytics.Bucket
+	offsets map[int32]int64
+}
+
+// labeled is a prediction with the labels of its output.
+type labeled struct {
+	eventlog.Prediction
+	labels []analytics.Label
+}
+
+// addToRollup adds one model's predictions to the buckets of r they fall
+// in, skipping those at or below a bucket's offset on their partition:
+// one read of those buckets' newest versions, one insert of their next
+// ones.
+func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []labeled,
+	positions map[analytics.EventKey]analytics.Position) error {
+	set := map[int64]bool{}
+	for _, p := range ps {
+		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
+	}
+	starts, lo, hi := span(set)
+	buckets, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		start := p.Timestamp.Truncate(r.width).UnixMicro()
+		c := buckets[start]
+		if c == nil {
+			c = &counted{offsets: map[int32]int64{}}
+			buckets[start] = c
+		}
+		pos, logged := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
+		if last, ok := c.offsets[pos.Partition]; logged && ok && pos.Offset <= last {
+			continue // counted before a crash cut this batch
+		}
+		if logged {
+			c.offsets[pos.Partition] = pos.Offset
+		}
+		c.bucket.Predictions++
+		if p.LatencyMS != nil {
+			c.bucket.AddLatency(*p.LatencyMS)
+		}
+		c.bucket.AddOutputs(p.labels)
+	}
+	return s.insertBuckets(ctx, r, k.org, k.model, buckets)
+}
+
+// loadBuckets reads the newest version of one model's buckets of r that
+// start in starts, within [lo, hi).
+func (s *Store) loadBuckets(ctx context.Context, r resolution, k modelKey, starts []int64, lo, hi int64) (map[int64]*counted, error) {
+	rows, err := s.conn.Query(ctx, `SELECT `+r.column+`, offsets, `+analytics.RollupColumns+` FROM `+r.table+` FINAL
+		WHERE org_id = ? AND model_id = ? AND `+r.column+` >= ? AND `+r.column+` < ? AND has(?, `+r.column+`)`,
+		k.org, k.model, lo, hi, starts)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]*counted{}
+	for rows.Next() {
+		var start int64
+		var offsets string
+		c := &counted{}
+		if err := c.bucket.Scan(rows, &start, &offsets); err != nil {
+			return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+		}
+		if offsets != "" {
+			if err := json.Unmarshal([]byte(offsets), &c.offsets); err != nil {
+				return nil, fmt.Errorf("clickhouse rollup read: stored offsets: %w", err)
+			}
+		}
+		if c.offsets == nil {
+			c.offsets = map[int32]int64{}
+		}
+		out[start] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	return out, nil
+}
+
+// writeHours writes one model's hours as their newest version, holding no
+// log offsets: analytics.FillHours's writer.
+func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map[int64]*analytics.Bucket) error {
+	buckets := make(map[int64]*counted, len(hours))
+	for h, b := range hours {
+		buckets[h] = &counted{bucket: *b}
+	}
+	return s.insertBuckets(ctx, resolutions[1], orgID, modelID, buckets)
+}
+
+// insertBuckets inserts one model's buckets of r as their newest version.
+func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID string, buckets map[int64]*counted) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO `+r.table+`
+		(org_id, model_id, `+r.column+`, predictions, latency_count, latency_sum, latency_min, latency_max,
+		 latency_sketch, output_counts, offsets, version)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	defer batch.Close() // ends the INSERT when Send is not reached
+	version := uint64(time.Now().UnixNano())
+	for start, c := range buckets {
+		sketch, outputs, err := c.bucket.Encode()
+		if err != nil {
+			return err
+		}
+		offsets := []byte("{}")
+		if len(c.offsets) > 0 {
+			if offsets, err = json.Marshal(c.offsets); err != nil {
+				return err
+			}
+		}
+		b := &c.bucket
+		if err := batch.Append(orgID, modelID, start, uint64(b.Predictions), uint64(b.LatencyCount), b.LatencySum,
+			b.LatencyMin, b.LatencyMax, string(sketch), string(outputs), string(offsets), version); err != nil {
+			return fmt.Errorf("clickhouse rollup: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse rollup: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) insertPredictions(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO predictions
+		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	defer batch.Close() // ends the INSERT when Send is not reached
+	for _, p := range ps {
+		in, out, meta := p.Documents()
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
+			return fmt.Errorf("clickhouse insert: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert: %w", err)
+	}
+	// The ids go in after the rows: a crash between the two leaves rows
+	// whose replay inserts them again with the same sort key, merged away,
+	// never ids without rows.
+	return s.insertIDs(ctx, ps, positions)
+}
+
+func (s *Store) insertIDs(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) error {
+	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts, origin)`)
+	if err != nil {
+		return fmt.Errorf("clickhouse insert ids: %w", err)
+	}
+	defer batch.Close() // ends the INSERT when Send is not reached
+	for _, p := range ps {
+		if err := batch.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), origin(positions, p)); err != nil {
+			return fmt.Errorf("clickhouse insert ids: %w", err)
+		}
+	}
+	if err := batch.Send(); err != nil {
+		return fmt.Errorf("clickhouse insert ids: %w", err)
+	}
+	return nil
+}
+
+// span lists the bucket starts of set with the time range [lo, hi) that
+// holds them, in Unix microseconds (hi is a minute past the last start).
+func span(set map[int64]bool) (starts []int64, lo, hi int64) {
+	lo, hi = int64(1<<63-1), int64(-1<<63)
+	for m := range set {
+		starts = append(starts, m)
+		lo, hi = min(lo, m), max(hi, m)
+	}
+	return starts, lo, hi + time.Minute.Microseconds()
+}
