@@ -1,4 +1,4 @@
-# Vigil. `make test` starts the real engines (deploy/testenv/engines.sh) and runs every test
+# Vigil. `make test` starts the real engines (platform/testenv/engines.sh) and runs every test
 # against them; `make test-short` runs the tests without engines.
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 GO ?= go
 PKGS ?= ./...
-ENGINES := deploy/testenv/engines.sh
+ENGINES := platform/testenv/engines.sh
 GO_TEST_FLAGS ?= -count=1 -race=false -timeout 30m -v
 # What `make test` shows of go test's output while it runs (everything goes to .test.log);
 # the summary after it lists the engines each package ran on.
@@ -46,7 +46,7 @@ test:
 	  [ $$s1 -eq 0 ] && [ $$s2 -eq 0 ]; } 2>&1 | tee .test.log | grep --line-buffered -E '$(TEST_FILTER)' | grep -v 'no tests to run'; \
 	status=$${PIPESTATUS[0]}; \
 	set -e; \
-	deploy/testenv/test-summary.sh .test.log "$$status"; \
+	platform/testenv/test-summary.sh .test.log "$$status"; \
 	exit "$$status"
 
 test-fault:

@@ -14,10 +14,10 @@ import (
 // (kill_test.go, drain_test.go) run in that pass too, for their length;
 // they kill only the Vigil processes they start.
 
-// engines runs deploy/testenv/engines.sh with args.
+// engines runs platform/testenv/engines.sh with args.
 func engines(t *testing.T, args ...string) {
 	t.Helper()
-	out, err := exec.Command("../deploy/testenv/engines.sh", args...).CombinedOutput()
+	out, err := exec.Command("../platform/testenv/engines.sh", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("engines.sh %v: %v\n%s", args, err, out)
 	}

@@ -86,7 +86,7 @@ var stFindings = []struct{ what, method, path, body string }{
 func TestSchemathesis(t *testing.T) {
 	st := testenv.URL(t, testenv.Schemathesis)
 	if _, err := os.Stat(st); err != nil {
-		t.Fatalf("schemathesis: %v (install it with deploy/testenv/engines.sh up)", err)
+		t.Fatalf("schemathesis: %v (install it with platform/testenv/engines.sh up)", err)
 	}
 	// The two runs share nothing, so they overlap: Schemathesis spends most
 	// of a run generating cases, on one core each.
@@ -170,7 +170,7 @@ func runSchemathesis(t *testing.T, st string, cfg config.Config) {
 
 	repro := func() string {
 		return fmt.Sprintf("Reproduce the whole run (the seed is fixed):\n"+
-			"    eval \"$(deploy/testenv/engines.sh env)\"; go test -timeout 30m -count=1 -run '^TestSchemathesis$/^%s$' -v ./app\n"+
+			"    eval \"$(platform/testenv/engines.sh env)\"; go test -timeout 30m -count=1 -run '^TestSchemathesis$/^%s$' -v ./app\n"+
 			"or run Schemathesis against a server of your own (rate limits raised, VIGIL_ST_KEY an admin key with scopes %s,\n"+
 			"VIGIL_ST_KEY_ID its id and VIGIL_ST_USER_ID its owner's id, as /auth/me shows; the hooks file is kept in %s):\n"+
 			"    cd %s && SCHEMATHESIS_HOOKS=%s VIGIL_ST_COMMON_PASSWORDS=%s VIGIL_ST_KEY_ID=$VIGIL_ST_KEY_ID VIGIL_ST_USER_ID=$VIGIL_ST_USER_ID \\\n        %s\n"+

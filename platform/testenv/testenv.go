@@ -1,7 +1,7 @@
 // Package testenv tells tests where the real engines listen.
 //
 // The engines (PostgreSQL, Redis, ClickHouse, Kafka) are real processes on
-// loopback, started by deploy/testenv/engines.sh, which writes their
+// loopback, started by platform/testenv/engines.sh, which writes their
 // addresses to the environment variables named below. A test that needs an
 // engine asks for its URL here: without it the test is skipped on a
 // developer's machine and fails under CI=true, so CI never silently skips an
@@ -32,9 +32,9 @@ func URL(t testing.TB, name string) string {
 	v := os.Getenv(name)
 	if v == "" {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is unset: CI must run this test on the real engine (deploy/testenv/engines.sh up)", name)
+			t.Fatalf("%s is unset: CI must run this test on the real engine (platform/testenv/engines.sh up)", name)
 		}
-		t.Skipf("%s is unset: start the engines with deploy/testenv/engines.sh up", name)
+		t.Skipf("%s is unset: start the engines with platform/testenv/engines.sh up", name)
 	}
 	t.Logf("engine: %s=%s", name, v)
 	return v

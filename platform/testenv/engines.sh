@@ -14,7 +14,7 @@
 # `up` also installs Schemathesis (the OpenAPI-driven API tester, from PyPI) into a Python
 # virtual environment under the same folder, once per pinned version; `env` names its `st`.
 #
-# Usage: deploy/testenv/engines.sh [COMMAND]
+# Usage: platform/testenv/engines.sh [COMMAND]
 #   up                 install what is missing, start every engine not running, wait until each
 #                      answers a real query, print its version, install Schemathesis if
 #                      missing, write $STATE/env  (default)
@@ -338,7 +338,7 @@ pg_init() {
   fi
   # Our settings, rewritten on every start (ports or paths may have changed).
   as_pg bash -c 'cat >"$0"' "$PGDATA/vigil.conf" <<EOF
-# Written by deploy/testenv/engines.sh on each start.
+# Written by platform/testenv/engines.sh on each start.
 listen_addresses = '$HOST'
 port = $PG_PORT
 unix_socket_directories = '$sock'
@@ -431,7 +431,7 @@ redis_start() {
   check_port_free redis "$REDIS_PORT"
   mkdir -p "$REDIS_DIR/data"
   cat >"$REDIS_DIR/redis.conf" <<EOF
-# Written by deploy/testenv/engines.sh on each start.
+# Written by platform/testenv/engines.sh on each start.
 bind $HOST
 port $REDIS_PORT
 protected-mode yes
@@ -488,7 +488,7 @@ ch_write_config() {
   mkdir -p "$CH_DIR/data" "$CH_DIR/tmp" "$CH_DIR/user_files" "$CH_DIR/format_schemas" "$CH_DIR/log"
   cat >"$CH_DIR/config.xml" <<EOF
 <?xml version="1.0"?>
-<!-- Written by deploy/testenv/engines.sh on each start. Works on ClickHouse 18.16 (Debian) and later. -->
+<!-- Written by platform/testenv/engines.sh on each start. Works on ClickHouse 18.16 (Debian) and later. -->
 <yandex>
     <logger>
         <level>information</level>
@@ -521,7 +521,7 @@ ch_write_config() {
 EOF
   cat >"$CH_DIR/users.xml" <<'EOF'
 <?xml version="1.0"?>
-<!-- Written by deploy/testenv/engines.sh: user `default`, no password, from loopback only. -->
+<!-- Written by platform/testenv/engines.sh: user `default`, no password, from loopback only. -->
 <yandex>
     <profiles>
         <default>
@@ -612,7 +612,7 @@ KAFKA_PROPS="$KAFKA_DIR/server.properties"
 
 kafka_running() { pid_alive "$(read_pid "$KAFKA_PIDFILE")" "$KAFKA_PROPS"; }
 
-# kafka_libs: the jars listed by deploy/testenv/kafka/pom.xml, copied once. Maven's own cache
+# kafka_libs: the jars listed by platform/testenv/kafka/pom.xml, copied once. Maven's own cache
 # (~/.m2) keeps them across state folders; the copy is redone only when the pom changes.
 kafka_libs() {
   local sum
@@ -643,7 +643,7 @@ kafka_version() {
 kafka_write_config() {
   mkdir -p "$KAFKA_DATA"
   cat >"$KAFKA_PROPS" <<EOF
-# Written by deploy/testenv/engines.sh on each start: one node, broker and controller (KRaft).
+# Written by platform/testenv/engines.sh on each start: one node, broker and controller (KRaft).
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@$HOST:$KAFKA_CONTROLLER_PORT
