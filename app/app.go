@@ -1,7 +1,12 @@
 // Package app wires Vigil's backends and roles into one process. Each
-// backend and role is a module initialised in dependency order in
-// modules.go, the way Loki and Tempo assemble their targets; the roles run
-// as services until the process is told to stop or one of them fails.
+// backend and role is a module that names what it needs (modules.go); the
+// module manager (platform/modules) starts the roles the process runs
+// after their dependencies, the way Loki and Tempo assemble their targets.
+// The roles run as services until the process is told to stop or one of
+// them fails.
+//
+// It is the only package that imports the engines; nothing imports it but
+// cmd/vigil and the benchmarks.
 package app
 
 import (
@@ -20,6 +25,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -79,14 +85,11 @@ type service struct {
 // error, whatever was opened is closed again.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, metrics: telemetry.NewMetrics()}
-	for _, m := range a.modules() {
-		if !m.enabled {
-			continue
-		}
-		if err := m.init(ctx); err != nil {
-			a.Close()
-			return nil, fmt.Errorf("%s: %w", m.name, err)
-		}
+	var m modules.Manager
+	a.register(&m)
+	if err := m.Init(ctx, cfg.Roles...); err != nil {
+		a.Close()
+		return nil, err
 	}
 	return a, nil
 }

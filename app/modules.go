@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
+	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/secretbox"
@@ -27,26 +28,27 @@ import (
 	"github.com/vigilhq/vigil/store/sqlitestore"
 )
 
-// module is one backend or role. Modules initialise in the order listed.
-type module struct {
-	name    string
-	enabled bool
-	init    func(ctx context.Context) error
-}
+// Module names of the backends; the roles' are config.RoleAPI and
+// config.RoleProcessor.
+const (
+	moduleStore     = "store"
+	moduleLimits    = "limits"
+	moduleEventLog  = "event-log"
+	moduleAnalytics = "analytics"
+	moduleHTTP      = "http"
+)
 
-func (a *App) modules() []module {
-	c := a.cfg
-	return []module{
-		{"store", true, a.initStore},
-		{"limits", true, a.initLimits},
-		{"event-log", len(c.KafkaBrokers) > 0, a.initKafka},
-		{"event-log", len(c.KafkaBrokers) == 0, a.initEmbeddedLog},
-		{"analytics", c.ClickHouseURL != "", a.initClickHouse},
-		{"analytics", c.ClickHouseURL == "", a.initEmbeddedAnalytics},
-		{"http", true, a.initHTTP},
-		{config.RoleAPI, c.Has(config.RoleAPI), a.initAPI},
-		{config.RoleProcessor, c.Has(config.RoleProcessor), a.initProcessor},
-	}
+// register declares every backend and role with what it needs; the
+// manager computes the start order from the roles the process runs.
+// Each backend chooses its engine from the configuration.
+func (a *App) register(m *modules.Manager) {
+	m.Register(moduleStore, a.initStore)
+	m.Register(moduleLimits, a.initLimits)
+	m.Register(moduleEventLog, a.initEventLog)
+	m.Register(moduleAnalytics, a.initAnalytics)
+	m.Register(moduleHTTP, a.initHTTP)
+	m.Register(config.RoleAPI, a.initAPI, moduleStore, moduleLimits, moduleEventLog, moduleAnalytics, moduleHTTP)
+	m.Register(config.RoleProcessor, a.initProcessor, moduleStore, moduleEventLog, moduleAnalytics, moduleHTTP)
 }
 
 // initStore opens the transactional store, applies migrations and creates
@@ -88,6 +90,15 @@ func (a *App) initLimits(ctx context.Context) error {
 	a.checks = append(a.checks, check{"limits:redis", ping})
 	a.limits = redisstore.New(client, a.cfg.RedisPrefix)
 	return nil
+}
+
+// initAnalytics opens the analytical store: ClickHouse when configured,
+// else the embedded store in the data folder.
+func (a *App) initAnalytics(ctx context.Context) error {
+	if a.cfg.ClickHouseURL != "" {
+		return a.initClickHouse(ctx)
+	}
+	return a.initEmbeddedAnalytics(ctx)
 }
 
 func (a *App) initClickHouse(context.Context) error {

@@ -37,6 +37,15 @@ const processorGroup = "processors"
 // Vigil creates them; the replication factor is the brokers' default.
 const kafkaPartitions = 6
 
+// initEventLog opens the event log: Kafka when brokers are configured,
+// else the embedded log in the data folder.
+func (a *App) initEventLog(ctx context.Context) error {
+	if len(a.cfg.KafkaBrokers) > 0 {
+		return a.initKafka(ctx)
+	}
+	return a.initEmbeddedLog(ctx)
+}
+
 // initKafka makes Kafka the event log: an idempotent acks=all producer for
 // the API, a consumer-group member per processor. The topics are created
 // when missing; with the brokers down at start that waits for the

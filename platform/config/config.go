@@ -17,7 +17,9 @@ import (
 	"time"
 )
 
-// Roles a process can run (DESIGN §2).
+// Roles a process can run: --roles api,processor lets API replicas and
+// processor replicas (one consumer group) scale apart; the default runs
+// both. ARCHITECTURE.md shows what each role starts.
 const (
 	RoleAPI       = "api"
 	RoleProcessor = "processor"
