@@ -5,4 +5,6 @@
 //
 // Results, with the machine, date and command, are kept in RESULTS.md.
 // Tests never assert timings; these benchmarks are where speed is measured.
+//
+// It may import any package of the tree; nothing imports it.
 package benchmarks

@@ -90,4 +90,9 @@
 // results keyed by metric ({passed, score, threshold, groups, ...}, groups
 // keyed by attribute) and recommendations, plus severity, the groups'
 // counts per attribute and labelled.
+//
+// It imports the analytics contract (to read predictions), governance (for
+// the events audits raise), identity, registry, the platform, the store
+// errors and the maths tree; it must not import an engine, the processors
+// or the query API.
 package bias

@@ -50,4 +50,8 @@
 // /drift/reference/{model_id}, kept as profiles); and concept drift, a
 // quality metric against its baseline, judged by JudgeConcept (see
 // ConceptDriftConfig for where the figures come from).
+//
+// It imports identity, registry, the platform, the store errors and the
+// maths tree; it must not import the event log, the analytical store, an
+// engine, the processors or the query API.
 package drift

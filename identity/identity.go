@@ -2,6 +2,9 @@
 // with resource:action permissions, API keys and login tokens. It serves
 // /auth, /users, /roles and /api-keys, and gives every other API package the
 // authenticated Principal of a request.
+//
+// It imports the platform and the store errors; it must not import the
+// event log, the analytical store, an engine or another API package.
 package identity
 
 import (

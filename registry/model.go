@@ -1,5 +1,9 @@
 // Package registry is the model registry: models and their versions, their
 // status, baselines and monitoring settings. It serves /models.
+//
+// It imports identity, the platform and the store errors; it must not
+// import the event log, the analytical store, an engine or another API
+// package.
 package registry
 
 import (

@@ -1,6 +1,8 @@
 // Package schemas holds Vigil's schemas as files embedded in the binary: the
 // transactional store's migrations (sql/), the embedded analytical store's
 // (analytics/sqlite/) and the OpenAPI document (openapi.json).
+//
+// It imports nothing: the engines that apply the migrations import it.
 package schemas
 
 import "embed"

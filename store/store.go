@@ -5,6 +5,9 @@
 // Retry-After. The SQL implementation is in store/sqlstore; the
 // engines that open it are store/sqlitestore (the embedded default) and
 // store/postgres.
+//
+// It imports nothing: every store, the API packages and the HTTP plumbing
+// import it.
 package store
 
 import "errors"

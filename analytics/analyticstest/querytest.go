@@ -1,6 +1,10 @@
 // Package analyticstest is the contract every analytical store passes: what the
 // processors write, the query API reads back, each event counted once
 // however often it is written.
+//
+// It imports the analytics and eventlog contracts and the maths tree; it
+// must not import an engine (each engine's tests call Run) or the code that
+// uses the store.
 package analyticstest
 
 import (

@@ -1,5 +1,9 @@
 // Package clickhouse connects Vigil to ClickHouse, its scale-out analytical
 // store.
+//
+// It implements the analytics contract and imports it, the eventlog
+// contract, the store errors, the schemas and the maths tree; it must not
+// import the processors, the query API or any other code that uses it.
 package clickhouse
 
 import (

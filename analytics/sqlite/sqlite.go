@@ -3,6 +3,11 @@
 // file of the data folder. Rows and rollups change in one transaction, and
 // an event already stored is skipped before it reaches a rollup, so
 // replaying a batch never counts an event twice.
+//
+// It implements the analytics contract; beside the contracts it imports the
+// transactional store's SQLite dialect and migration runner
+// (store/sqlitestore, store/sqlstore) and the schemas. It must not import
+// the processors, the query API or any other code that uses it.
 package sqlite
 
 import (

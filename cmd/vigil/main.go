@@ -1,5 +1,7 @@
 // Command vigil is the Vigil server: `vigil serve` runs it (every role by
 // default, or those named with --roles), `vigil version` prints its version.
+//
+// It imports app and the platform's config and telemetry, nothing else.
 package main
 
 import (

@@ -12,6 +12,9 @@
 // in sequence order and stores its committed offset in the same file.
 // Records every known group has committed are deleted in bounded chunks
 // (Log.Trim, run periodically), so the file stops growing.
+//
+// It implements the eventlog contract and imports nothing else of Vigil; it
+// must never import the ingest endpoints or the processors that use it.
 package embeddedlog
 
 import (

@@ -1,5 +1,7 @@
 // Package logtest is the contract suite of the event log: every engine of
 // eventlog.Log, with its eventlog.Source, must pass Run.
+//
+// It imports the eventlog contract alone; each engine's tests call Run.
 package logtest
 
 import (

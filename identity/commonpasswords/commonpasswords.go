@@ -1,6 +1,8 @@
 // Package commonpasswords is a list of commonly used passwords, shipped
 // with the binary (see README.md for its origin and licences), that
 // password policies refuse.
+//
+// It imports nothing.
 package commonpasswords
 
 import (

@@ -4,6 +4,9 @@
 // RFC 5861 names it for HTTP caches). Only an answer that the store could
 // not give makes a stale value serve: a record the store says is missing,
 // revoked or refused is forgotten at once.
+//
+// It imports the store errors alone (to tell an outage); it must not import
+// a store or an API package.
 package cache
 
 import (

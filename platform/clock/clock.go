@@ -1,5 +1,7 @@
 // Package clock is Vigil's notion of now: UTC, truncated to the microsecond
 // that every store keeps, so a time written and read back compares equal.
+//
+// It imports nothing of Vigil.
 package clock
 
 import (

@@ -1,6 +1,8 @@
 // Package config holds Vigil's configuration: flags with VIGIL_* environment
 // variables as their defaults. With nothing set, Vigil runs on the embedded
 // default: SQLite in the data folder and in-process limits.
+//
+// It imports nothing of Vigil.
 package config
 
 import (

@@ -3,6 +3,8 @@
 // Delivery is best effort: a replica that misses a message (Redis
 // restarting, a dropped connection) must bound its staleness some other
 // way, such as a short cache lifetime.
+//
+// It imports nothing of Vigil.
 package fanout
 
 import (

@@ -6,4 +6,6 @@
 // digits fit in 53 bits and the power of ten is at most 1e22, else by the
 // Eisel-Lemire algorithm; whatever those cannot settle (more digits,
 // subnormals, overflow, a halfway case) goes to strconv.ParseFloat.
+//
+// It imports nothing of Vigil.
 package jsonnum

@@ -5,6 +5,9 @@
 // failed logins. Both keep their state in a Store, so replicas that share a
 // Store (redisstore.Store) share quota and lockouts, while Memory serves a
 // single process.
+//
+// It imports nothing of Vigil: its stores (redisstore, the transactional
+// store's Limits) import it.
 package ratelimit
 
 import (

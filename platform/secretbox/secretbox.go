@@ -13,6 +13,8 @@
 // A sealed value is text: "sb1:" key id ":" base64url(nonce || ciphertext
 // and tag). The caller's label (e.g. the setting's name) is authenticated
 // as additional data, so a value moved to another place does not open.
+//
+// It imports nothing of Vigil.
 package secretbox
 
 import (

@@ -1,4 +1,7 @@
 // Package telemetry is Vigil's Prometheus metrics and structured logs.
+//
+// It imports platform/web alone; it must not import an API package or a
+// store.
 package telemetry
 
 import (

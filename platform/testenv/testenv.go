@@ -6,6 +6,8 @@
 // engine asks for its URL here: without it the test is skipped on a
 // developer's machine and fails under CI=true, so CI never silently skips an
 // engine.
+//
+// It imports nothing of Vigil, and only tests import it.
 package testenv
 
 import (

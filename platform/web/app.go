@@ -2,6 +2,9 @@
 // specification's error envelope, request ids, body and time limits, strict
 // JSON decoding, validation and the route table that every API package
 // declares its operations in.
+//
+// It imports the store errors alone (to answer them with 404, 409 and 503);
+// it must not import an API package or a store.
 package web
 
 import (

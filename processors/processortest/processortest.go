@@ -2,6 +2,10 @@
 // the consume loop does with a batch the store partly refuses, or refuses
 // for a while. Each engine's tests run it beside the store's own contract
 // (analytics/analyticstest), so the processor is proven on every engine.
+//
+// It imports the processors, the analytics and eventlog contracts and the
+// analytics contract suite; it must not import an engine (each engine's
+// tests call Run).
 package processortest
 
 import (

@@ -5,4 +5,8 @@
 // and writes a drift report per drift type: data drift on the inputs,
 // prediction drift on the outputs. A report at high severity also puts a
 // governance event on the log for the risk register.
+//
+// It imports drift, governance, registry, the analytics and eventlog
+// contracts, the store errors and the maths tree; it must not import an
+// engine or the query API.
 package schedule

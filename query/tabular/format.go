@@ -9,6 +9,9 @@
 // documents (input_data, output_data, metadata) are JSON text in a string
 // cell, as stored, rather than flattened into columns: their keys differ
 // from one prediction to the next.
+//
+// It imports the eventlog contract (the Prediction it writes) and nothing
+// else of Vigil.
 package tabular
 
 import (

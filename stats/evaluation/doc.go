@@ -115,4 +115,6 @@
 // testdata/generate.py computes testdata/golden.json with scikit-learn (see
 // its header for the pinned versions and how to run it); golden_test.go
 // checks every case to 1e-9 relative (1e-15 absolute below 1e-6).
+//
+// It imports nothing of Vigil: the maths tree stands alone.
 package evaluation

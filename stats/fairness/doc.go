@@ -187,4 +187,6 @@
 // million rows; testdata/bench_fairlearn.py times fairlearn's MetricFrame
 // on the same rows (testdata/synthetic.py and synthetic_test.go write the
 // same seeded formula).
+//
+// It imports nothing of Vigil: the maths tree stands alone.
 package fairness

@@ -42,4 +42,7 @@
 // category kept by name in both profiles, plus one "(other)" cell for the
 // counts beyond MaxCategories when either has any; chi-squared, PSI,
 // Jensen-Shannon and Hellinger on it are exact.
+//
+// It imports quantile and stattest of the maths tree and nothing else of
+// Vigil.
 package profile

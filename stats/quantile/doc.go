@@ -111,4 +111,6 @@
 //
 // A Sketch is not safe for concurrent use; concurrent readers (Quantile,
 // Count, MarshalBinary, ...) are fine as long as nobody writes.
+//
+// It imports nothing of Vigil: the maths tree stands alone.
 package quantile

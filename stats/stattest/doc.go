@@ -122,4 +122,6 @@
 // so ModeExact on large samples is slow (ModeAuto avoids it). The
 // asymptotic p-value is O(1) except for the Smirnov sum, O(n_eff), taken
 // when n_eff·D² >= 2.2 (a detected drift).
+//
+// It imports nothing of Vigil: the maths tree stands alone.
 package stattest

@@ -1,5 +1,8 @@
 // Package postgres opens the transactional store on PostgreSQL through
 // pgx/v5, for deployments with several replicas.
+//
+// It imports sqlstore, the store errors and the schemas; it must not import
+// the code that uses the store.
 package postgres
 
 import (

@@ -1,6 +1,9 @@
 // Package sqlitestore opens the transactional store on SQLite, the embedded
 // default: a file in the data folder, through a pure-Go driver, nothing to
 // install.
+//
+// It imports sqlstore and the schemas; it must not import the code that
+// uses the store.
 package sqlitestore
 
 import (

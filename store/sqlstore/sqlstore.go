@@ -7,6 +7,11 @@
 // Writes are durable when they return nil (the engine committed them) and
 // errors wrap store.ErrNotFound, store.ErrConflict or store.ErrUnavailable,
 // which tells the caller whether to retry.
+//
+// It imports the store errors and, for their record types, the packages
+// whose stores it implements (identity, registry, drift, bias,
+// platform/ratelimit); it must not import the event log, the analytical
+// store, the processors, the ingest endpoints or the query API.
 package sqlstore
 
 import (

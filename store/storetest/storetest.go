@@ -2,6 +2,9 @@
 // the behaviour of identity.Store and registry.Store that every engine
 // (store/sqlitestore, store/postgres) must show. An engine's test calls Run with
 // a function that opens a fresh, empty store.
+//
+// It imports the store errors, the schemas and the packages whose stores it
+// checks; it must not import an engine (each engine's tests call Run).
 package storetest
 
 import (

@@ -1,6 +1,8 @@
 // Package ratelimittest is the contract suite every ratelimit.Store must
 // pass, together with the behaviour of ratelimit.Limiter and
 // ratelimit.Lockout running on that Store.
+//
+// It imports ratelimit alone.
 package ratelimittest
 
 import (

@@ -1,5 +1,7 @@
 // Package redisstore implements ratelimit.Store on Redis, so that every
 // replica of Vigil shares rate-limit counters and login lockouts.
+//
+// It imports ratelimit alone.
 package redisstore
 
 import (

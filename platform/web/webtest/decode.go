@@ -4,6 +4,8 @@
 // (encoding/json, what DecodeBytes was before) does, but for the keys
 // that match a field only case-insensitively, which DecodeBytes alone
 // refuses (SameAsStd).
+//
+// It imports platform/web alone.
 package webtest
 
 import (

@@ -2,6 +2,8 @@
 // analyst's tools would: encoding/json, encoding/csv, Arrow's IPC reader
 // and the Parquet reader of arrow-go. Tests of every layer use it to check
 // that each format round-trips.
+//
+// It imports tabular and the eventlog contract alone.
 package tabulartest
 
 import (
