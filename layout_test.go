@@ -59,7 +59,7 @@ var rooms = []room{
 	{"store engines", []string{"store/..."},
 		[]string{"store contract", "identity", "registry", "drift", "bias", "governance", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
-		[]string{"analytics contract", "event log contract", "store contract", "store engines", "plumbing", "schemas", "maths"}},
+		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
 	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
 		"processors", "query", "store engines", "analytics engines"}},

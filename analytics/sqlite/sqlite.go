@@ -4,10 +4,11 @@
 // an event already stored is skipped before it reaches a rollup, so
 // replaying a batch never counts an event twice.
 //
-// It implements the analytics contract; beside the contracts it imports the
-// transactional store's SQLite dialect and migration runner
-// (store/sqlitestore, store/sqlstore) and the schemas. It must not import
-// the processors, the query API or any other code that uses it.
+// It implements the analytics contract and imports it, the eventlog
+// contract, the store errors, the schemas, the migration runner
+// (platform/sqlmigrate) and the maths tree; it must not import the
+// transactional store, the processors, the query API or any other code
+// that uses it.
 package sqlite
 
 import (
@@ -17,9 +18,10 @@ import (
 	"os"
 	"path/filepath"
 
+	_ "modernc.org/sqlite" // the pure-Go driver, registered as "sqlite"
+
+	"github.com/vigilhq/vigil/platform/sqlmigrate"
 	"github.com/vigilhq/vigil/schemas"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
 // FileName is the analytical store's file inside the data folder.
@@ -28,7 +30,6 @@ const FileName = "analytics.db"
 // Store is the embedded analytical store. It is safe for concurrent use.
 type Store struct {
 	db *sql.DB
-	s  *sqlstore.DB
 }
 
 // Open opens (creating it if needed) the store in dir and applies its
@@ -43,12 +44,11 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		return nil, fmt.Errorf("open analytics: %w", err)
 	}
 	db.SetMaxOpenConns(8)
-	s := sqlstore.New(db, sqlitestore.Dialect)
-	if err := s.Migrate(ctx, schemas.Analytics, "analytics/sqlite"); err != nil {
+	if err := sqlmigrate.Apply(ctx, db, sqlmigrate.Engine{Name: "sqlite"}, schemas.Analytics, "analytics/sqlite"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate analytics: %w", err)
 	}
-	st := &Store{db: db, s: s}
+	st := &Store{db: db}
 	if err := st.fillHours(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate analytics: %w", err)
