@@ -27,7 +27,7 @@ var resolutions = [...]resolution{
 // start is the start of t's bucket in Unix microseconds.
 func (r resolution) start(t time.Time) int64 { return t.Truncate(r.width).UnixMicro() }
 
-// tables names the rollups for the shared reads of package query.
+// tables names the rollups for the shared reads of package analytics.
 var tables = analytics.Rollups("")
 
 // bucketKey is one model's bucket at one resolution.
