@@ -320,7 +320,9 @@ func (a *API) list(c *fiber.Ctx) error {
 	f.Status = Status(v.EnumQuery(c, "status", "", statusNames()...))
 	f.Severity = v.EnumQuery(c, "severity", "", Severities...)
 	for _, name := range []string{"category", "model_id", "owner_id"} {
-		v.IDQuery(c, name)
+		if q := web.Query(c, name); q != nil && *q == "" {
+			v.Add(name, "must not be empty: leave it out to keep every value")
+		}
 		v.Text(name, c.Query(name))
 	}
 	if err := v.Err(); err != nil {
