@@ -12,7 +12,6 @@ import (
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
 	"github.com/vigilhq/vigil/governance"
-	"github.com/vigilhq/vigil/platform/config"
 )
 
 // TestFaultDraftingKill (issue 13, point 3): on Kafka and PostgreSQL, a
@@ -24,16 +23,7 @@ import (
 func TestFaultDraftingKill(t *testing.T) {
 	const sources = 3000
 	cfg := kafkaConfig(t)
-	bin := buildVigil(t)
-	dir := t.TempDir()
-	cfg.Roles = []string{config.RoleAPI}
-	api, err := spawn(bin, "127.0.0.1:0", dir, vigilEnv(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(api.kill)
-	s := clientOf(t, api.addr)
-	key, _ := s.key(s.admin(), "read", "write")
+	s, key, start := apartProcesses(t, cfg)
 	model := s.model(key, "drafted", "1")
 	org := s.do("GET", "/auth/me", key, nil).want(t, 200).str("user.organization_id")
 
@@ -68,9 +58,6 @@ func TestFaultDraftingKill(t *testing.T) {
 		}
 	}
 
-	cfg.Roles = []string{config.RoleProcessor}
-	env := vigilEnv(cfg, "VIGIL_KAFKA_INSTANCE_ID=processor-0")
-	start := func() (*child, error) { return spawn(bin, "127.0.0.1:0", dir, env) }
 	proc, err := start()
 	if err != nil {
 		t.Fatal(err)

@@ -102,6 +102,9 @@ func (s *DB) CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (
 			return err
 		}
 		created = true
+		if err := s.countRisk(ctx, tx, e, 1); err != nil {
+			return err
+		}
 		if err := s.linkModels(ctx, tx, e); err != nil {
 			return err
 		}
@@ -117,8 +120,8 @@ func (s *DB) CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (
 // store.ErrNotFound when one is not.
 func (s *DB) linkModels(ctx context.Context, tx *sql.Tx, e risk.Entry) error {
 	for _, m := range e.ModelIDs {
-		n, err := s.exec(ctx, tx, `INSERT INTO risk_entry_models (org_id, entry_id, model_id)
-			SELECT ?, ?, id FROM models WHERE org_id = ? AND id = ?`, e.OrgID, e.ID, e.OrgID, m)
+		n, err := s.exec(ctx, tx, `INSERT INTO risk_entry_models (org_id, entry_id, model_id, created_at)
+			SELECT ?, ?, id, CAST(? AS BIGINT) FROM models WHERE org_id = ? AND id = ?`, e.OrgID, e.ID, micros(e.CreatedAt), e.OrgID, m)
 		if err != nil {
 			return err
 		}
@@ -159,24 +162,26 @@ func (s *DB) readRisk(ctx context.Context, qr querier, orgID, id, lock string) (
 		return e, err
 	}
 	es := []risk.Entry{e}
-	if err := s.riskModels(ctx, qr, orgID, es); err != nil {
+	if err := s.riskModels(ctx, qr, es); err != nil {
 		return e, err
 	}
 	return es[0], nil
 }
 
-// riskModels fills the model ids of es, sorted.
-func (s *DB) riskModels(ctx context.Context, qr querier, orgID string, es []risk.Entry) error {
+// riskModels fills the model ids of es, entries of the organization
+// already, sorted. The look-up is by entry id alone, so that it takes the
+// primary key rather than the organization's model index.
+func (s *DB) riskModels(ctx context.Context, qr querier, es []risk.Entry) error {
 	if len(es) == 0 {
 		return nil
 	}
-	args := []any{orgID}
+	var args []any
 	at := map[string]int{}
 	for i, e := range es {
 		args = append(args, e.ID)
 		at[e.ID] = i
 	}
-	rows, err := qr.QueryContext(ctx, s.q(`SELECT entry_id, model_id FROM risk_entry_models WHERE org_id = ? AND entry_id IN (`+
+	rows, err := qr.QueryContext(ctx, s.q(`SELECT entry_id, model_id FROM risk_entry_models WHERE entry_id IN (`+
 		placeholders(len(es))+`) ORDER BY entry_id, model_id`), args...)
 	if err != nil {
 		return s.wrap(err)
@@ -192,34 +197,46 @@ func (s *DB) riskModels(ctx context.Context, qr querier, orgID string, es []risk
 	return s.wrap(rows.Err())
 }
 
-// RiskEntries implements risk.Store, newest first.
+// RiskEntries implements risk.Store, newest first. With a model, the
+// model's links lead (their index holds each entry's creation time), so
+// that a page of one model's entries reads that model's rows alone.
 func (s *DB) RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error) {
-	where, args := []string{"org_id = ?"}, []any{orgID}
+	from, order := `risk_entries e`, `e.created_at DESC, e.id DESC`
+	where, args := []string{"e.org_id = ?"}, []any{orgID}
+	if f.ModelID != "" {
+		from, order = `risk_entry_models m JOIN risk_entries e ON e.id = m.entry_id`, `m.created_at DESC, m.entry_id DESC`
+		where, args = []string{"m.org_id = ?", "m.model_id = ?"}, []any{orgID, f.ModelID}
+	}
 	for _, c := range [][2]string{{"category", f.Category}, {"owner_id", f.OwnerID}, {"severity", f.Severity}, {"status", string(f.Status)}} {
 		if c[1] != "" {
-			where, args = append(where, c[0]+" = ?"), append(args, c[1])
+			where, args = append(where, "e."+c[0]+" = ?"), append(args, c[1])
 		}
-	}
-	if f.ModelID != "" {
-		where = append(where, "id IN (SELECT entry_id FROM risk_entry_models WHERE org_id = ? AND model_id = ?)")
-		args = append(args, orgID, f.ModelID)
 	}
 	cond := strings.Join(where, " AND ")
 	var total int64
-	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM risk_entries WHERE `+cond), args...).Scan(&total); err != nil {
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM `+from+` WHERE `+cond), args...).Scan(&total); err != nil {
 		return nil, 0, s.wrap(err)
 	}
 	limit := int64(f.Limit)
 	if limit <= 0 {
 		limit = 1 << 62
 	}
-	es, err := s.riskRows(ctx, orgID, `SELECT `+riskColumns+` FROM risk_entries WHERE `+cond+
-		` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+	es, err := s.riskRows(ctx, `SELECT `+riskColumnsOf("e")+` FROM `+from+` WHERE `+cond+
+		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	return es, total, err
 }
 
+// riskColumnsOf is riskColumns qualified with the table alias.
+func riskColumnsOf(alias string) string {
+	cols := strings.Split(riskColumns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
 // riskRows runs a query of riskColumns and fills the entries' models.
-func (s *DB) riskRows(ctx context.Context, orgID, query string, args ...any) ([]risk.Entry, error) {
+func (s *DB) riskRows(ctx context.Context, query string, args ...any) ([]risk.Entry, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, s.wrap(err)
@@ -228,7 +245,7 @@ func (s *DB) riskRows(ctx context.Context, orgID, query string, args ...any) ([]
 	if err != nil {
 		return nil, err
 	}
-	return es, s.riskModels(ctx, s.db, orgID, es)
+	return es, s.riskModels(ctx, s.db, es)
 }
 
 // UpdateRiskEntry implements risk.Store.
@@ -239,9 +256,15 @@ func (s *DB) UpdateRiskEntry(ctx context.Context, orgID, id string, change func(
 		if e, err = s.readRisk(ctx, tx, orgID, id, s.d.ForUpdate); err != nil {
 			return err
 		}
-		before := e.ModelIDs
+		before := e
 		evs, err := change(&e)
 		if err != nil || len(evs) == 0 {
+			return err
+		}
+		if err := s.countRisk(ctx, tx, before, -1); err != nil {
+			return err
+		}
+		if err := s.countRisk(ctx, tx, e, 1); err != nil {
 			return err
 		}
 		e.OrgID, e.ID = orgID, id
@@ -250,7 +273,7 @@ func (s *DB) UpdateRiskEntry(ctx context.Context, orgID, id string, change func(
 			append(args[2:], orgID, id)...); err != nil {
 			return err
 		}
-		if !slices.Equal(before, e.ModelIDs) {
+		if !slices.Equal(before.ModelIDs, e.ModelIDs) {
 			if _, err := s.exec(ctx, tx, `DELETE FROM risk_entry_models WHERE org_id = ? AND entry_id = ?`, orgID, id); err != nil {
 				return err
 			}
@@ -292,11 +315,23 @@ func (s *DB) RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, e
 	})
 }
 
-// RiskCounts implements risk.Store.
+// countRisk adds delta to the open entries counted in e's cell and
+// severity; a closed e counts nothing.
+func (s *DB) countRisk(ctx context.Context, tx *sql.Tx, e risk.Entry, delta int) error {
+	if !e.Status.Open() {
+		return nil
+	}
+	_, err := s.exec(ctx, tx, `INSERT INTO risk_counts (org_id, likelihood, impact, severity, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, likelihood, impact, severity) DO UPDATE SET n = risk_counts.n + excluded.n`,
+		e.OrgID, e.Likelihood, e.Impact, e.Severity, delta)
+	return err
+}
+
+// RiskCounts implements risk.Store from the counts the writes keep.
 func (s *DB) RiskCounts(ctx context.Context, orgID string) (risk.Counts, error) {
 	c := risk.Counts{Cells: map[int]int{}, BySeverity: map[string]int{}}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT likelihood, impact, severity, COUNT(*) FROM risk_entries
-		WHERE org_id = ? AND is_open GROUP BY likelihood, impact, severity`), orgID)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT likelihood, impact, severity, n FROM risk_counts
+		WHERE org_id = ? AND n <> 0`), orgID)
 	if err != nil {
 		return c, s.wrap(err)
 	}
@@ -315,6 +350,6 @@ func (s *DB) RiskCounts(ctx context.Context, orgID string) (risk.Counts, error) 
 
 // TopRisks implements risk.Store.
 func (s *DB) TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error) {
-	return s.riskRows(ctx, orgID, `SELECT `+riskColumns+` FROM risk_entries WHERE org_id = ? AND is_open
+	return s.riskRows(ctx, `SELECT `+riskColumns+` FROM risk_entries WHERE org_id = ? AND is_open = TRUE
 		ORDER BY severity_rank DESC, risk_score DESC, created_at DESC, id DESC LIMIT ?`, orgID, limit)
 }

@@ -291,6 +291,22 @@ func testRiskPortfolio(t *testing.T, s Store) {
 	if got := titles(top); got != "[crit high2 mitigated]" {
 		t.Errorf("top risks: got %s, want [crit high2 mitigated] (severity, then score, then newest)", got)
 	}
+	// The counts follow closing, reopening and rescoring.
+	update := func(id string, fn func(*risk.Entry)) {
+		t.Helper()
+		_, err := s.UpdateRiskEntry(ctx(t), a.ID, id, func(e *risk.Entry) ([]risk.Event, error) {
+			fn(e)
+			return []risk.Event{{ID: newID(), OrgID: a.ID, EntryID: id, Action: risk.ActionUpdate, Username: "ann", CreatedAt: at(9)}}, nil
+		})
+		must(t, err, "UpdateRiskEntry")
+	}
+	update(high1.ID, func(e *risk.Entry) { e.Status = risk.StatusClosed })
+	update(closed.ID, func(e *risk.Entry) { e.Status = risk.StatusIdentified })
+	update(low.ID, func(e *risk.Entry) { e.Likelihood, e.Impact, e.Score, e.Severity = 5, 3, 15, "high" })
+	c, err = s.RiskCounts(ctx(t), a.ID)
+	must(t, err, "RiskCounts after updates")
+	equal(t, "cells after updates", c.Cells, map[int]int{34: 1, 45: 1, 53: 1, 44: 1, 55: 1})
+	equal(t, "by severity after updates", c.BySeverity, map[string]int{"critical": 2, "high": 3})
 }
 
 func testRiskDeleteModel(t *testing.T, s Store) {
