@@ -62,7 +62,7 @@ func TestFaultDraftingKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := startKiller(t, killSeed(t), 500*time.Millisecond, 3*time.Second, proc, start)
+	k := startKiller(t, killSeed(t), 300*time.Millisecond, 1500*time.Millisecond, proc, start)
 	k.wait()
 	t.Logf("%v of %d sources drafted when the last kill fell", s.do("GET", "/risk-register?model_id="+model, key, nil).want(t, 200).at("total"), sources)
 

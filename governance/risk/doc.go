@@ -48,6 +48,24 @@
 // details from, to, reason) is written in the transaction that makes it,
 // with the acting user's id and username and the time.
 //
+// # Drafting
+//
+// Draft turns a governance event into an entry by spec 1's table: a bias
+// audit at high or critical severity is "Bias/fairness threshold breach
+// for <model>" (bias, likelihood 4 or 5, impact 4), a drift report at high
+// or critical severity "High-severity drift detected for <model>" (drift,
+// 4 or 5, 3), a review request denied or sent back "Governance review
+// flagged: <request title>" (operational, 3, 3); status identified, no
+// creator, source_type and source_id naming the record. The category is
+// the table's whatever the organization's taxonomy holds. The store keeps
+// one entry per source record (processors/drafting runs it).
+//
+// # Portfolio
+//
+// The heat map and the counts come from per-cell counts of open entries
+// that every write keeps in its own transaction; the top risks are the
+// open entries ordered by severity, score, then newest.
+//
 // It imports identity and registry (the owner and the models an entry
 // names), the platform and the store errors; it must not import an
 // engine, the processors or the query API.
