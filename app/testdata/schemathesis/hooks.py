@@ -61,7 +61,7 @@ def filter_failure(ctx, failure, case, response):
     if failure.code in ("ST204", "ST205") and case.operation.path == "/drift-config/presets":
         # PUT /drift-config/{model_id} takes "presets" for a model id (and
         # answers 400 or 404 there), so PUT is routed on this path and
-        # Fiber's Allow names it: the only such overlap of the document.
+        # Fiber's Allow names it.
         return not (case.method.upper() in ("PUT", "OPTIONS") and "PUT" in failure.message)
     if failure.code in ("ST204", "ST205") and case.operation.path in ("/risk-register/config", "/risk-register/portfolio"):
         # Likewise PATCH /risk-register/{entry_id} takes "config" and
