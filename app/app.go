@@ -45,6 +45,7 @@ type App struct {
 
 	events       eventlog.Log
 	source       func() (eventlog.Source, error)
+	draftSource  func() (eventlog.Source, error) // a member of the risk drafter's group
 	ensureTopics func(ctx context.Context) error // nil for the embedded log
 	analytics    analyticalStore
 

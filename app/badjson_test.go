@@ -62,6 +62,11 @@ var badJSONBodies = map[string]badJSONBody{
 		"x", `1`, "metadata.x", ""},
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
 	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
+
+	// The risk register's bodies have no free-form object.
+	"POST /risk-register":            {`{"title":"t","category":"drift","likelihood":3,%s}`, "impact", `4`, "impact", ""},
+	"PUT /risk-register/config":      {`{%s}`, "category_taxonomy", `["privacy"]`, "category_taxonomy", ""},
+	"PATCH /risk-register/:entry_id": {`{%s}`, "title", `"t"`, "title", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

@@ -115,6 +115,13 @@ func TestBiasAuditLabels(t *testing.T) {
 			events[0].SourceID != id || events[0].ModelID != model || events[0].Severity != done.str("severity") {
 			t.Fatalf("got governance events %+v, want one for audit %s at %s", events, id, done.str("severity"))
 		}
+		// The processor role's drafter turns it into a risk entry.
+		e := waitDrafted(t, s, admin, model, 1)[0]
+		like := map[string]float64{"high": 4, "critical": 5}[done.str("severity")]
+		if e.str("source_id") != id || e.str("source_type") != "bias_audit" || e.str("category") != "bias" || e.at("likelihood") != like ||
+			e.at("impact") != 4.0 || e.str("title") != "Bias/fairness threshold breach for credit (version 1)" {
+			t.Fatalf("got drafted entry %s, want the audit's: bias, %v x 4", e.raw, like)
+		}
 
 		// threshold, reference group and one metric.
 		req["threshold"], req["reference_group"], req["metrics_to_compute"] = 0.9, map[string]any{"gender": "m"}, []string{"equal_opportunity"}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -101,8 +102,44 @@ func TestDriftOnTheStream(t *testing.T) {
 					t.Errorf("got governance event %+v, want one of reports %v at high severity", e, ids)
 				}
 			}
+			// The processor role's drafter turns each into a risk entry,
+			// with no endpoint called.
+			drafted := waitDrafted(t, s, key, model, 2)
+			for _, e := range drafted {
+				if !ids[e.str("source_id")] || e.str("source_type") != "drift_report" || e.str("category") != "drift" ||
+					e.at("likelihood") != 4.0 || e.at("impact") != 3.0 || e.str("severity") != "high" || e.str("status") != "identified" ||
+					e.str("title") != "High-severity drift detected for fraud (version 1)" {
+					t.Errorf("got drafted entry %s, want one per report: drift, 4 x 3, high, identified", e.raw)
+				}
+			}
 		})
 	}
+}
+
+// waitDrafted waits until the register holds n entries drafted for the
+// model and returns them, each checked to carry its create event by
+// "system" as its history.
+func waitDrafted(t *testing.T, s *server, token, model string, n int) []response {
+	t.Helper()
+	var items []any
+	waitFor(t, fmt.Sprint(n, " drafted risk entries"), func() bool {
+		items, _ = s.do("GET", "/risk-register?model_id="+model, token, nil).want(t, 200).at("risk_entries").([]any)
+		return len(items) >= n
+	})
+	if len(items) != n {
+		t.Fatalf("got %d drafted entries, want %d", len(items), n)
+	}
+	var out []response
+	for _, it := range items {
+		id := it.(map[string]any)["id"].(string)
+		out = append(out, s.do("GET", "/risk-register/"+id, token, nil).want(t, 200))
+		h := s.do("GET", "/risk-register/"+id+"/history", token, nil).want(t, 200)
+		if evs, _ := h.at("events").([]any); len(evs) != 1 || evs[0].(map[string]any)["event_action"] != "create" ||
+			evs[0].(map[string]any)["username"] != "system" {
+			t.Errorf("got history %s, want its create by system", h.raw)
+		}
+	}
+	return out
 }
 
 // startDrift starts a server whose drift schedule looks for due models

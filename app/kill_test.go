@@ -122,14 +122,13 @@ func answers(url string) bool {
 	return res.StatusCode == http.StatusOK
 }
 
-// TestFaultProcessorKill (RELIABILITY 24): on Kafka and ClickHouse, an API
-// process takes 100,000 predictions while a separate processor process is
-// SIGKILLed at 20 random points and restarted each time: every
-// acknowledged prediction is stored exactly once, and the stats count
-// each once. Only the Vigil processes it started are killed.
-func TestFaultProcessorKill(t *testing.T) {
-	cfg := kafkaConfig(t)
-	cfg.Limits.Batch = 1 << 20
+// apartProcesses starts an API process on cfg and returns a client of it,
+// a read-write key of its first admin, and start, which starts a processor
+// process on cfg: a static member, so that a restarted processor takes its
+// partitions back at once rather than after the dead one's session
+// timeout.
+func apartProcesses(t *testing.T, cfg config.Config) (s *server, key string, start func() (*child, error)) {
+	t.Helper()
 	bin := buildVigil(t)
 	dir := t.TempDir()
 	cfg.Roles = []string{config.RoleAPI}
@@ -138,15 +137,23 @@ func TestFaultProcessorKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(api.kill)
-	s := clientOf(t, api.addr)
-	key, _ := s.key(s.admin(), "read", "write")
-	l := newLedger(s, key, s.model(key, "killed", "1"))
-
+	s = clientOf(t, api.addr)
+	key, _ = s.key(s.admin(), "read", "write")
 	cfg.Roles = []string{config.RoleProcessor}
-	// A static member: the restarted processor takes its partitions back
-	// at once rather than after the dead one's session timeout.
 	env := vigilEnv(cfg, "VIGIL_KAFKA_INSTANCE_ID=processor-0")
-	start := func() (*child, error) { return spawn(bin, "127.0.0.1:0", dir, env) }
+	return s, key, func() (*child, error) { return spawn(bin, "127.0.0.1:0", dir, env) }
+}
+
+// TestFaultProcessorKill (RELIABILITY 24): on Kafka and ClickHouse, an API
+// process takes 100,000 predictions while a separate processor process is
+// SIGKILLed at 20 random points and restarted each time: every
+// acknowledged prediction is stored exactly once, and the stats count
+// each once. Only the Vigil processes it started are killed.
+func TestFaultProcessorKill(t *testing.T) {
+	cfg := kafkaConfig(t)
+	cfg.Limits.Batch = 1 << 20
+	s, key, start := apartProcesses(t, cfg)
+	l := newLedger(s, key, s.model(key, "killed", "1"))
 	proc, err := start()
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/drafting"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
@@ -70,6 +71,10 @@ func (a *App) initKafka(ctx context.Context) error {
 		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
 			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
+	a.draftSource = func() (eventlog.Source, error) {
+		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + drafting.Group,
+			Prefix: p.Prefix(), Kinds: []string{eventlog.KindGovernance}, InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
+	}
 	return nil
 }
 
@@ -81,6 +86,7 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 	}
 	a.events = l
 	a.source = func() (eventlog.Source, error) { return l.Consumer(processorGroup), nil }
+	a.draftSource = func() (eventlog.Source, error) { return l.Consumer(drafting.Group), nil }
 	a.closers = append(a.closers, l.Close)
 	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
 	return nil
@@ -105,15 +111,8 @@ func (a *App) initProcessor(context.Context) error {
 		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace}
 	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
-		for a.ensureTopics != nil {
-			err := a.ensureTopics(ctx)
-			if err == nil || ctx.Err() != nil {
-				break
-			}
-			a.log.Warn("creating the event log's topics failed; retrying", "err", err)
-			if !clock.Sleep(ctx, 5*time.Second) {
-				return nil
-			}
+		if !a.topicsReady(ctx) {
+			return nil
 		}
 		src, err := a.source()
 		if err != nil {
@@ -125,7 +124,40 @@ func (a *App) initProcessor(context.Context) error {
 	}})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})
+	// The risk drafter reads the governance events with a group of its
+	// own, so it neither waits for nor holds back the analytical writes.
+	a.services = append(a.services, service{"risk-drafting", func(ctx context.Context) error {
+		if !a.topicsReady(ctx) {
+			return nil
+		}
+		src, err := a.draftSource()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		d := &drafting.Drafter{Source: src, Store: a.store, Log: a.log, Clock: a.clock()}
+		return d.Run(ctx)
+	}})
 	return nil
+}
+
+// topicsReady creates the event log's topics (Kafka), retrying until it
+// succeeds; false when ctx ends first.
+func (a *App) topicsReady(ctx context.Context) bool {
+	for a.ensureTopics != nil {
+		err := a.ensureTopics(ctx)
+		if err == nil {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		a.log.Warn("creating the event log's topics failed; retrying", "err", err)
+		if !clock.Sleep(ctx, 5*time.Second) {
+			return false
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // registeredModels answers the processors' question, whether a model

@@ -42,9 +42,10 @@ const (
 )
 
 // stScopes are the key's scopes: every non-admin read and write, plus each
-// admin resource, so that every operation of the document is reachable.
+// admin resource and configure permission, so that every operation of the
+// document is reachable.
 var stScopes = []string{"read", "write", "users:read", "users:write", "roles:read", "roles:write",
-	"api_keys:read", "api_keys:write"}
+	"api_keys:read", "api_keys:write", "risk:configure"}
 
 // stHooks keeps the run from locking itself out (filter_case) and tells
 // positive_data_acceptance about the rules the document states in words

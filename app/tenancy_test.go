@@ -22,6 +22,7 @@ var tenancyBodies = map[string]any{
 	"PUT /users/:user_id/role":               map[string]any{"role": "viewer"},
 	"PUT /drift/reference/:model_id":         map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
+	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 }
 
 // TestCrossOrganization: organization B calls every route that takes an id
@@ -50,10 +51,13 @@ func TestCrossOrganization(t *testing.T) {
 		audit := s.do("POST", "/bias/audit", a, map[string]any{"model_id": model, "sensitive_attributes": []string{"g"},
 			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
 		pollAudit(t, s, a, audit, "completed")
+		entry := s.do("POST", "/risk-register", a, riskEntry(map[string]any{"model_ids": []string{model}})).want(t, 201).str("id")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
+		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
-			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit}
+			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
+			"entry_id": entry}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -89,6 +93,15 @@ func TestCrossOrganization(t *testing.T) {
 		after := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		if string(after.raw) != string(before.raw) {
 			t.Fatalf("got model %s after B's calls, want it unchanged: %s", after.raw, before.raw)
+		}
+		if after := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200); string(after.raw) != string(entryBefore.raw) {
+			t.Fatalf("got risk entry %s after B's calls, want it unchanged: %s", after.raw, entryBefore.raw)
+		}
+		if n := len(s.do("GET", "/risk-register/"+entry+"/history", a, nil).want(t, 200).at("events").([]any)); n != 1 {
+			t.Fatalf("got %d events in the entry's history after B's calls, want only its create", n)
+		}
+		if total := s.do("GET", "/risk-register", b, nil).want(t, 200).at("total"); total != float64(0) {
+			t.Fatalf("got %v risk entries in B's register, want 0", total)
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)
@@ -127,6 +140,8 @@ var idFilters = []idFilter{
 	{op: "GET /metrics/trend", param: "model_id", rest: "metric_type=accuracy&interval=day"},
 	{op: "GET /models", param: "owner_id"},
 	{op: "GET /predictions/export", param: "model_id"},
+	{op: "GET /risk-register", param: "model_id"},
+	{op: "GET /risk-register", param: "owner_id"},
 	{op: "POST /predictions/query", param: "model_id", inBody: true, body: map[string]any{}},
 	{op: "POST /metrics/calculate", param: "model_id", inBody: true,
 		body: map[string]any{"y_true": []int{1, 0}, "y_pred": []int{1, 1}, "metric_types": []string{"accuracy"}}},

@@ -1,7 +1,8 @@
-// Package governance is where the risk register, the trust score and the
-// review boards will live; today it holds what feeds them: the governance
-// events (Event) that drift reports and bias audits raise on the event
-// log, and the Outbox that delivers each one at least once.
+// Package governance holds what feeds the risk register (governance/risk)
+// and, later, the trust score and the review boards: the governance events
+// (Event) that drift reports and bias audits raise on the event log, and
+// the Outbox that delivers each one at least once. processors/drafting
+// reads them and drafts risk entries.
 //
 // It imports the eventlog contract; it must not import the ingest
 // endpoints, the processors or the stores' engines.

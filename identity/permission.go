@@ -5,16 +5,18 @@ import (
 	"strings"
 )
 
-// Resources that permissions name, as resource:action with action read or
-// write. "*" stands for every resource or action.
+// Resources that permissions name, as resource:action with action read,
+// write or configure. "*" stands for every resource or action.
 var Resources = []string{
 	"models", "predictions", "metrics", "drift", "explanations", "bias", "llm",
-	"alerts", "dashboard", "governance", "risks", "reports", "integrations",
+	"alerts", "dashboard", "governance", "risk", "reports", "integrations",
 	"webhooks", "users", "roles", "api_keys",
 }
 
-// Actions that permissions name.
-var Actions = []string{"read", "write"}
+// Actions that permissions name. configure (a resource's settings, such
+// as risk:configure for the risk register's scoring) is in no built-in role
+// but admin's *:*, and no read or write scope of an API key covers it.
+var Actions = []string{"read", "write", "configure"}
 
 // adminResources are managed by administrators; an API key reaches them
 // only through a scope that names them.
@@ -89,7 +91,7 @@ func scopeAllows(scopes []string, want string) bool {
 		switch {
 		case s == want:
 			return true
-		case s == ScopeWrite && !admin:
+		case s == ScopeWrite && !admin && (act == "read" || act == "write"):
 			return true
 		case s == ScopeRead && !admin && act == "read":
 			return true

@@ -29,6 +29,10 @@ func TestPrincipalCan(t *testing.T) {
 		{"read key no users", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{ScopeRead}}, "users:read", false},
 		{"named scope", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{"webhooks:write"}}, "webhooks:write", true},
 		{"named scope only", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{"webhooks:write"}}, "models:read", false},
+		{"admin configures", Principal{Permissions: roles[RoleAdmin]}, "risk:configure", true},
+		{"editor cannot configure", Principal{Permissions: roles[RoleEditor]}, "risk:configure", false},
+		{"write key cannot configure", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{ScopeWrite}}, "risk:configure", false},
+		{"configure scope", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{"risk:configure"}}, "risk:configure", true},
 		{"scope cannot exceed role", Principal{Permissions: roles[RoleViewer], KeyID: "k", Scopes: []string{ScopeWrite}}, "models:write", false},
 	}
 	for _, c := range cases {
@@ -45,7 +49,7 @@ func TestPrincipalCan(t *testing.T) {
 func TestValidPermissionAndScope(t *testing.T) {
 	for p, want := range map[string]bool{
 		"models:read": true, "*:read": true, "models:*": true, "*:*": true,
-		"models": false, "models:delete": false, "unknown:read": false, ":read": false, "": false,
+		"risk:configure": true, "models": false, "models:delete": false, "unknown:read": false, ":read": false, "": false,
 	} {
 		if got := ValidPermission(p); got != want {
 			t.Errorf("ValidPermission(%q) got %v, want %v", p, got, want)

@@ -43,7 +43,7 @@ func (a *API) createRole(c *fiber.Ctx) error {
 		switch {
 		case !ValidPermission(perm):
 			v.Add("permissions", "unknown permission "+perm+"; want resource:action with resource one of "+
-				strings.Join(Resources, ", ")+" and action read or write")
+				strings.Join(Resources, ", ")+" and action "+strings.Join(Actions, ", "))
 		case reservedForAdmin(perm):
 			v.Add("permissions", perm+" is reserved for the admin role")
 		case !p.Covers(perm):

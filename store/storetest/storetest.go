@@ -19,6 +19,7 @@ import (
 
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/registry"
 )
@@ -41,6 +42,15 @@ type Store interface {
 	DeleteBiasAudit(ctx context.Context, orgID, id string) error
 	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
 	BiasGovernanceSent(ctx context.Context, orgID, id string) error
+	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)
+	PutRiskConfig(ctx context.Context, orgID string, o risk.Override, at time.Time) error
+	CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error)
+	RiskEntry(ctx context.Context, orgID, id string) (risk.Entry, error)
+	RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error)
+	UpdateRiskEntry(ctx context.Context, orgID, id string, change func(*risk.Entry) ([]risk.Event, error)) (risk.Entry, error)
+	RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
+	RiskCounts(ctx context.Context, orgID string) (risk.Counts, error)
+	TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error)
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -49,6 +59,9 @@ var _ drift.Store = Store(nil)
 
 // bias.Store shares Model with registry.Store too.
 var _ bias.Store = Store(nil)
+
+// risk.Store shares Model and User with the identity and registry stores.
+var _ risk.Store = Store(nil)
 
 // test is one case of the suite; it gets a fresh, empty store.
 type test struct {
@@ -67,6 +80,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, referenceTests...)
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
+	tests = append(tests, riskTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

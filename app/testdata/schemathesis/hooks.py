@@ -61,8 +61,12 @@ def filter_failure(ctx, failure, case, response):
     if failure.code in ("ST204", "ST205") and case.operation.path == "/drift-config/presets":
         # PUT /drift-config/{model_id} takes "presets" for a model id (and
         # answers 400 or 404 there), so PUT is routed on this path and
-        # Fiber's Allow names it: the only such overlap of the document.
+        # Fiber's Allow names it.
         return not (case.method.upper() in ("PUT", "OPTIONS") and "PUT" in failure.message)
+    if failure.code in ("ST204", "ST205") and case.operation.path in ("/risk-register/config", "/risk-register/portfolio"):
+        # Likewise PATCH /risk-register/{entry_id} takes "config" and
+        # "portfolio" for an entry id (and answers 404 there).
+        return not (case.method.upper() in ("PATCH", "OPTIONS") and "PATCH" in failure.message)
     if failure.code != "ST202" or response.status_code not in (400, 422):
         return True
     try:
@@ -183,6 +187,12 @@ def _broken_rules(op, case):
         broken.add("organization_name")
     if op in ("POST /auth/register", "POST /users") and _weak_password(body):
         broken.add("password")  # "not a commonly used password, not containing the username"
+    if op in ("POST /risk-register", "PATCH /risk-register/{entry_id}"):
+        broken |= _risk_rules(body)
+    if op == "PUT /risk-register/config":
+        th = body.get("severity_thresholds")
+        if isinstance(th, dict) and not (th.get("critical", 0) > th.get("high", 0) > th.get("medium", 0)):
+            broken.add("severity_thresholds")  # "critical > high > medium"
     if op in ("POST /users", "PUT /users/{user_id}/role"):
         # The role must be one of the organization's (built-in or created
         # with POST /roles): a reference, which no schema can check.
@@ -212,6 +222,26 @@ def _broken_rules(op, case):
             broken |= {"schedule_config.reference.start", "schedule_config.reference.end"}
         if _time(ref.get("start")) and _time(ref.get("end")) and _time(ref["start"]) >= _time(ref["end"]):
             broken.add("schedule_config.reference.end")
+    return broken
+
+
+def _risk_rules(body):
+    """The risk register's referential and workflow rules, as the entry
+    operations describe them."""
+    broken = set()
+    if body.get("category") is not None:
+        broken.add("category")  # a member of the organization's taxonomy, which PUT /risk-register/config replaces
+    if body.get("owner_id") not in (None, ""):
+        broken.add("owner_id")  # a user of the organization
+    if body.get("model_ids"):
+        broken.add("model_ids")  # models of the organization
+    if body.get("status") is not None:
+        broken.add("status")  # the move must be allowed from the entry's current status
+        reason = body.get("status_reason")
+        if reason is None or not str(reason).strip():
+            broken.add("status_reason")  # required with status
+    elif body.get("status_reason") is not None:
+        broken.add("status_reason")  # accepted only with status
     return broken
 
 

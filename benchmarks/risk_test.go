@@ -1,0 +1,293 @@
+package benchmarks
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/eventlog/embeddedlog"
+	"github.com/vigilhq/vigil/governance"
+	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/processors/drafting"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store/postgres"
+	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/store/sqlstore"
+)
+
+// riskEntries is how many entries the register benchmarks hold in one
+// organization.
+const riskEntries = 100_000
+
+// riskBackends are the transactional engines the register benchmarks run
+// on: the embedded default, and PostgreSQL.
+var riskBackends = []struct {
+	name string
+	// tweak configures the server; open opens the same store beside it.
+	tweak func(b *testing.B) (func(*config.Config), func(cfg config.Config) (*sqlstore.DB, error))
+}{
+	{"sqlite", func(b *testing.B) (func(*config.Config), func(config.Config) (*sqlstore.DB, error)) {
+		return nil, func(cfg config.Config) (*sqlstore.DB, error) {
+			return sqlitestore.Open(context.Background(), cfg.DataDir)
+		}
+	}},
+	{"postgres", func(b *testing.B) (func(*config.Config), func(config.Config) (*sqlstore.DB, error)) {
+		pg := testenv.PostgresSchema(b)
+		return func(c *config.Config) { c.PostgresURL = pg },
+			func(config.Config) (*sqlstore.DB, error) { return postgres.Open(context.Background(), pg) }
+	}},
+}
+
+// seedRisks writes n entries into the organization, spread over 20
+// models, every likelihood x impact cell, the five statuses and three
+// categories, in one transaction of plain inserts (the API would take
+// minutes for 100,000), with the portfolio's counts. Each entry names one
+// model.
+func seedRisks(b *testing.B, db *sql.DB, numbered bool, orgID string, models []string, n int) {
+	b.Helper()
+	q := func(s string) string {
+		if !numbered {
+			return s
+		}
+		out, i := "", 0
+		for _, r := range s {
+			if r == '?' {
+				i++
+				out += fmt.Sprint("$", i)
+				continue
+			}
+			out += string(r)
+		}
+		return out
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	entry, err := tx.Prepare(q(`INSERT INTO risk_entries (id, org_id, title, description, category, likelihood, impact, risk_score,
+		severity, severity_rank, status, is_open, mitigation_plan, created_at, updated_at)
+		VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	link, err := tx.Prepare(q(`INSERT INTO risk_entry_models (org_id, entry_id, model_id, created_at) VALUES (?, ?, ?, ?)`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rank := map[string]int{"critical": 4, "high": 3, "medium": 2, "low": 1}
+	th := risk.Default().Thresholds
+	start := time.Now().Add(-time.Duration(n) * time.Second)
+	for i := range n {
+		l, im := i%5+1, i/5%5+1
+		sev := th.Severity(l * im)
+		st := risk.Statuses[i/25%len(risk.Statuses)]
+		id := uuid.NewString()
+		at := start.Add(time.Duration(i) * time.Second).UnixMicro()
+		if _, err := entry.Exec(id, orgID, fmt.Sprint("risk ", i), []string{"drift", "bias", "security"}[i%3], l, im, l*im, sev,
+			rank[sev], string(st), st.Open(), at, at); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := link.Exec(orgID, id, models[i%len(models)], at); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The counts the store keeps for the portfolio, as its writes would
+	// have kept them.
+	if _, err := tx.Exec(q(`INSERT INTO risk_counts (org_id, likelihood, impact, severity, n)
+		SELECT org_id, likelihood, impact, severity, COUNT(*) FROM risk_entries WHERE org_id = ? AND is_open = TRUE
+		GROUP BY org_id, likelihood, impact, severity`), orgID); err != nil {
+		b.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// getJSON sends GET url with the key and fails unless it answers 200.
+func getJSON(b *testing.B, client *http.Client, url, key string) {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	res, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b.Fatalf("GET %s: %d", url, res.StatusCode)
+	}
+}
+
+// BenchmarkRiskRegister measures, over 100,000 entries in one
+// organization, GET /risk-register/portfolio and filtered pages of GET
+// /risk-register (50 a page) through a real server with an API key,
+// one request at a time, and reports the p50 and p99 as the client sees
+// them.
+func BenchmarkRiskRegister(b *testing.B) {
+	for _, be := range riskBackends {
+		b.Run(be.name, func(b *testing.B) {
+			tweak, open := be.tweak(b)
+			var cfg config.Config
+			base := server(b, func(c *config.Config) {
+				if tweak != nil {
+					tweak(c)
+				}
+				cfg = *c
+			})
+			key := apiKey(b, base)
+			var me struct {
+				User struct {
+					Org string `json:"organization_id"`
+				} `json:"user"`
+			}
+			req, _ := http.NewRequest("GET", base+"/auth/me", nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = json.NewDecoder(res.Body).Decode(&me)
+			res.Body.Close()
+			var models []string
+			for i := range 20 {
+				models = append(models, post(b, base+"/models", key, map[string]any{"name": fmt.Sprint("m", i), "model_type": "classification"})["id"].(string))
+			}
+			s, err := open(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			seedRisks(b, s.SQL(), s.Engine() == "postgres", me.User.Org, models, riskEntries)
+			if s.Engine() == "postgres" {
+				if _, err := s.SQL().Exec(`ANALYZE risk_entries; ANALYZE risk_entry_models`); err != nil {
+					b.Fatal(err)
+				}
+			}
+			client := &http.Client{}
+			for _, c := range []struct{ name, path string }{
+				{"portfolio", "/risk-register/portfolio"},
+				{"list", "/risk-register"},
+				{"list-status-severity", "/risk-register?status=identified&severity=high"},
+				{"list-model", "/risk-register?model_id=" + models[7]},
+				{"list-category-page-100", "/risk-register?category=bias&page=100"},
+			} {
+				b.Run(c.name, func(b *testing.B) {
+					lat := make([]time.Duration, 0, b.N)
+					b.ResetTimer()
+					for range b.N {
+						t := time.Now()
+						getJSON(b, client, base+c.path, key)
+						lat = append(lat, time.Since(t))
+					}
+					b.StopTimer()
+					reportLatency(b, lat, "request")
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkRiskDrafting measures the drafter over a backlog of b.N
+// governance events (b.N distinct drift reports of 20 models) on the
+// embedded log: events drafted per second, from the first poll until the
+// last entry is stored, on SQLite and PostgreSQL.
+func BenchmarkRiskDrafting(b *testing.B) {
+	for _, be := range riskBackends {
+		b.Run(be.name, func(b *testing.B) {
+			dir := b.TempDir()
+			var s *sqlstore.DB
+			var err error
+			if be.name == "sqlite" {
+				s, err = sqlitestore.Open(context.Background(), dir)
+			} else {
+				s, err = postgres.Open(context.Background(), testenv.PostgresSchema(b))
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			l, err := embeddedlog.Open(context.Background(), filepath.Join(dir, "log"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			org, models := seedOrg(b, s)
+			var recs []eventlog.Record
+			for i := range b.N {
+				r, err := governance.EventRecord(governance.Event{EventID: uuid.NewString(), OrgID: org, ModelID: models[i%len(models)],
+					SourceType: governance.SourceDriftReport, SourceID: uuid.NewString(), Severity: "high", Summary: "drifted"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				recs = append(recs, r)
+			}
+			for i := 0; i < len(recs); i += 1000 {
+				if err := l.Append(context.Background(), recs[i:min(i+1000, len(recs))]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			d := &drafting.Drafter{Source: l.Consumer("bench"), Store: s, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+			ctx, cancel := context.WithCancel(context.Background())
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			wg.Go(func() { _ = d.Run(ctx) })
+			for {
+				_, total, err := s.RiskEntries(context.Background(), org, risk.Filter{Limit: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if total == int64(b.N) {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			elapsed := time.Since(start)
+			b.StopTimer()
+			cancel()
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "events/s")
+		})
+	}
+}
+
+// seedOrg creates an organization with its built-in roles, an admin and
+// 20 models in s, and returns their ids.
+func seedOrg(b *testing.B, s *sqlstore.DB) (string, []string) {
+	b.Helper()
+	now := time.Now().UTC()
+	org := uuid.NewString()
+	roles := identity.BuiltInRoles()
+	for i := range roles {
+		roles[i].ID, roles[i].OrgID, roles[i].CreatedAt = uuid.NewString(), org, now
+	}
+	admin := identity.User{ID: uuid.NewString(), OrgID: org, Username: "bench-" + org[:8], Email: "b@example.com", PasswordHash: "x",
+		Role: identity.RoleAdmin, Active: true, CreatedAt: now, UpdatedAt: now}
+	if err := s.CreateOrganization(context.Background(), identity.Organization{ID: org, Name: "bench", CreatedAt: now}, roles, admin); err != nil {
+		b.Fatal(err)
+	}
+	var models []string
+	for i := range 20 {
+		m := registry.Model{ID: uuid.NewString(), OrgID: org, Name: fmt.Sprint("m", i), Version: "1", ModelType: "classification",
+			Status: registry.StatusActive, CreatedAt: now, UpdatedAt: now}
+		if err := s.CreateModel(context.Background(), m); err != nil {
+			b.Fatal(err)
+		}
+		models = append(models, m.ID)
+	}
+	return org, models
+}

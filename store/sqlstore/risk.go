@@ -1,0 +1,355 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ risk.Store = (*DB)(nil)
+
+const riskColumns = `id, org_id, title, description, category, likelihood, impact, risk_score, severity, severity_rank,
+	status, is_open, owner_id, mitigation_plan, target_resolution_date, review_cadence_days, next_review_at,
+	source_type, source_id, closed_at, created_by, created_at, updated_at`
+
+// severityRank orders the severities for the portfolio's top risks.
+func severityRank(s string) int {
+	for i, v := range risk.Severities {
+		if v == s {
+			return len(risk.Severities) - i
+		}
+	}
+	return 0
+}
+
+func nullText(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+func nullInt(n int) sql.NullInt64 { return sql.NullInt64{Int64: int64(n), Valid: n != 0} }
+
+// riskArgs are e's values in the order of riskColumns.
+func riskArgs(e risk.Entry) []any {
+	return []any{e.ID, e.OrgID, e.Title, e.Description, e.Category, e.Likelihood, e.Impact, e.Score, e.Severity,
+		severityRank(e.Severity), string(e.Status), e.Status.Open(), nullText(e.OwnerID), e.MitigationPlan,
+		nullText(e.TargetDate), nullInt(e.Cadence), nullMicros(e.NextReview), nullText(e.SourceType),
+		nullText(e.SourceID), nullMicros(e.ClosedAt), nullText(e.CreatedBy), micros(e.CreatedAt), micros(e.UpdatedAt)}
+}
+
+func (s *DB) scanRisk(row interface{ Scan(...any) error }) (risk.Entry, error) {
+	var e risk.Entry
+	var status string
+	var rank int
+	var open bool
+	var owner, target, srcType, srcID, createdBy sql.NullString
+	var cadence, next, closed sql.NullInt64
+	var created, updated int64
+	err := row.Scan(&e.ID, &e.OrgID, &e.Title, &e.Description, &e.Category, &e.Likelihood, &e.Impact, &e.Score,
+		&e.Severity, &rank, &status, &open, &owner, &e.MitigationPlan, &target, &cadence, &next, &srcType, &srcID,
+		&closed, &createdBy, &created, &updated)
+	if err != nil {
+		return e, s.wrap(err)
+	}
+	e.Status, e.OwnerID, e.TargetDate, e.Cadence = risk.Status(status), owner.String, target.String, int(cadence.Int64)
+	e.NextReview, e.SourceType, e.SourceID, e.ClosedAt = fromNullMicros(next), srcType.String, srcID.String, fromNullMicros(closed)
+	e.CreatedBy, e.CreatedAt, e.UpdatedAt = createdBy.String, fromMicros(created), fromMicros(updated)
+	return e, nil
+}
+
+// RiskConfig implements risk.Store.
+func (s *DB) RiskConfig(ctx context.Context, orgID string) (risk.Override, error) {
+	var o risk.Override
+	var doc string
+	var at int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT override, updated_at FROM risk_configs WHERE org_id = ?`), orgID).Scan(&doc, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, nil
+	} else if err != nil {
+		return o, s.wrap(err)
+	}
+	if err := fromJSON(doc, &o); err != nil {
+		return o, err
+	}
+	o.UpdatedAt = fromMicros(at)
+	return o, nil
+}
+
+// PutRiskConfig implements risk.Store.
+func (s *DB) PutRiskConfig(ctx context.Context, orgID string, o risk.Override, at time.Time) error {
+	doc, err := toJSON(o)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, s.db, `INSERT INTO risk_configs (org_id, override, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (org_id) DO UPDATE SET override = excluded.override, updated_at = excluded.updated_at`, orgID, doc, micros(at))
+	return err
+}
+
+// CreateRiskEntry implements risk.Store: the entry, its models and its
+// create event in one transaction. A drafted entry whose source is on
+// file already inserts nothing (ON CONFLICT DO NOTHING on the unique
+// source key), so replicas racing for one event store one entry.
+func (s *DB) CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error) {
+	created := false
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := s.exec(ctx, tx, `INSERT INTO risk_entries (`+riskColumns+`) VALUES (`+placeholders(23)+`)
+			ON CONFLICT (org_id, source_type, source_id) DO NOTHING`, riskArgs(e)...)
+		if err != nil || n == 0 {
+			return err
+		}
+		created = true
+		if err := s.countRisk(ctx, tx, e, 1); err != nil {
+			return err
+		}
+		if err := s.linkModels(ctx, tx, e); err != nil {
+			return err
+		}
+		return s.insertRiskEvents(ctx, tx, []risk.Event{ev})
+	})
+	if err != nil {
+		created = false
+	}
+	return created, err
+}
+
+// linkModels stores e's models, each checked to be the organization's:
+// store.ErrNotFound when one is not.
+func (s *DB) linkModels(ctx context.Context, tx *sql.Tx, e risk.Entry) error {
+	for _, m := range e.ModelIDs {
+		n, err := s.exec(ctx, tx, `INSERT INTO risk_entry_models (org_id, entry_id, model_id, created_at)
+			SELECT ?, ?, id, CAST(? AS BIGINT) FROM models WHERE org_id = ? AND id = ?`, e.OrgID, e.ID, micros(e.CreatedAt), e.OrgID, m)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return store.ErrNotFound
+		}
+	}
+	return nil
+}
+
+func (s *DB) insertRiskEvents(ctx context.Context, tx *sql.Tx, evs []risk.Event) error {
+	for _, ev := range evs {
+		details := ev.Details
+		if details == nil {
+			details = map[string]any{}
+		}
+		doc, err := toJSON(details)
+		if err != nil {
+			return err
+		}
+		if _, err := s.exec(ctx, tx, `INSERT INTO risk_events (id, org_id, entry_id, action, description, details, user_id, username, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, ev.ID, ev.OrgID, ev.EntryID, ev.Action, ev.Description, doc,
+			nullText(ev.UserID), ev.Username, micros(ev.CreatedAt)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RiskEntry implements risk.Store.
+func (s *DB) RiskEntry(ctx context.Context, orgID, id string) (risk.Entry, error) {
+	return s.readRisk(ctx, s.db, orgID, id, "")
+}
+
+func (s *DB) readRisk(ctx context.Context, qr querier, orgID, id, lock string) (risk.Entry, error) {
+	e, err := s.scanRisk(qr.QueryRowContext(ctx, s.q(`SELECT `+riskColumns+` FROM risk_entries WHERE org_id = ? AND id = ?`+lock), orgID, id))
+	if err != nil {
+		return e, err
+	}
+	es := []risk.Entry{e}
+	if err := s.riskModels(ctx, qr, es); err != nil {
+		return e, err
+	}
+	return es[0], nil
+}
+
+// riskModels fills the model ids of es, entries of the organization
+// already, sorted. The look-up is by entry id alone, so that it takes the
+// primary key rather than the organization's model index.
+func (s *DB) riskModels(ctx context.Context, qr querier, es []risk.Entry) error {
+	if len(es) == 0 {
+		return nil
+	}
+	var args []any
+	at := map[string]int{}
+	for i, e := range es {
+		args = append(args, e.ID)
+		at[e.ID] = i
+	}
+	rows, err := qr.QueryContext(ctx, s.q(`SELECT entry_id, model_id FROM risk_entry_models WHERE entry_id IN (`+
+		placeholders(len(es))+`) ORDER BY entry_id, model_id`), args...)
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var entry, model string
+		if err := rows.Scan(&entry, &model); err != nil {
+			return s.wrap(err)
+		}
+		es[at[entry]].ModelIDs = append(es[at[entry]].ModelIDs, model)
+	}
+	return s.wrap(rows.Err())
+}
+
+// RiskEntries implements risk.Store, newest first. With a model, the
+// model's links lead (their index holds each entry's creation time), so
+// that a page of one model's entries reads that model's rows alone.
+func (s *DB) RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error) {
+	from, order := `risk_entries e`, `e.created_at DESC, e.id DESC`
+	where, args := []string{"e.org_id = ?"}, []any{orgID}
+	if f.ModelID != "" {
+		from, order = `risk_entry_models m JOIN risk_entries e ON e.id = m.entry_id`, `m.created_at DESC, m.entry_id DESC`
+		where, args = []string{"m.org_id = ?", "m.model_id = ?"}, []any{orgID, f.ModelID}
+	}
+	for _, c := range [][2]string{{"category", f.Category}, {"owner_id", f.OwnerID}, {"severity", f.Severity}, {"status", string(f.Status)}} {
+		if c[1] != "" {
+			where, args = append(where, "e."+c[0]+" = ?"), append(args, c[1])
+		}
+	}
+	cond := strings.Join(where, " AND ")
+	var total int64
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM `+from+` WHERE `+cond), args...).Scan(&total); err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	limit := int64(f.Limit)
+	if limit <= 0 {
+		limit = 1 << 62
+	}
+	es, err := s.riskRows(ctx, `SELECT `+riskColumnsOf("e")+` FROM `+from+` WHERE `+cond+
+		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
+	return es, total, err
+}
+
+// riskColumnsOf is riskColumns qualified with the table alias.
+func riskColumnsOf(alias string) string {
+	cols := strings.Split(riskColumns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
+// riskRows runs a query of riskColumns and fills the entries' models.
+func (s *DB) riskRows(ctx context.Context, query string, args ...any) ([]risk.Entry, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	es, err := collect(rows, s.scanRisk)
+	if err != nil {
+		return nil, err
+	}
+	return es, s.riskModels(ctx, s.db, es)
+}
+
+// UpdateRiskEntry implements risk.Store.
+func (s *DB) UpdateRiskEntry(ctx context.Context, orgID, id string, change func(*risk.Entry) ([]risk.Event, error)) (risk.Entry, error) {
+	var e risk.Entry
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if e, err = s.readRisk(ctx, tx, orgID, id, s.d.ForUpdate); err != nil {
+			return err
+		}
+		before := e
+		evs, err := change(&e)
+		if err != nil || len(evs) == 0 {
+			return err
+		}
+		if err := s.countRisk(ctx, tx, before, -1); err != nil {
+			return err
+		}
+		if err := s.countRisk(ctx, tx, e, 1); err != nil {
+			return err
+		}
+		e.OrgID, e.ID = orgID, id
+		args := riskArgs(e)
+		if _, err := s.exec(ctx, tx, `UPDATE risk_entries SET `+assignments(riskColumns, 2)+` WHERE org_id = ? AND id = ?`,
+			append(args[2:], orgID, id)...); err != nil {
+			return err
+		}
+		if !slices.Equal(before.ModelIDs, e.ModelIDs) {
+			if _, err := s.exec(ctx, tx, `DELETE FROM risk_entry_models WHERE org_id = ? AND entry_id = ?`, orgID, id); err != nil {
+				return err
+			}
+			if err := s.linkModels(ctx, tx, e); err != nil {
+				return err
+			}
+		}
+		if err := s.insertRiskEvents(ctx, tx, evs); err != nil {
+			return err
+		}
+		e, err = s.readRisk(ctx, tx, orgID, id, "")
+		return err
+	})
+	return e, err
+}
+
+// RiskHistory implements risk.Store: store.ErrNotFound when the
+// organization has no such entry.
+func (s *DB) RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error) {
+	var one int
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT 1 FROM risk_entries WHERE org_id = ? AND id = ?`), orgID, id).Scan(&one); err != nil {
+		return nil, s.wrap(err)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, org_id, entry_id, action, description, details, user_id, username, created_at
+		FROM risk_events WHERE org_id = ? AND entry_id = ? ORDER BY created_at, id`), orgID, id)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, func(row interface{ Scan(...any) error }) (risk.Event, error) {
+		var ev risk.Event
+		var doc string
+		var user sql.NullString
+		var at int64
+		if err := row.Scan(&ev.ID, &ev.OrgID, &ev.EntryID, &ev.Action, &ev.Description, &doc, &user, &ev.Username, &at); err != nil {
+			return ev, s.wrap(err)
+		}
+		ev.UserID, ev.CreatedAt = user.String, fromMicros(at)
+		return ev, fromJSON(doc, &ev.Details)
+	})
+}
+
+// countRisk adds delta to the open entries counted in e's cell and
+// severity; a closed e counts nothing.
+func (s *DB) countRisk(ctx context.Context, tx *sql.Tx, e risk.Entry, delta int) error {
+	if !e.Status.Open() {
+		return nil
+	}
+	_, err := s.exec(ctx, tx, `INSERT INTO risk_counts (org_id, likelihood, impact, severity, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, likelihood, impact, severity) DO UPDATE SET n = risk_counts.n + excluded.n`,
+		e.OrgID, e.Likelihood, e.Impact, e.Severity, delta)
+	return err
+}
+
+// RiskCounts implements risk.Store from the counts the writes keep.
+func (s *DB) RiskCounts(ctx context.Context, orgID string) (risk.Counts, error) {
+	c := risk.Counts{Cells: map[int]int{}, BySeverity: map[string]int{}}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT likelihood, impact, severity, n FROM risk_counts
+		WHERE org_id = ? AND n <> 0`), orgID)
+	if err != nil {
+		return c, s.wrap(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var l, i, n int
+		var sev string
+		if err := rows.Scan(&l, &i, &sev, &n); err != nil {
+			return c, s.wrap(err)
+		}
+		c.Cells[l*10+i] += n
+		c.BySeverity[sev] += n
+	}
+	return c, s.wrap(rows.Err())
+}
+
+// TopRisks implements risk.Store.
+func (s *DB) TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error) {
+	return s.riskRows(ctx, `SELECT `+riskColumns+` FROM risk_entries WHERE org_id = ? AND is_open = TRUE
+		ORDER BY severity_rank DESC, risk_score DESC, created_at DESC, id DESC LIMIT ?`, orgID, limit)
+}
