@@ -61,7 +61,10 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /llm/completions": {`{"model_id":":model_id","provider":"openai","model_name":"gpt","prompt":"hi","completion":"hello","metadata":{%s}}`,
 		"x", `1`, "metadata.x", ""},
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
-	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
+	"POST /webhooks/workflow-tool/execution": {`{"workflow_id":"wf","execution_id":"e","status":"running","started_at":"2026-01-31T12:00:00Z","meta_data":{%s}}`,
+		"x", `1`, "meta_data.x", ""},
+	"POST /webhooks/workflow-tool/test": {`{%s}`, "x", `1`, "x", ""},
+	"POST /metrics/calculate":           {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

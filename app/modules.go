@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/modules"
@@ -224,7 +225,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads), a.guard)
+	flows := &workflow.API{Store: a.store, Clock: a.clock()}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, flows), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -251,12 +253,14 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
-func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API) []web.Route {
+func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
+	flows *workflow.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes()} {
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(),
+		flows.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

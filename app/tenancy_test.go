@@ -50,10 +50,14 @@ func TestCrossOrganization(t *testing.T) {
 		audit := s.do("POST", "/bias/audit", a, map[string]any{"model_id": model, "sensitive_attributes": []string{"g"},
 			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
 		pollAudit(t, s, a, audit, "completed")
+		hookKey, _ := s.key(a, "webhooks:write")
+		flow := s.do("POST", "/webhooks/workflow-tool/execution", hookKey, workflowReport("1", "success", true)).want(t, 200).str("workflow_id")
+		agent := s.do("GET", "/workflows/"+flow+"/agents", a, nil).want(t, 200).at("agents").([]any)[0].(map[string]any)["id"].(string)
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
-			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit}
+			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
+			"workflow_id": flow, "agent_id": agent}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {

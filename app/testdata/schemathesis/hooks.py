@@ -127,6 +127,7 @@ RANGES = {
     "GET /llm/metrics": ("query", "start_date", "end_date", True, False),
     "GET /drift/reports": ("query", "start_date", "end_date", False, False),
     "POST /bias/audit": ("body", "start_date", "end_date", True, False),
+    "POST /webhooks/workflow-tool/execution": ("body", "started_at", "finished_at", False, False),
 }
 
 LABEL_FORM = ("sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute")
