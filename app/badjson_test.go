@@ -90,6 +90,9 @@ func TestBadJSON(t *testing.T) {
 				continue
 			}
 			name := r.Method + " " + r.Path
+			if r.RawBody {
+				continue // a signed delivery: its signature answers first (TestCodehostWebhookSignature)
+			}
 			b, ok := badJSONBodies[name]
 			if !ok {
 				t.Errorf("no body for %s in badJSONBodies; add one", name)

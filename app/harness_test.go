@@ -18,6 +18,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
@@ -291,5 +292,6 @@ func (s *server) model(token, name, version string) string {
 
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
-	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &workflow.API{})
+	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &workflow.API{},
+		&codehost.API{})
 }

@@ -10,7 +10,7 @@
 //
 // It imports the store errors and, for their record types, the packages
 // whose stores it implements (identity, registry, drift, bias,
-// integrations/workflow, platform/ratelimit); it must not import the event log, the analytical
+// integrations/workflow, integrations/codehost, platform/ratelimit); it must not import the event log, the analytical
 // store, the processors, the ingest endpoints or the query API.
 package sqlstore
 

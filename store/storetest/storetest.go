@@ -20,6 +20,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/registry"
 )
@@ -43,6 +44,7 @@ type Store interface {
 	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
 	BiasGovernanceSent(ctx context.Context, orgID, id string) error
 	workflow.Store
+	codehost.Store
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -70,6 +72,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, workflowTests...)
+	tests = append(tests, codehostTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
