@@ -63,8 +63,10 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
 	"POST /webhooks/workflow-tool/execution": {`{"workflow_id":"wf","execution_id":"e","status":"running","started_at":"2026-01-31T12:00:00Z","meta_data":{%s}}`,
 		"x", `1`, "meta_data.x", ""},
-	"POST /webhooks/workflow-tool/test": {`{%s}`, "x", `1`, "x", ""},
-	"POST /metrics/calculate":           {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
+	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},
+	"POST /codehost/connect/pat":                       {`{%s}`, "personal_access_token", `"ghp_x"`, "personal_access_token", ""},
+	"POST /codehost/connections/:connection_id/verify": {`{%s}`, "x", `1`, "x", ""},
+	"POST /metrics/calculate":                          {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

@@ -227,7 +227,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
-	hooks := &codehost.API{Store: a.store, Box: box, Clock: a.clock()}
+	hooks := &codehost.API{Store: a.store, Box: box, Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Clock: a.clock()}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, flows, hooks), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil

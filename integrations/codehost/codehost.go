@@ -88,6 +88,13 @@ func SecretLabel(repositoryID string) string { return "codehost-webhook-secret:"
 // missing (store.ErrNotFound).
 type Store interface {
 	CreateCodehostConnection(ctx context.Context, c Connection) error
+	CodehostConnection(ctx context.Context, orgID, id string) (Connection, error)
+	// CodehostConnections returns the organization's connections, oldest
+	// first.
+	CodehostConnections(ctx context.Context, orgID string) ([]Connection, error)
+	// DeleteCodehostConnection removes the connection with its tracked
+	// repositories and their deliveries.
+	DeleteCodehostConnection(ctx context.Context, orgID, id string) error
 	// CreateCodehostRepository stores r; store.ErrNotFound when its
 	// connection is not the organization's, store.ErrConflict when the
 	// organization tracks that full name already.

@@ -1,9 +1,19 @@
 // Package codehost is the code-host connection of spec 2 (B). So far it
-// holds the event delivery endpoint, POST /codehost/webhooks, with its
-// signature check and its record of delivery ids, and the records it
-// needs: connections and tracked repositories, whose secrets (the
-// connection's token, the repository's webhook secret) are sealed at rest
-// with platform/secretbox.
+// holds connections by personal access token (POST /codehost/connect/pat,
+// GET /codehost/connections, POST /codehost/connections/{id}/verify,
+// DELETE /codehost/connections/{id}), the event delivery endpoint, POST
+// /codehost/webhooks, with its signature check and its record of delivery
+// ids, and the records they need: connections and tracked repositories,
+// whose secrets (the connection's token, the repository's webhook secret)
+// are sealed at rest with platform/secretbox, bound to their record's id.
+//
+// # Connections
+//
+// A token is checked with the code host (Host.Account, GET /user through
+// go-github: 10-second timeout, no redirects followed, at most 5 MiB read)
+// before it is stored: one the host refuses, or without the scopes repo
+// and read:org, answers 422 naming personal_access_token; a host that
+// cannot answer, 503. Verify asks again with the stored token.
 //
 // # Delivery
 //

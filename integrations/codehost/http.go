@@ -28,15 +28,16 @@ type API struct {
 	Store Store
 	// Box opens the sealed webhook secrets.
 	Box *secretbox.Keyring
+	// Host is the code host's REST API.
+	Host Host
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
-	return []web.Route{
-		{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver},
-	}
+	return append(a.connectionRoutes(),
+		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
 }
 
 // receipt is the delivery endpoint's answer.

@@ -135,8 +135,8 @@ func (a *API) test(c *fiber.Ctx) error {
 	if err := keyOnly(c); err != nil {
 		return err
 	}
-	if len(c.Body()) > 0 {
-		return web.Invalid("body", "the test takes no body")
+	if err := web.NoBody(c); err != nil {
+		return err
 	}
 	now := a.Clock.Now()
 	started := now.Format(time.RFC3339Nano)

@@ -37,3 +37,23 @@ func TestMountRawBody(t *testing.T) {
 	f("/raw", 200)
 	f("/json", 415)
 }
+
+func TestNoBody(t *testing.T) {
+	app := NewApp(Options{})
+	app.Post("/", func(c *fiber.Ctx) error {
+		if err := NoBody(c); err != nil {
+			return err
+		}
+		return c.SendStatus(204)
+	})
+	for body, want := range map[string]int{"": 204, " ": 204, "{}": 204, " { } ": 204, `{"x":1}`: 422, "[]": 400} {
+		req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		res, err := app.Test(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StatusCode != want {
+			t.Errorf("body %q: got %d, want %d", body, res.StatusCode, want)
+		}
+	}
+}

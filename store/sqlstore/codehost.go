@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/store"
 )
 
 var _ codehost.Store = (*DB)(nil)
@@ -18,6 +19,45 @@ func (s *DB) CreateCodehostConnection(ctx context.Context, c codehost.Connection
 	_, err = s.exec(ctx, s.db, `INSERT INTO codehost_connections (id, org_id, auth_type, status, username, email, scopes,
 		sealed_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.OrgID, c.AuthType, c.Status, c.Username, c.Email, scopes, c.SealedToken, micros(c.CreatedAt))
+	return err
+}
+
+const connectionColumns = `id, org_id, auth_type, status, username, email, scopes, sealed_token, created_at`
+
+func (s *DB) scanConnection(row interface{ Scan(...any) error }) (codehost.Connection, error) {
+	var c codehost.Connection
+	var scopes string
+	var created int64
+	if err := row.Scan(&c.ID, &c.OrgID, &c.AuthType, &c.Status, &c.Username, &c.Email, &scopes, &c.SealedToken, &created); err != nil {
+		return c, s.wrap(err)
+	}
+	c.CreatedAt = fromMicros(created)
+	return c, fromJSON(scopes, &c.Scopes)
+}
+
+// CodehostConnection implements codehost.Store.
+func (s *DB) CodehostConnection(ctx context.Context, orgID, id string) (codehost.Connection, error) {
+	return s.scanConnection(s.db.QueryRowContext(ctx, s.q(`SELECT `+connectionColumns+
+		` FROM codehost_connections WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// CodehostConnections implements codehost.Store.
+func (s *DB) CodehostConnections(ctx context.Context, orgID string) ([]codehost.Connection, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+connectionColumns+
+		` FROM codehost_connections WHERE org_id = ? ORDER BY created_at, id`), orgID)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanConnection)
+}
+
+// DeleteCodehostConnection implements codehost.Store; the schema's
+// cascades remove its repositories and their deliveries.
+func (s *DB) DeleteCodehostConnection(ctx context.Context, orgID, id string) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM codehost_connections WHERE org_id = ? AND id = ?`, orgID, id)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
 	return err
 }
 

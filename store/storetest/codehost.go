@@ -11,6 +11,7 @@ import (
 var codehostTests = []test{
 	{"Codehost/Repository", testCodehostRepository},
 	{"Codehost/Deliveries", testCodehostDeliveries},
+	{"Codehost/Connections", testCodehostConnections},
 }
 
 // newTracked stores a connection of org and a repository tracked through
@@ -92,4 +93,42 @@ func testCodehostDeliveries(t *testing.T, s Store) {
 	if len(none) != 0 {
 		t.Errorf("got %d deliveries for another organization, want none", len(none))
 	}
+}
+
+// testCodehostConnections: connections read back within their
+// organization only; removing one removes its repositories and their
+// deliveries.
+func testCodehostConnections(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	r := newTracked(t, s, a.ID, "models")
+	ok, err := s.RecordDelivery(ctx(t), codehost.Delivery{RepositoryID: r.ID, OrgID: a.ID, ID: "d1", Event: "push",
+		Payload: []byte(`{}`), Status: codehost.DeliveryReceived, ReceivedAt: at(3)})
+	must(t, err, "RecordDelivery")
+	if !ok {
+		t.Fatal("RecordDelivery: got not stored, want stored")
+	}
+	c, err := s.CodehostConnection(ctx(t), a.ID, r.ConnectionID)
+	must(t, err, "CodehostConnection")
+	equal(t, "connection", c, codehost.Connection{ID: r.ConnectionID, OrgID: a.ID, AuthType: codehost.AuthPAT, Status: "active",
+		Username: "octo", Email: "octo@example.com", Scopes: []string{}, SealedToken: "sb1:k:token", CreatedAt: stored(at(1))})
+	list, err := s.CodehostConnections(ctx(t), a.ID)
+	must(t, err, "CodehostConnections")
+	equal(t, "connections", list, []codehost.Connection{c})
+	_, err = s.CodehostConnection(ctx(t), b.ID, c.ID)
+	wantErr(t, err, store.ErrNotFound, "CodehostConnection of another org")
+	theirs, err := s.CodehostConnections(ctx(t), b.ID)
+	must(t, err, "CodehostConnections of another org")
+	if len(theirs) != 0 {
+		t.Errorf("got %d connections for another organization, want none", len(theirs))
+	}
+	wantErr(t, s.DeleteCodehostConnection(ctx(t), b.ID, c.ID), store.ErrNotFound, "DeleteCodehostConnection from another org")
+	must(t, s.DeleteCodehostConnection(ctx(t), a.ID, c.ID), "DeleteCodehostConnection")
+	_, err = s.WebhookRepository(ctx(t), r.ID)
+	wantErr(t, err, store.ErrNotFound, "WebhookRepository after its connection is removed")
+	left, err := s.Deliveries(ctx(t), a.ID, r.ID)
+	must(t, err, "Deliveries")
+	if len(left) != 0 {
+		t.Errorf("got %d deliveries after the connection is removed, want none", len(left))
+	}
+	wantErr(t, s.DeleteCodehostConnection(ctx(t), a.ID, c.ID), store.ErrNotFound, "DeleteCodehostConnection again")
 }

@@ -188,6 +188,10 @@ def _broken_rules(op, case):
         # Only an open sign-up without a token creates an organization,
         # and every request of the run carries the admin's key.
         broken.add("organization_name")
+    if op == "POST /codehost/connect/pat":
+        # "it must be accepted by the code host": the run's host refuses
+        # every token it did not issue.
+        broken.add("personal_access_token")
     if op in ("POST /auth/register", "POST /users") and _weak_password(body):
         broken.add("password")  # "not a commonly used password, not containing the username"
     if op in ("POST /users", "PUT /users/{user_id}/role"):
