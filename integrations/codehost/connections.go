@@ -57,8 +57,8 @@ func (a *API) connectPAT(c *fiber.Ctx) error {
 	var v web.Problems
 	v.Required("personal_access_token", req.Token)
 	v.MaxLen("personal_access_token", req.Token, 255)
-	if strings.ContainsAny(req.Token, " \t\r\n") {
-		v.Add("personal_access_token", "must not contain white space")
+	if strings.IndexFunc(req.Token, func(r rune) bool { return r < '!' || r > '~' }) >= 0 {
+		v.Add("personal_access_token", "must be printable ASCII without spaces, as the code host's tokens are")
 	}
 	if err := v.Err(); err != nil {
 		return err
