@@ -14,7 +14,7 @@ func workflowRun(exec string, nodes int) map[string]any {
 	ns := make([]any, nodes)
 	for i := range ns {
 		ns[i] = map[string]any{"node_name": fmt.Sprintf("node-%d", i), "node_type": "n8n-nodes-base.openAi",
-			"input_data": map[string]any{"prompt": "classify the ticket text that the customer wrote", "i": i},
+			"input_data":  map[string]any{"prompt": "classify the ticket text that the customer wrote", "i": i},
 			"output_data": map[string]any{"label": "billing", "confidence": 0.93, "tokens": 120}, "execution_time_ms": 40 + i,
 			"status": "success"}
 	}

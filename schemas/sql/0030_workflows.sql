@@ -55,4 +55,6 @@ CREATE TABLE workflow_executions (
     created_at        BIGINT NOT NULL,
     UNIQUE (workflow_id, position)
 );
-CREATE INDEX workflow_executions_agent ON workflow_executions (workflow_id, agent_id, position);
+-- agent_id leads: the cascade from a deleted agent and the agent's executions
+-- page read it.
+CREATE INDEX workflow_executions_agent ON workflow_executions (agent_id, position);
