@@ -67,6 +67,11 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /risk-register":            {`{"title":"t","category":"drift","likelihood":3,%s}`, "impact", `4`, "impact", ""},
 	"PUT /risk-register/config":      {`{%s}`, "category_taxonomy", `["privacy"]`, "category_taxonomy", ""},
 	"PATCH /risk-register/:entry_id": {`{%s}`, "title", `"t"`, "title", ""},
+	"POST /webhooks/workflow-tool/execution": {`{"workflow_id":"wf","execution_id":"e","status":"running","started_at":"2026-01-31T12:00:00Z","meta_data":{%s}}`,
+		"x", `1`, "meta_data.x", ""},
+	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},
+	"POST /codehost/connect/pat":                       {`{%s}`, "personal_access_token", `"ghp_x"`, "personal_access_token", ""},
+	"POST /codehost/connections/:connection_id/verify": {`{%s}`, "x", `1`, "x", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number
@@ -92,6 +97,9 @@ func TestBadJSON(t *testing.T) {
 				continue
 			}
 			name := r.Method + " " + r.Path
+			if r.RawBody {
+				continue // a signed delivery: its signature answers first (TestCodehostWebhookSignature)
+			}
 			b, ok := badJSONBodies[name]
 			if !ok {
 				t.Errorf("no body for %s in badJSONBodies; add one", name)

@@ -14,6 +14,8 @@ import (
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/modules"
@@ -226,7 +228,9 @@ func (a *App) initAPI(ctx context.Context) error {
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks), a.guard)
+	flows := &workflow.API{Store: a.store, Clock: a.clock()}
+	hooks := &codehost.API{Store: a.store, Box: box, Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Clock: a.clock()}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, flows, hooks), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -254,13 +258,13 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
 func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
-	risks *risk.API) []web.Route {
+	risks *risk.API, flows *workflow.API, hooks *codehost.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
 	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(),
-		risks.Routes()} {
+		risks.Routes(), flows.Routes(), hooks.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

@@ -58,9 +58,17 @@ var stScopes = []string{"read", "write", "users:read", "users:write", "roles:rea
 var stHooks string
 
 // stConfig makes an operation that answers nothing but 401 or 403 fail the
-// run: the key is meant to reach every operation.
+// run: the key is meant to reach every operation. The code host's event
+// delivery is left out: it is authenticated by an HMAC of its body under a
+// repository's secret, which no generated request carries, so every case
+// would answer 401 (TestCodehostWebhookSignature and
+// TestCodehostWebhookDeliveryOnce cover it).
 const stConfig = `[warnings]
 fail-on = ["missing_auth"]
+
+[[operations]]
+include-operation-id = "receiveCodehostDelivery"
+enabled = false
 `
 
 // stFindings are requests with which Schemathesis found a 5xx. Whether a run
@@ -100,6 +108,9 @@ func runSchemathesis(t *testing.T, st string, cfg config.Config) {
 	// so that no operation is throttled into answering only 429.
 	const unlimited = 1 << 40
 	cfg.Limits = config.Limits{Standard: unlimited, Predictions: unlimited, Batch: unlimited, Reports: unlimited}
+	// The code host refuses every token the run makes up (hooks.py
+	// excuses the 422 that names it), so no request leaves the machine.
+	cfg.CodehostAPIURL = newForge(t).srv.URL + "/"
 	s := start(t, cfg)
 	key, keyID := s.key(s.admin(), stScopes...)
 	me := s.do("GET", "/auth/me", key, nil).want(t, 200)

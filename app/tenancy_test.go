@@ -52,12 +52,20 @@ func TestCrossOrganization(t *testing.T) {
 			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
 		pollAudit(t, s, a, audit, "completed")
 		entry := s.do("POST", "/risk-register", a, riskEntry(map[string]any{"model_ids": []string{model}})).want(t, 201).str("id")
+		hookKey, _ := s.key(a, "webhooks:write")
+		flow := s.do("POST", "/webhooks/workflow-tool/execution", hookKey, workflowReport("1", "success", true)).want(t, 200).str("workflow_id")
+		agent := s.do("GET", "/workflows/"+flow+"/agents", a, nil).want(t, 200).at("agents").([]any)[0].(map[string]any)["id"].(string)
+		repo := tracked(t, s, a, "secret")
+		conn, err := s.app.store.WebhookRepository(t.Context(), repo)
+		if err != nil {
+			t.Fatal(err)
+		}
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
-			"entry_id": entry}
+			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -105,6 +113,10 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)
+		if list := s.do("GET", "/codehost/connections", a, nil).want(t, 200); len(list.list) != 1 {
+			t.Fatalf("got connections %s after B's calls, want A's one kept", list.raw)
+		}
+		s.do("GET", "/workflows/"+flow, a, nil).want(t, 200)
 		if r := s.do("GET", "/users/"+aliceID, a, nil).want(t, 200); r.str("role") != "editor" {
 			t.Fatalf("got alice's role %q, want editor", r.str("role"))
 		}

@@ -127,6 +127,8 @@ type Config struct {
 	// wherever it is served. Without either, /metrics answers clients on
 	// loopback only.
 	MetricsToken string
+	// CodehostAPIURL is the code host's REST API that connections call.
+	CodehostAPIURL string
 }
 
 // Parse reads flags from args (after the subcommand), with defaults from
@@ -188,6 +190,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
+	f.str(&c.CodehostAPIURL, "codehost-api-url", "https://api.github.com/", "the code host's REST API (a GitHub Enterprise or compatible forge: its /api/v3/ or /api/v1/ URL)")
 	return f
 }
 
@@ -257,6 +260,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("bias", c.Bias),
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
+		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),
 	)
 }
 

@@ -36,6 +36,10 @@ type Route struct {
 	// as Python's json module writes them, for a route whose own parser
 	// reads them (drift's columns).
 	NonFinite bool
+	// RawBody leaves the body to the handler alone: no JSON check runs
+	// before it. For a signed delivery, whose signature is checked over the
+	// raw bytes before anything parses them.
+	RawBody bool
 	// Handler serves the operation.
 	Handler fiber.Handler
 }
@@ -67,14 +71,15 @@ func PathParam(c *fiber.Ctx, name string) (string, error) {
 type Guard func(Route) []fiber.Handler
 
 // Mount registers routes on router, each behind guard's handlers; a route
-// that takes a body admits only a well-formed JSON one (jsonBody).
+// that takes a body admits only a well-formed JSON one (jsonBody), unless
+// it reads its raw body itself (RawBody).
 func Mount(router fiber.Router, routes []Route, guard Guard) {
 	for _, r := range routes {
 		var hs []fiber.Handler
 		if guard != nil {
 			hs = guard(r)
 		}
-		if takesBody(r.Method) {
+		if takesBody(r.Method) && !r.RawBody {
 			hs = append(hs, jsonBody(r.NonFinite))
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)

@@ -86,22 +86,8 @@ func (s *DB) BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bia
 	if f.Status != "" {
 		where, args = append(where, "status = ?"), append(args, string(f.Status))
 	}
-	cond := strings.Join(where, " AND ")
-	var total int64
-	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bias_audits WHERE `+cond), args...).Scan(&total); err != nil {
-		return nil, 0, s.wrap(err)
-	}
-	limit := int64(f.Limit)
-	if limit <= 0 {
-		limit = 1 << 62
-	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+biasColumns+` FROM bias_audits WHERE `+cond+
-		` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`), append(args, limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, s.wrap(err)
-	}
-	out, err := collect(rows, s.scanBias)
-	return out, total, err
+	return listPage(ctx, s, "bias_audits", biasColumns, strings.Join(where, " AND "), "created_at DESC, id DESC",
+		args, f.Offset, f.Limit, s.scanBias)
 }
 
 // UpdateBiasAudit implements bias.Store: a finished audit is not written.

@@ -10,7 +10,8 @@
 // which tells the caller whether to retry.
 //
 // It imports the store errors and, for their record types, the packages
-// whose stores it implements (identity, registry, drift, bias, governance/risk,
+// whose stores it implements (identity, registry, drift, bias,
+// governance/risk, integrations/workflow, integrations/codehost,
 // platform/ratelimit); it must not import the event log, the analytical
 // store, the processors, the ingest endpoints or the query API.
 package sqlstore

@@ -21,6 +21,8 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/registry"
 )
 
@@ -51,6 +53,8 @@ type Store interface {
 	RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
 	RiskCounts(ctx context.Context, orgID string) (risk.Counts, error)
 	TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error)
+	workflow.Store
+	codehost.Store
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -81,6 +85,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, riskTests...)
+	tests = append(tests, workflowTests...)
+	tests = append(tests, codehostTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -131,6 +131,7 @@ RANGES = {
     "GET /llm/metrics": ("query", "start_date", "end_date", True, False),
     "GET /drift/reports": ("query", "start_date", "end_date", False, False),
     "POST /bias/audit": ("body", "start_date", "end_date", True, False),
+    "POST /webhooks/workflow-tool/execution": ("body", "started_at", "finished_at", False, False),
 }
 
 LABEL_FORM = ("sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute")
@@ -185,6 +186,10 @@ def _broken_rules(op, case):
         # Only an open sign-up without a token creates an organization,
         # and every request of the run carries the admin's key.
         broken.add("organization_name")
+    if op == "POST /codehost/connect/pat":
+        # "it must be accepted by the code host": the run's host refuses
+        # every token it did not issue.
+        broken.add("personal_access_token")
     if op in ("POST /auth/register", "POST /users") and _weak_password(body):
         broken.add("password")  # "not a commonly used password, not containing the username"
     if op in ("POST /risk-register", "PATCH /risk-register/{entry_id}"):

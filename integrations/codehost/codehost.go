@@ -1,0 +1,111 @@
+package codehost
+
+import (
+	"context"
+	"time"
+)
+
+// Connection authentication types.
+const (
+	AuthOAuth = "oauth"
+	AuthPAT   = "pat"
+)
+
+// Webhook statuses of a tracked repository.
+const (
+	WebhookInactive = "inactive"
+	WebhookActive   = "active"
+)
+
+// Connection is an organization's link to an account on the code host.
+type Connection struct {
+	ID       string   `json:"id"`
+	OrgID    string   `json:"-"`
+	AuthType string   `json:"auth_type"`
+	Status   string   `json:"status"`
+	Username string   `json:"codehost_username"`
+	Email    string   `json:"codehost_email"`
+	Scopes   []string `json:"scopes"`
+	// SealedToken is the access token sealed with secretbox (label
+	// TokenLabel(ID)); it never leaves the server.
+	SealedToken string    `json:"-"`
+	CreatedAt   time.Time `json:"created_at"`
+}
+
+// Repository is a tracked repository.
+type Repository struct {
+	ID              string   `json:"id"`
+	OrgID           string   `json:"-"`
+	ConnectionID    string   `json:"connection_id"`
+	Owner           string   `json:"owner"`
+	Name            string   `json:"name"`
+	FullName        string   `json:"full_name"`
+	DefaultBranch   string   `json:"default_branch"`
+	IsPrivate       bool     `json:"is_private"`
+	TrackedBranches []string `json:"tracked_branches"`
+	WebhookStatus   string   `json:"webhook_status"`
+	// SealedWebhookSecret is the webhook's secret sealed with secretbox
+	// (label SecretLabel(ID)); empty until the webhook is set up.
+	SealedWebhookSecret   string    `json:"-"`
+	TotalCommitsProcessed int64     `json:"total_commits_processed"`
+	TotalModelsRegistered int64     `json:"total_models_registered"`
+	CreatedAt             time.Time `json:"created_at"`
+}
+
+// Delivery statuses.
+const (
+	// DeliveryReceived: a subscribed event, kept for processing.
+	DeliveryReceived = "received"
+	// DeliveryIgnored: an event nothing subscribes to (ping, ...).
+	DeliveryIgnored = "ignored"
+)
+
+// Events are the subscribed event types.
+var Events = []string{"push", "release", "create"}
+
+// Delivery is one event delivery the code host made.
+type Delivery struct {
+	RepositoryID string
+	OrgID        string
+	// ID is the platform's delivery id (X-GitHub-Delivery).
+	ID      string
+	Event   string
+	Payload []byte
+	Status  string
+	// ReceivedAt is when it first arrived.
+	ReceivedAt time.Time
+}
+
+// TokenLabel and SecretLabel bind a sealed value to its record, so that a
+// value copied onto another record does not open.
+func TokenLabel(connectionID string) string { return "codehost-token:" + connectionID }
+
+// SecretLabel is the label of a repository's sealed webhook secret.
+func SecretLabel(repositoryID string) string { return "codehost-webhook-secret:" + repositoryID }
+
+// Store keeps connections, tracked repositories and deliveries. Methods
+// that take an organization treat another organization's records as
+// missing (store.ErrNotFound).
+type Store interface {
+	CreateCodehostConnection(ctx context.Context, c Connection) error
+	CodehostConnection(ctx context.Context, orgID, id string) (Connection, error)
+	// CodehostConnections returns the organization's connections, oldest
+	// first.
+	CodehostConnections(ctx context.Context, orgID string) ([]Connection, error)
+	// DeleteCodehostConnection removes the connection with its tracked
+	// repositories and their deliveries.
+	DeleteCodehostConnection(ctx context.Context, orgID, id string) error
+	// CreateCodehostRepository stores r; store.ErrNotFound when its
+	// connection is not the organization's, store.ErrConflict when the
+	// organization tracks that full name already.
+	CreateCodehostRepository(ctx context.Context, r Repository) error
+	// WebhookRepository returns the tracked repository id of whichever
+	// organization: a delivery names no organization, its signature
+	// proves it. store.ErrNotFound when none.
+	WebhookRepository(ctx context.Context, id string) (Repository, error)
+	// RecordDelivery stores d unless its repository has a delivery with
+	// its id already, and reports whether it stored it.
+	RecordDelivery(ctx context.Context, d Delivery) (bool, error)
+	// Deliveries returns the repository's deliveries, oldest first.
+	Deliveries(ctx context.Context, orgID, repositoryID string) ([]Delivery, error)
+}

@@ -1,0 +1,118 @@
+package codehost
+
+import (
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// Headers of a delivery besides the signature.
+const (
+	DeliveryHeader = "X-GitHub-Delivery"
+	EventHeader    = "X-GitHub-Event"
+)
+
+// maxDeliveryID bounds the delivery id kept (the platform's are UUIDs).
+const maxDeliveryID = 100
+
+// API serves the code-host routes.
+type API struct {
+	Store Store
+	// Box opens the sealed webhook secrets.
+	Box *secretbox.Keyring
+	// Host is the code host's REST API.
+	Host Host
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return append(a.connectionRoutes(),
+		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
+}
+
+// receipt is the delivery endpoint's answer.
+type receipt struct {
+	DeliveryID string `json:"delivery_id"`
+	Event      string `json:"event"`
+	// Status is received (new, kept for processing), ignored (new, an
+	// event nothing subscribes to) or duplicate (seen before, unchanged).
+	Status string `json:"status"`
+}
+
+// unverified is the one answer to every delivery whose signature does not
+// verify, whatever the reason, so that nothing tells which repository ids
+// exist.
+func unverified(reason string) error {
+	return web.Unauthenticated("the delivery's " + SignatureHeader + " does not verify: " + reason)
+}
+
+func (a *API) deliver(c *fiber.Ctx) error {
+	body := c.Body()
+	sum, err := ParseSignature(c.Get(SignatureHeader))
+	if err != nil {
+		return unverified(strings.TrimPrefix(err.Error(), "codehost: "))
+	}
+	repo, secret, err := a.secret(c, c.Query("repository"))
+	if err != nil {
+		return err
+	}
+	if err := match(secret, body, sum); err != nil {
+		return unverified("it does not match the body")
+	}
+	var v web.Problems
+	id, event := c.Get(DeliveryHeader), c.Get(EventHeader)
+	v.Required(DeliveryHeader, id)
+	v.MaxLen(DeliveryHeader, id, maxDeliveryID)
+	v.Required(EventHeader, event)
+	v.MaxLen(EventHeader, event, 100)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	var payload map[string]any
+	if err := web.DecodeBody(body, &payload); err != nil {
+		return err
+	}
+	d := Delivery{RepositoryID: repo.ID, OrgID: repo.OrgID, ID: id, Event: event, Payload: body,
+		Status: DeliveryIgnored, ReceivedAt: a.Clock.Now()}
+	if slices.Contains(Events, event) {
+		d.Status = DeliveryReceived
+	}
+	fresh, err := a.Store.RecordDelivery(c.UserContext(), d)
+	if err != nil {
+		return err
+	}
+	if !fresh {
+		return c.JSON(receipt{DeliveryID: id, Event: event, Status: "duplicate"})
+	}
+	return c.Status(http.StatusAccepted).JSON(receipt{DeliveryID: id, Event: event, Status: d.Status})
+}
+
+// secret returns the tracked repository id and its webhook secret; 401
+// when there is none to check with.
+func (a *API) secret(c *fiber.Ctx, id string) (Repository, []byte, error) {
+	if id == "" || len(id) > 64 {
+		return Repository{}, nil, unverified("repository names no repository with a webhook")
+	}
+	repo, err := a.Store.WebhookRepository(c.UserContext(), id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && repo.SealedWebhookSecret == "" {
+		return repo, nil, unverified("repository names no repository with a webhook")
+	}
+	if err != nil {
+		return repo, nil, err
+	}
+	secret, err := a.Box.Open(repo.SealedWebhookSecret, SecretLabel(repo.ID))
+	if err != nil {
+		return repo, nil, err
+	}
+	return repo, secret, nil
+}

@@ -1,0 +1,131 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ codehost.Store = (*DB)(nil)
+
+// CreateCodehostConnection implements codehost.Store.
+func (s *DB) CreateCodehostConnection(ctx context.Context, c codehost.Connection) error {
+	scopes, err := toJSON(orNoStrings(c.Scopes))
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, s.db, `INSERT INTO codehost_connections (id, org_id, auth_type, status, username, email, scopes,
+		sealed_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.OrgID, c.AuthType, c.Status, c.Username, c.Email, scopes, c.SealedToken, micros(c.CreatedAt))
+	return err
+}
+
+const connectionColumns = `id, org_id, auth_type, status, username, email, scopes, sealed_token, created_at`
+
+func (s *DB) scanConnection(row interface{ Scan(...any) error }) (codehost.Connection, error) {
+	var c codehost.Connection
+	var scopes string
+	var created int64
+	if err := row.Scan(&c.ID, &c.OrgID, &c.AuthType, &c.Status, &c.Username, &c.Email, &scopes, &c.SealedToken, &created); err != nil {
+		return c, s.wrap(err)
+	}
+	c.CreatedAt = fromMicros(created)
+	return c, fromJSON(scopes, &c.Scopes)
+}
+
+// CodehostConnection implements codehost.Store.
+func (s *DB) CodehostConnection(ctx context.Context, orgID, id string) (codehost.Connection, error) {
+	return s.scanConnection(s.db.QueryRowContext(ctx, s.q(`SELECT `+connectionColumns+
+		` FROM codehost_connections WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// CodehostConnections implements codehost.Store.
+func (s *DB) CodehostConnections(ctx context.Context, orgID string) ([]codehost.Connection, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+connectionColumns+
+		` FROM codehost_connections WHERE org_id = ? ORDER BY created_at, id`), orgID)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanConnection)
+}
+
+// DeleteCodehostConnection implements codehost.Store; the schema's
+// cascades remove its repositories and their deliveries.
+func (s *DB) DeleteCodehostConnection(ctx context.Context, orgID, id string) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM codehost_connections WHERE org_id = ? AND id = ?`, orgID, id)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+func orNoStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, default_branch, is_private, tracked_branches,
+	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at`
+
+// CreateCodehostRepository implements codehost.Store.
+func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository) error {
+	branches, err := toJSON(orNoStrings(r.TrackedBranches))
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM codehost_connections WHERE org_id = ? AND id = ?`),
+			r.OrgID, r.ConnectionID).Scan(&one); err != nil {
+			return s.wrap(err)
+		}
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(14)+`)`,
+			r.ID, r.OrgID, r.ConnectionID, r.Owner, r.Name, r.FullName, r.DefaultBranch, r.IsPrivate, branches,
+			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt))
+		return err
+	})
+}
+
+// WebhookRepository implements codehost.Store.
+func (s *DB) WebhookRepository(ctx context.Context, id string) (codehost.Repository, error) {
+	var r codehost.Repository
+	var branches string
+	var created int64
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories WHERE id = ?`), id).Scan(
+		&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
+		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created)
+	if err != nil {
+		return r, s.wrap(err)
+	}
+	r.CreatedAt = fromMicros(created)
+	return r, fromJSON(branches, &r.TrackedBranches)
+}
+
+// RecordDelivery implements codehost.Store.
+func (s *DB) RecordDelivery(ctx context.Context, d codehost.Delivery) (bool, error) {
+	n, err := s.exec(ctx, s.db, `INSERT INTO codehost_deliveries (repository_id, delivery_id, org_id, event, payload, status,
+		received_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (repository_id, delivery_id) DO NOTHING`,
+		d.RepositoryID, d.ID, d.OrgID, d.Event, string(d.Payload), d.Status, micros(d.ReceivedAt))
+	return n == 1, err
+}
+
+// Deliveries implements codehost.Store.
+func (s *DB) Deliveries(ctx context.Context, orgID, repositoryID string) ([]codehost.Delivery, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT repository_id, delivery_id, org_id, event, payload, status, received_at
+		FROM codehost_deliveries WHERE org_id = ? AND repository_id = ? ORDER BY received_at, delivery_id`), orgID, repositoryID)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, func(row interface{ Scan(...any) error }) (codehost.Delivery, error) {
+		var d codehost.Delivery
+		var payload string
+		var received int64
+		err := row.Scan(&d.RepositoryID, &d.ID, &d.OrgID, &d.Event, &payload, &d.Status, &received)
+		d.Payload, d.ReceivedAt = []byte(payload), fromMicros(received)
+		return d, s.wrap(err)
+	})
+}
