@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
@@ -290,5 +291,5 @@ func (s *server) model(token, name, version string) string {
 
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
-	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{})
+	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &alerts.API{})
 }

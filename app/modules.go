@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
@@ -224,7 +225,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads), a.guard)
+	rules := &alerts.API{Store: a.store, Readings: a.analytics, Clock: a.clock()}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, rules), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -251,12 +253,13 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
-func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API) []web.Route {
+func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
+	rules *alerts.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes()} {
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(), rules.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
@@ -41,6 +42,15 @@ type Store interface {
 	DeleteBiasAudit(ctx context.Context, orgID, id string) error
 	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
 	BiasGovernanceSent(ctx context.Context, orgID, id string) error
+	CreateAlertRule(ctx context.Context, r alerts.Rule) error
+	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
+	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
+	UpdateAlertRule(ctx context.Context, orgID, id string, change func(*alerts.Rule) error) (alerts.Rule, error)
+	DeleteAlertRule(ctx context.Context, orgID, id, userID string, at time.Time) error
+	AlertInstance(ctx context.Context, orgID, id string) (alerts.Instance, error)
+	AlertInstances(ctx context.Context, orgID string, f alerts.InstanceFilter) ([]alerts.Instance, int64, error)
+	UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*alerts.Instance) error) (alerts.Instance, error)
+	alerts.Ledger
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -49,6 +59,9 @@ var _ drift.Store = Store(nil)
 
 // bias.Store shares Model with registry.Store too.
 var _ bias.Store = Store(nil)
+
+// alerts.Store shares Model and Models with registry.Store too.
+var _ alerts.Store = Store(nil)
 
 // test is one case of the suite; it gets a fresh, empty store.
 type test struct {
@@ -67,6 +80,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, referenceTests...)
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
+	tests = append(tests, alertTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -1,0 +1,83 @@
+package alerts
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Metric is one entry of the catalogue of metric names a condition may
+// test (GET /alerts/metrics). Every value is read from the rollups the
+// processors keep (never from raw rows) over the condition's window.
+type Metric struct {
+	// Name is the metric_name, or for a family the prefix its names start
+	// with (metric:).
+	Name string `json:"name"`
+	// Family is true when Name is a prefix followed by a free part
+	// (Parameter says which): metric:accuracy.
+	Family    bool   `json:"family"`
+	Parameter string `json:"parameter,omitempty"`
+	Unit      string `json:"unit"`
+	// Empty is what a window without data observes: "zero" or "no value"
+	// (a condition on no value does not hold).
+	Empty       string `json:"empty_window"`
+	Description string `json:"description"`
+}
+
+// MetricPrefix starts the names of logged metric types: metric:accuracy.
+const MetricPrefix = "metric:"
+
+// Catalogue lists the metric names conditions may test.
+var Catalogue = []Metric{
+	{Name: "prediction_count", Unit: "predictions", Empty: "zero",
+		Description: "Predictions logged for the model in the window (prediction volume)."},
+	{Name: "latency_avg_ms", Unit: "ms", Empty: "no value",
+		Description: "Mean latency_ms of the window's predictions that reported one."},
+	{Name: "latency_p50_ms", Unit: "ms", Empty: "no value",
+		Description: "Median latency_ms of the window's predictions (quantile sketches of the rollups: exact up to the sketch's exact limit, within 1% beyond)."},
+	{Name: "latency_p95_ms", Unit: "ms", Empty: "no value",
+		Description: "95th percentile of latency_ms of the window's predictions."},
+	{Name: "latency_p99_ms", Unit: "ms", Empty: "no value",
+		Description: "99th percentile of latency_ms of the window's predictions."},
+	{Name: MetricPrefix, Family: true, Parameter: "metric_type", Unit: "the metric's", Empty: "no value",
+		Description: "Mean value of a logged metric_type in the window: metric:accuracy is the mean of the values logged with metric_type accuracy (POST /metrics)."},
+	{Name: "llm_completions", Unit: "completions", Empty: "zero",
+		Description: "LLM completions logged for the model in the window."},
+	{Name: "llm_cost", Unit: "the cost's currency", Empty: "zero",
+		Description: "Sum of the cost of the window's LLM completions."},
+	{Name: "llm_tokens", Unit: "tokens", Empty: "zero",
+		Description: "Sum of total_tokens of the window's LLM completions."},
+	{Name: "llm_latency_avg_ms", Unit: "ms", Empty: "no value",
+		Description: "Mean latency_ms of the window's LLM completions that reported one."},
+}
+
+// metricProblem says what is wrong with a metric_name, "" when it is in
+// the catalogue.
+func metricProblem(name string) string {
+	if rest, ok := strings.CutPrefix(name, MetricPrefix); ok {
+		switch {
+		case rest == "" || utf8.RuneCountInString(rest) > 100:
+			return "metric: must be followed by a metric_type of 1-100 characters"
+		case strings.TrimSpace(rest) != rest:
+			return "the metric_type after metric: must not start or end with spaces"
+		}
+		return ""
+	}
+	for _, m := range Catalogue {
+		if !m.Family && m.Name == name {
+			return ""
+		}
+	}
+	return "is not in the metric catalogue (GET /alerts/metrics): one of " + catalogueNames()
+}
+
+func catalogueNames() string {
+	names := make([]string, 0, len(Catalogue))
+	for _, m := range Catalogue {
+		if m.Family {
+			names = append(names, m.Name+"<"+m.Parameter+">")
+			continue
+		}
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,104 @@
+package alerts
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+)
+
+// dryRunRequest is the optional body of POST
+// /alerts/rules/{rule_id}/evaluate: model_id picks one model of a rule
+// over every model (404 for a model the organization does not have; 422
+// when the rule watches another model).
+type dryRunRequest struct {
+	ModelID *string `json:"model_id"`
+}
+
+// MaxDryRunModels bounds the models one dry run of a rule over every
+// model observes; more answer 422 asking for a model_id.
+const MaxDryRunModels = 100
+
+// dryRun is the answer of a dry run.
+type dryRun struct {
+	RuleID string `json:"rule_id"`
+	// WouldFire is true when the rule holds for at least one model.
+	WouldFire bool `json:"would_fire"`
+	// WindowEnd is the end of the windows observed: the last whole minute.
+	WindowEnd time.Time    `json:"window_end"`
+	Models    []dryRunItem `json:"models"`
+}
+
+type dryRunItem struct {
+	ModelID      string        `json:"model_id"`
+	WouldFire    bool          `json:"would_fire"`
+	Observations []Observation `json:"observations"`
+}
+
+// evaluate answers POST /alerts/rules/{rule_id}/evaluate: whether the rule
+// would fire now, with the observed value of each condition, per model; it
+// creates nothing. A disabled rule is evaluated too (it is how one tries
+// a rule before enabling it).
+func (a *API) evaluate(c *fiber.Ctx) error {
+	r, err := a.rule(c)
+	if err != nil {
+		return err
+	}
+	var q dryRunRequest
+	if len(c.Body()) > 0 {
+		if err := web.Decode(c, &q); err != nil {
+			return err
+		}
+	}
+	models, err := a.dryRunModels(c, r, q)
+	if err != nil {
+		return err
+	}
+	if a.Readings == nil {
+		return web.Unavailable("the analytical store is not available to this process", 30*time.Second, nil)
+	}
+	end := a.Clock.Now().UTC().Truncate(time.Minute)
+	out := dryRun{RuleID: r.ID, WindowEnd: end, Models: []dryRunItem{}}
+	for _, m := range models {
+		obs, holds, err := Observe(c.UserContext(), a.Readings, r, r.OrgID, m, end)
+		if err != nil {
+			return err
+		}
+		out.WouldFire = out.WouldFire || holds
+		out.Models = append(out.Models, dryRunItem{ModelID: m, WouldFire: holds, Observations: obs})
+	}
+	return c.JSON(out)
+}
+
+// dryRunModels lists the models a dry run observes.
+func (a *API) dryRunModels(c *fiber.Ctx, r Rule, q dryRunRequest) ([]string, error) {
+	if q.ModelID != nil && *q.ModelID != "" {
+		if err := a.knownModel(c, *q.ModelID); err != nil {
+			return nil, err
+		}
+		if r.ModelID != "" && r.ModelID != *q.ModelID {
+			return nil, web.Invalid("model_id", "the rule watches model "+r.ModelID+" only")
+		}
+		return []string{*q.ModelID}, nil
+	}
+	if r.ModelID != "" {
+		return []string{r.ModelID}, nil
+	}
+	ms, err := a.Store.Models(c.UserContext(), identity.OrgID(c), registry.Filter{Limit: MaxDryRunModels + 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) > MaxDryRunModels {
+		return nil, web.Invalid("model_id", "the organization has more than 100 models: name one")
+	}
+	out := make([]string, 0, len(ms))
+	for _, m := range ms {
+		if m.Status != registry.StatusArchived {
+			out = append(out, m.ID)
+		}
+	}
+	return out, nil
+}
