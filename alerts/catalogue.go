@@ -54,11 +54,8 @@ var Catalogue = []Metric{
 // the catalogue.
 func metricProblem(name string) string {
 	if rest, ok := strings.CutPrefix(name, MetricPrefix); ok {
-		switch {
-		case rest == "" || utf8.RuneCountInString(rest) > 100:
-			return "metric: must be followed by a metric_type of 1-100 characters"
-		case strings.TrimSpace(rest) != rest:
-			return "the metric_type after metric: must not start or end with spaces"
+		if strings.TrimSpace(rest) == "" || utf8.RuneCountInString(rest) > 100 {
+			return "metric: must be followed by a metric_type of 1-100 characters, not all spaces"
 		}
 		return ""
 	}

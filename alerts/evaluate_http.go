@@ -11,15 +11,11 @@ import (
 )
 
 // dryRunRequest is the optional body of POST
-// /alerts/rules/{rule_id}/evaluate: model_id picks one model of a rule
-// over every model (404 for a model the organization does not have; 422
-// when the rule watches another model).
-type dryRunRequest struct {
-	ModelID *string `json:"model_id"`
-}
+// /alerts/rules/{rule_id}/evaluate: an empty object (no fields yet).
+type dryRunRequest struct{}
 
 // MaxDryRunModels bounds the models one dry run of a rule over every
-// model observes; more answer 422 asking for a model_id.
+// model observes; models_truncated says when there were more.
 const MaxDryRunModels = 100
 
 // dryRun is the answer of a dry run.
@@ -30,6 +26,9 @@ type dryRun struct {
 	// WindowEnd is the end of the windows observed: the last whole minute.
 	WindowEnd time.Time    `json:"window_end"`
 	Models    []dryRunItem `json:"models"`
+	// ModelsTruncated is true when the rule watches more than
+	// MaxDryRunModels models and only that many were observed.
+	ModelsTruncated bool `json:"models_truncated"`
 }
 
 type dryRunItem struct {
@@ -39,8 +38,9 @@ type dryRunItem struct {
 }
 
 // evaluate answers POST /alerts/rules/{rule_id}/evaluate: whether the rule
-// would fire now, with the observed value of each condition, per model; it
-// creates nothing. A disabled rule is evaluated too (it is how one tries
+// would fire now, with the observed value of each condition, per model
+// (the rule's, or each model of the organization that is not archived);
+// it creates nothing. A disabled rule is evaluated too (it is how one tries
 // a rule before enabling it).
 func (a *API) evaluate(c *fiber.Ctx) error {
 	r, err := a.rule(c)
@@ -53,7 +53,7 @@ func (a *API) evaluate(c *fiber.Ctx) error {
 			return err
 		}
 	}
-	models, err := a.dryRunModels(c, r, q)
+	models, truncated, err := a.dryRunModels(c, r)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (a *API) evaluate(c *fiber.Ctx) error {
 		return web.Unavailable("the analytical store is not available to this process", 30*time.Second, nil)
 	}
 	end := a.Clock.Now().UTC().Truncate(time.Minute)
-	out := dryRun{RuleID: r.ID, WindowEnd: end, Models: []dryRunItem{}}
+	out := dryRun{RuleID: r.ID, WindowEnd: end, Models: []dryRunItem{}, ModelsTruncated: truncated}
 	for _, m := range models {
 		obs, holds, err := Observe(c.UserContext(), a.Readings, r, r.OrgID, m, end)
 		if err != nil {
@@ -73,26 +73,16 @@ func (a *API) evaluate(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// dryRunModels lists the models a dry run observes.
-func (a *API) dryRunModels(c *fiber.Ctx, r Rule, q dryRunRequest) ([]string, error) {
-	if q.ModelID != nil && *q.ModelID != "" {
-		if err := a.knownModel(c, *q.ModelID); err != nil {
-			return nil, err
-		}
-		if r.ModelID != "" && r.ModelID != *q.ModelID {
-			return nil, web.Invalid("model_id", "the rule watches model "+r.ModelID+" only")
-		}
-		return []string{*q.ModelID}, nil
-	}
+// dryRunModels lists the models a dry run observes: the rule's, or the
+// organization's that are not archived, newest first, at most
+// MaxDryRunModels of them.
+func (a *API) dryRunModels(c *fiber.Ctx, r Rule) ([]string, bool, error) {
 	if r.ModelID != "" {
-		return []string{r.ModelID}, nil
+		return []string{r.ModelID}, false, nil
 	}
-	ms, err := a.Store.Models(c.UserContext(), identity.OrgID(c), registry.Filter{Limit: MaxDryRunModels + 1})
+	ms, err := a.Store.Models(c.UserContext(), identity.OrgID(c), registry.Filter{Limit: 1000})
 	if err != nil {
-		return nil, err
-	}
-	if len(ms) > MaxDryRunModels {
-		return nil, web.Invalid("model_id", "the organization has more than 100 models: name one")
+		return nil, false, err
 	}
 	out := make([]string, 0, len(ms))
 	for _, m := range ms {
@@ -100,5 +90,8 @@ func (a *API) dryRunModels(c *fiber.Ctx, r Rule, q dryRunRequest) ([]string, err
 			out = append(out, m.ID)
 		}
 	}
-	return out, nil
+	if len(out) > MaxDryRunModels {
+		return out[:MaxDryRunModels], true, nil
+	}
+	return out, false, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Status is where an alert instance is in its life.
@@ -155,4 +157,23 @@ type InstanceFilter struct {
 	From, To time.Time
 	// Limit and Offset page the list; Limit 0 means no limit.
 	Limit, Offset int
+}
+
+// NewInstance is the instance r opens for the model when it holds in the
+// window ending at end, with the observations, at time now.
+func NewInstance(r Rule, modelID string, end time.Time, obs []Observation, now time.Time) Instance {
+	now = now.UTC().Truncate(time.Microsecond)
+	return Instance{ID: newID(), OrgID: r.OrgID, RuleID: r.ID, ModelID: modelID, ConditionKey: r.ConditionKey(),
+		RuleName: r.Name, AlertType: r.AlertType, Severity: r.Severity, Status: StatusOpen, Observations: obs, Count: 1,
+		WindowEnd: end, TriggeredAt: now, LastTriggeredAt: now, UpdatedAt: now,
+		History: []Move{{Action: ActionTrigger, To: StatusOpen, UserID: SystemUser, At: now}}}
+}
+
+// newID is a new instance id: a UUIDv7, which sorts by time.
+func newID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
 }

@@ -28,6 +28,10 @@ type Store interface {
 	// UpdateAlertRule applies change to the rule inside one transaction
 	// and returns the stored result; an error from change aborts it, and
 	// a model_id the organization does not have is store.ErrNotFound.
+	// When the conditions change, the rule's instances of the old
+	// condition set that are not resolved are resolved in the same
+	// transaction (SystemUser, note "rule conditions changed"): nothing
+	// evaluates them any more.
 	UpdateAlertRule(ctx context.Context, orgID, id string, change func(*Rule) error) (Rule, error)
 	// DeleteAlertRule deletes the rule and, in the same transaction,
 	// resolves its instances that are not resolved (action resolve by

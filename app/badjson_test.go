@@ -62,6 +62,15 @@ var badJSONBodies = map[string]badJSONBody{
 		"x", `1`, "metadata.x", ""},
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
 	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
+
+	// Alerts.
+	"POST /alerts/rules": {`{"name":"r","alert_type":"performance","severity":"high","conditions":[{%s,"operator":"gt","threshold":1}]}`,
+		"metric_name", `"prediction_count"`, "conditions[0].metric_name", ""},
+	"PATCH /alerts/rules/:rule_id":                 {`{%s}`, "name", `"renamed"`, "name", ""},
+	"POST /alerts/rules/:rule_id/evaluate":         {`{%s}`, "reason", `"try"`, "reason", ""},
+	"POST /alerts/instances/:alert_id/acknowledge": {`{%s}`, "note", `"on it"`, "note", ""},
+	"POST /alerts/instances/:alert_id/resolve":     {`{%s}`, "note", `"fixed"`, "note", ""},
+	"POST /alerts/instances/:alert_id/snooze":      {`{%s}`, "until", `"2030-01-01T00:00:00Z"`, "until", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

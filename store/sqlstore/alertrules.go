@@ -133,10 +133,35 @@ func (s *DB) UpdateAlertRule(ctx context.Context, orgID, id string, change func(
 		if err != nil {
 			return err
 		}
-		_, err = s.exec(ctx, tx, `UPDATE alert_rules SET `+assignments(ruleColumns, 2)+` WHERE org_id = ? AND id = ?`, append(args[2:], orgID, id)...)
-		return err
+		if _, err = s.exec(ctx, tx, `UPDATE alert_rules SET `+assignments(ruleColumns, 2)+` WHERE org_id = ? AND id = ?`, append(args[2:], orgID, id)...); err != nil {
+			return err
+		}
+		return s.resolveOpen(ctx, tx, orgID, id, r.ConditionKey(), alerts.SystemUser, r.UpdatedAt, "rule conditions changed")
 	})
 	return r, err
+}
+
+// resolveOpen resolves the rule's instances that are not resolved, but
+// those of condition key keep ("" keeps none), by userID at at with note.
+func (s *DB) resolveOpen(ctx context.Context, tx *sql.Tx, orgID, ruleID, keep, userID string, at time.Time, note string) error {
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT `+instanceColumns+` FROM alert_instances
+		WHERE org_id = ? AND rule_id = ? AND status <> 'resolved' AND condition_key <> ?`+s.d.ForUpdate), orgID, ruleID, keep)
+	if err != nil {
+		return s.wrap(err)
+	}
+	open, err := collect(rows, s.scanInstance)
+	if err != nil {
+		return err
+	}
+	for _, in := range open {
+		if err := in.Apply(alerts.ActionResolve, userID, at, nil, note); err != nil {
+			return err
+		}
+		if err := s.writeInstance(ctx, tx, in); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteAlertRule implements alerts.Store.
@@ -149,23 +174,7 @@ func (s *DB) DeleteAlertRule(ctx context.Context, orgID, id, userID string, at t
 		if n == 0 {
 			return store.ErrNotFound
 		}
-		rows, err := tx.QueryContext(ctx, s.q(`SELECT `+instanceColumns+` FROM alert_instances WHERE org_id = ? AND rule_id = ? AND status <> 'resolved'`+s.d.ForUpdate), orgID, id)
-		if err != nil {
-			return s.wrap(err)
-		}
-		open, err := collect(rows, s.scanInstance)
-		if err != nil {
-			return err
-		}
-		for _, in := range open {
-			if err := in.Apply(alerts.ActionResolve, userID, at, nil, "rule deleted"); err != nil {
-				return err
-			}
-			if err := s.writeInstance(ctx, tx, in); err != nil {
-				return err
-			}
-		}
-		return nil
+		return s.resolveOpen(ctx, tx, orgID, id, "", userID, at, "rule deleted")
 	})
 }
 

@@ -21,6 +21,7 @@ var alertTests = []test{
 	{"Alerts/Moves", testAlertMoves},
 	{"Alerts/InstanceList", testAlertInstanceList},
 	{"Alerts/DeleteRule", testAlertDeleteRule},
+	{"Alerts/ChangeConditions", testAlertChangeConditions},
 	{"Alerts/DeleteModel", testAlertDeleteModel},
 }
 
@@ -406,4 +407,31 @@ func testAlertDeleteModel(t *testing.T, s Store) {
 	wantErr(t, err, store.ErrNotFound, "the model's rule after its delete")
 	_, err = s.AlertInstance(ctx(t), o.ID, in.ID)
 	wantErr(t, err, store.ErrNotFound, "the model's instance after its delete")
+}
+
+// testAlertChangeConditions: changing a rule's conditions resolves its
+// instances of the old condition set; other changes leave them open.
+func testAlertChangeConditions(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	r := newRule(o.ID, m.ID, 2)
+	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
+	in := newInstance(r, m.ID, 60)
+	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
+	must(t, err, "FireAlert")
+	_, err = s.UpdateAlertRule(ctx(t), o.ID, r.ID, func(r *alerts.Rule) error { r.Name, r.UpdatedAt = "renamed", at(70); return nil })
+	must(t, err, "UpdateAlertRule name")
+	if got, _ := s.AlertInstance(ctx(t), o.ID, in.ID); got.Status != alerts.StatusOpen {
+		t.Fatalf("after a rename: got status %s, want open", got.Status)
+	}
+	_, err = s.UpdateAlertRule(ctx(t), o.ID, r.ID, func(r *alerts.Rule) error {
+		r.Conditions[0].Threshold, r.UpdatedAt = 800, at(80)
+		return nil
+	})
+	must(t, err, "UpdateAlertRule conditions")
+	got, err := s.AlertInstance(ctx(t), o.ID, in.ID)
+	must(t, err, "AlertInstance")
+	if got.Status != alerts.StatusResolved || got.ResolvedBy != alerts.SystemUser || !got.ResolvedAt.Equal(stored(at(80))) {
+		t.Fatalf("after a change of conditions: got %s by %q at %v, want resolved by system at %v", got.Status, got.ResolvedBy, got.ResolvedAt, stored(at(80)))
+	}
 }
