@@ -19,14 +19,40 @@ type Readings interface {
 
 // Observe reads each of r's conditions for the model over its window
 // ending at end (a whole minute) and reports whether all of them hold.
-// Conditions on the same window share one read of each source.
 func Observe(ctx context.Context, rd Readings, r Rule, orgID, modelID string, end time.Time) ([]Observation, bool, error) {
-	o := observer{rd: rd, orgID: orgID, modelID: modelID, stats: map[int]*analytics.PredictionStats{},
-		llm: map[int]*analytics.CompletionGroup{}}
+	return NewObserver(rd, orgID, modelID, end).Observe(ctx, r)
+}
+
+// Observer observes rules for one model over windows ending at one time,
+// reading each source once per window length however many rules and
+// conditions ask for it: the evaluation keeps one per model and tick.
+type Observer struct {
+	rd             Readings
+	orgID, modelID string
+	end            time.Time
+	stats          map[int]*analytics.PredictionStats
+	llm            map[int]*analytics.CompletionGroup
+	metrics        map[metricKey]*float64
+}
+
+type metricKey struct {
+	metricType string
+	minutes    int
+}
+
+// NewObserver returns an Observer of the model's windows ending at end.
+func NewObserver(rd Readings, orgID, modelID string, end time.Time) *Observer {
+	return &Observer{rd: rd, orgID: orgID, modelID: modelID, end: end, stats: map[int]*analytics.PredictionStats{},
+		llm: map[int]*analytics.CompletionGroup{}, metrics: map[metricKey]*float64{}}
+}
+
+// Observe reads each of r's conditions and reports whether all of them
+// hold.
+func (o *Observer) Observe(ctx context.Context, r Rule) ([]Observation, bool, error) {
 	out := make([]Observation, 0, len(r.Conditions))
 	all := len(r.Conditions) > 0
 	for _, c := range r.Conditions {
-		rng := analytics.Range{From: end.Add(-c.Window()), To: end}
+		rng := analytics.Range{From: o.end.Add(-c.Window()), To: o.end}
 		v, err := o.value(ctx, c.MetricName, c.WindowMinutes, rng)
 		if err != nil {
 			return nil, false, fmt.Errorf("observe %s over %d minutes: %w", c.MetricName, c.WindowMinutes, err)
@@ -38,22 +64,23 @@ func Observe(ctx context.Context, rd Readings, r Rule, orgID, modelID string, en
 	return out, all, nil
 }
 
-// observer caches the reads of one model's observation by window.
-type observer struct {
-	rd             Readings
-	orgID, modelID string
-	stats          map[int]*analytics.PredictionStats
-	llm            map[int]*analytics.CompletionGroup
-}
-
-func (o *observer) value(ctx context.Context, name string, minutes int, rng analytics.Range) (*float64, error) {
+func (o *Observer) value(ctx context.Context, name string, minutes int, rng analytics.Range) (*float64, error) {
 	if mt, ok := strings.CutPrefix(name, MetricPrefix); ok {
+		k := metricKey{mt, minutes}
+		if v, ok := o.metrics[k]; ok {
+			return v, nil
+		}
 		sums, err := o.rd.MetricSeries(ctx, analytics.MetricFilter{OrgID: o.orgID, ModelID: o.modelID, MetricType: mt, Range: rng},
 			analytics.Buckets{Range: rng})
-		if err != nil || len(sums) == 0 || sums[0].Count == 0 {
+		if err != nil {
 			return nil, err
 		}
-		return ptr(sums[0].Sum / float64(sums[0].Count)), nil
+		var v *float64
+		if len(sums) > 0 && sums[0].Count > 0 {
+			v = ptr(sums[0].Sum / float64(sums[0].Count))
+		}
+		o.metrics[k] = v
+		return v, nil
 	}
 	if strings.HasPrefix(name, "llm_") {
 		g, err := o.completions(ctx, minutes, rng)
@@ -94,7 +121,7 @@ func (o *observer) value(ctx context.Context, name string, minutes int, rng anal
 	return nil, fmt.Errorf("unknown metric %q", name)
 }
 
-func (o *observer) predictions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.PredictionStats, error) {
+func (o *Observer) predictions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.PredictionStats, error) {
 	if st, ok := o.stats[minutes]; ok {
 		return st, nil
 	}
@@ -106,7 +133,7 @@ func (o *observer) predictions(ctx context.Context, minutes int, rng analytics.R
 	return &st, nil
 }
 
-func (o *observer) completions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.CompletionGroup, error) {
+func (o *Observer) completions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.CompletionGroup, error) {
 	if g, ok := o.llm[minutes]; ok {
 		return g, nil
 	}

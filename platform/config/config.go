@@ -120,6 +120,11 @@ type Config struct {
 	Bias     Bias
 	LogLevel slog.Level
 
+	// AlertTick is how often the processor role looks for complete
+	// minutes to evaluate alert rules on; AlertSettle is how long after a
+	// minute ends its events count as landed (processors/alerting).
+	AlertTick, AlertSettle time.Duration
+
 	// MetricsAddr, when set, is a listener of its own for /metrics, open
 	// to whoever reaches it; the API's address then does not serve it.
 	MetricsAddr string
@@ -185,6 +190,8 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
 	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
 	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
+	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
+	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
 	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
