@@ -91,20 +91,10 @@ func (s *DB) AlertInstances(ctx context.Context, orgID string, f alerts.Instance
 
 // UpdateAlertInstance implements alerts.Store.
 func (s *DB) UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*alerts.Instance) error) (alerts.Instance, error) {
-	var in alerts.Instance
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		in, err = s.scanInstance(tx.QueryRowContext(ctx, s.q(`SELECT `+instanceColumns+` FROM alert_instances WHERE org_id = ? AND id = ?`+s.d.ForUpdate), orgID, id))
-		if err != nil {
-			return err
-		}
-		if err := change(&in); err != nil {
-			return err
-		}
+	return updateLocked(ctx, s, "alert_instances", instanceColumns, orgID, id, s.scanInstance, change, func(tx *sql.Tx, in *alerts.Instance) error {
 		in.ID, in.OrgID = id, orgID
-		return s.writeInstance(ctx, tx, in)
+		return s.writeInstance(ctx, tx, *in)
 	})
-	return in, err
 }
 
 // OpenAlert implements alerts.Ledger.

@@ -115,21 +115,12 @@ func page[T any](ctx context.Context, s *DB, table, columns, cond, order string,
 
 // UpdateAlertRule implements alerts.Store.
 func (s *DB) UpdateAlertRule(ctx context.Context, orgID, id string, change func(*alerts.Rule) error) (alerts.Rule, error) {
-	var r alerts.Rule
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		r, err = s.scanRule(tx.QueryRowContext(ctx, s.q(`SELECT `+ruleColumns+` FROM alert_rules WHERE org_id = ? AND id = ?`+s.d.ForUpdate), orgID, id))
-		if err != nil {
-			return err
-		}
-		if err := change(&r); err != nil {
-			return err
-		}
+	return updateLocked(ctx, s, "alert_rules", ruleColumns, orgID, id, s.scanRule, change, func(tx *sql.Tx, r *alerts.Rule) error {
 		r.ID, r.OrgID = id, orgID
 		if err := s.checkModel(ctx, tx, orgID, r.ModelID); err != nil {
 			return err
 		}
-		args, err := ruleArgs(r)
+		args, err := ruleArgs(*r)
 		if err != nil {
 			return err
 		}
@@ -138,7 +129,26 @@ func (s *DB) UpdateAlertRule(ctx context.Context, orgID, id string, change func(
 		}
 		return s.resolveOpen(ctx, tx, orgID, id, r.ConditionKey(), alerts.SystemUser, r.UpdatedAt, "rule conditions changed")
 	})
-	return r, err
+}
+
+// updateLocked reads the organization's row id of table with its row
+// locked, applies change and stores the result with write, in one
+// transaction; an error from change aborts it.
+func updateLocked[T any](ctx context.Context, s *DB, table, columns, orgID, id string, scan func(interface{ Scan(...any) error }) (T, error),
+	change func(*T) error, write func(tx *sql.Tx, v *T) error) (T, error) {
+	var v T
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		v, err = scan(tx.QueryRowContext(ctx, s.q(`SELECT `+columns+` FROM `+table+` WHERE org_id = ? AND id = ?`+s.d.ForUpdate), orgID, id))
+		if err != nil {
+			return err
+		}
+		if err := change(&v); err != nil {
+			return err
+		}
+		return write(tx, &v)
+	})
+	return v, err
 }
 
 // resolveOpen resolves the rule's instances that are not resolved, but

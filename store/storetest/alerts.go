@@ -70,6 +70,20 @@ func modelFor(t *testing.T, s Store, orgID, name string) registry.Model {
 	return m
 }
 
+// fired creates an organization with a model and a rule on it, and fires
+// the rule's first alert (window ending at second 60).
+func fired(t *testing.T, s Store) (org, registry.Model, alerts.Rule, alerts.Instance) {
+	t.Helper()
+	o := newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	r := newRule(o.ID, m.ID, 2)
+	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
+	in := newInstance(r, m.ID, 60)
+	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
+	must(t, err, "FireAlert")
+	return o, m, r, in
+}
+
 func testAlertRuleRoundTrip(t *testing.T, s Store) {
 	o := newOrg(t, s)
 	m := modelFor(t, s, o.ID, "credit")
@@ -276,13 +290,8 @@ func testAlertFireConcurrent(t *testing.T, s Store) {
 }
 
 func testAlertCooldown(t *testing.T, s Store) {
-	o := newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
-	r := newRule(o.ID, m.ID, 2)
-	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
-	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
-	must(t, err, "FireAlert")
+	o, m, r, in := fired(t, s)
+	var err error
 	_, err = s.UpdateAlertInstance(ctx(t), o.ID, in.ID, func(cur *alerts.Instance) error {
 		return cur.Apply(alerts.ActionAutoResolve, alerts.SystemUser, at(120), nil, "")
 	})
@@ -300,13 +309,8 @@ func testAlertCooldown(t *testing.T, s Store) {
 }
 
 func testAlertMoves(t *testing.T, s Store) {
-	o := newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
-	r := newRule(o.ID, m.ID, 2)
-	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
-	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
-	must(t, err, "FireAlert")
+	o, _, _, in := fired(t, s)
+	var err error
 	until := at(600)
 	steps := []struct {
 		action string
@@ -376,13 +380,8 @@ func testAlertInstanceList(t *testing.T, s Store) {
 }
 
 func testAlertDeleteRule(t *testing.T, s Store) {
-	o := newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
-	r := newRule(o.ID, m.ID, 2)
-	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
-	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
-	must(t, err, "FireAlert")
+	o, _, r, in := fired(t, s)
+	var err error
 	must(t, s.DeleteAlertRule(ctx(t), o.ID, r.ID, o.Admin.ID, at(90)), "DeleteAlertRule")
 	_, err = s.AlertRule(ctx(t), o.ID, r.ID)
 	wantErr(t, err, store.ErrNotFound, "AlertRule after delete")
@@ -395,13 +394,8 @@ func testAlertDeleteRule(t *testing.T, s Store) {
 }
 
 func testAlertDeleteModel(t *testing.T, s Store) {
-	o := newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
-	r := newRule(o.ID, m.ID, 2)
-	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
-	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
-	must(t, err, "FireAlert")
+	o, m, r, in := fired(t, s)
+	var err error
 	must(t, s.DeleteModel(ctx(t), o.ID, m.ID), "DeleteModel")
 	_, err = s.AlertRule(ctx(t), o.ID, r.ID)
 	wantErr(t, err, store.ErrNotFound, "the model's rule after its delete")
@@ -412,13 +406,8 @@ func testAlertDeleteModel(t *testing.T, s Store) {
 // testAlertChangeConditions: changing a rule's conditions resolves its
 // instances of the old condition set; other changes leave them open.
 func testAlertChangeConditions(t *testing.T, s Store) {
-	o := newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
-	r := newRule(o.ID, m.ID, 2)
-	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
-	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
-	must(t, err, "FireAlert")
+	o, _, r, in := fired(t, s)
+	var err error
 	_, err = s.UpdateAlertRule(ctx(t), o.ID, r.ID, func(r *alerts.Rule) error { r.Name, r.UpdatedAt = "renamed", at(70); return nil })
 	must(t, err, "UpdateAlertRule name")
 	if got, _ := s.AlertInstance(ctx(t), o.ID, in.ID); got.Status != alerts.StatusOpen {
