@@ -1,6 +1,7 @@
 package alerts
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -25,6 +27,14 @@ type API struct {
 	Readings Readings
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// Targets checks webhook and Slack targets when a rule is stored;
+	// nil refuses every non-public address.
+	Targets *outbound.Guard
+	// WebhookSecret returns an organization's webhook signing secret;
+	// Deliveries reads the delivery log. Without them those routes
+	// answer 503.
+	WebhookSecret func(ctx context.Context, orgID string) ([]byte, error)
+	Deliveries    Deliveries
 }
 
 // Routes lists the operations of this package.
@@ -42,6 +52,8 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/acknowledge", Permission: "alerts:write", Handler: a.acknowledge},
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/resolve", Permission: "alerts:write", Handler: a.resolve},
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/snooze", Permission: "alerts:write", Handler: a.snooze},
+		{Method: fiber.MethodGet, Path: "/alerts/instances/:alert_id/deliveries", Permission: "alerts:read", Handler: a.deliveries},
+		{Method: fiber.MethodGet, Path: "/alerts/webhook-secret", Permission: "alerts:write", Handler: a.webhookSecret},
 	}
 }
 
@@ -133,6 +145,9 @@ func (a *API) createRule(c *fiber.Ctx) error {
 	if err := q.apply(&r); err != nil {
 		return err
 	}
+	if err := a.checkTargets(r); err != nil {
+		return err
+	}
 	if err := a.Store.CreateAlertRule(c.UserContext(), r); errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
 	} else if err != nil {
@@ -180,6 +195,9 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	// Validate before the transaction so that a 422 changes nothing.
 	check := r
 	if err := q.apply(&check); err != nil {
+		return err
+	}
+	if err := a.checkTargets(check); err != nil {
 		return err
 	}
 	now := a.Clock.Now()

@@ -225,7 +225,10 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
-	rules := &alerts.API{Store: a.store, Readings: a.analytics, Clock: a.clock()}
+	rules, err := a.alertsAPI(box)
+	if err != nil {
+		return err
+	}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, rules), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil

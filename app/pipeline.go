@@ -13,7 +13,6 @@ import (
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
-	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
@@ -126,10 +125,7 @@ func (a *App) initProcessor(context.Context) error {
 	}})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})
-	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Clock: a.clock(), Tick: a.cfg.AlertTick,
-		Settle: a.cfg.AlertSettle, Logger: a.log}
-	a.services = append(a.services, service{"alert-evaluation", ev.Run})
-	return nil
+	return a.initAlerting()
 }
 
 // registeredModels answers the processors' question, whether a model
