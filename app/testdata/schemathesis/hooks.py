@@ -262,9 +262,11 @@ def _target_fits(kind, target):
 
 
 # What the server surely takes as a channel's target (AlertChannel.target's
-# description): an http(s) URL of plain host, port and path characters, an
-# address of plain characters. Anything else may be refused, and is excused.
-_ALERT_URL = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
+# description): an http(s) URL of a host name (its last label starts with a
+# letter, so no spelling of an address; not localhost), port and plain path
+# characters, an address of plain characters. Anything else may be refused
+# (not a URL, or not a public address), and is excused.
+_ALERT_URL = re.compile(r"https?://(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*\.?(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
 _ALERT_EMAIL = re.compile(r"[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
 
 
@@ -277,7 +279,9 @@ def _alert_rule_rules(body):
             continue
         kind, target = ch.get("type"), ch["target"]
         pattern = _ALERT_EMAIL if kind == "email" else _ALERT_URL
-        if not pattern.fullmatch(target):
+        host = (urlparse(target).hostname or "").rstrip(".").lower()
+        local = kind != "email" and (host == "localhost" or host.endswith(".localhost"))
+        if local or not pattern.fullmatch(target):
             broken.add(f"notification_channels[{i}].target")
     return broken
 
