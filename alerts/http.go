@@ -35,6 +35,9 @@ type API struct {
 	// answer 503.
 	WebhookSecret func(ctx context.Context, orgID string) ([]byte, error)
 	Deliveries    Deliveries
+	// Statistics sums alerts; without it GET /alerts/statistics answers
+	// 503.
+	Statistics Statistics
 }
 
 // Routes lists the operations of this package.
@@ -54,6 +57,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/snooze", Permission: "alerts:write", Handler: a.snooze},
 		{Method: fiber.MethodGet, Path: "/alerts/instances/:alert_id/deliveries", Permission: "alerts:read", Handler: a.deliveries},
 		{Method: fiber.MethodGet, Path: "/alerts/webhook-secret", Permission: "alerts:write", Handler: a.webhookSecret},
+		{Method: fiber.MethodGet, Path: "/alerts/statistics", Permission: "alerts:read", Handler: a.statistics},
 	}
 }
 

@@ -105,5 +105,5 @@ func (a *App) alertsAPI(box *secretbox.Keyring) (*alerts.API, error) {
 		return nil, err
 	}
 	return &alerts.API{Store: a.store, Readings: a.analytics, Clock: a.clock(), Targets: guard,
-		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store}, nil
+		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store, Statistics: a.store}, nil
 }

@@ -202,5 +202,22 @@ func TestAlertLifecycle(t *testing.T) {
 			t.Fatalf("open instances: got %s, want none", l.raw)
 		}
 		s.do("GET", "/alerts/instances?rule_id="+uuid.NewString(), admin, nil).wantError(t, 404, "NOT_FOUND")
+
+		st := s.do("GET", "/alerts/statistics?model_id="+model, viewer, nil).want(t, 200)
+		mtta, _ := st.at("overall.mtta_seconds").(float64)
+		mttr, _ := st.at("overall.mttr_seconds").(float64)
+		if st.at("overall.total") != 1.0 || st.at("overall.by_status.resolved") != 1.0 || st.at("overall.by_severity.high") != 1.0 ||
+			st.at("overall.acknowledged") != 1.0 || st.at("overall.resolved") != 1.0 || mtta <= 0 || mttr < mtta {
+			t.Fatalf("statistics: got %s, want one resolved high alert with MTTA > 0 and MTTR >= MTTA", st.raw)
+		}
+		rules := st.at("rules").([]any)
+		if len(rules) != 1 || rules[0].(map[string]any)["rule_id"] != rule || rules[0].(map[string]any)["mttr_seconds"] != mttr {
+			t.Fatalf("statistics per rule: got %v, want the rule with the same MTTR", rules)
+		}
+		empty := s.do("GET", "/alerts/statistics?end_time=2001-01-01T00:00:00Z", admin, nil).want(t, 200)
+		if empty.at("overall.total") != 0.0 || empty.at("overall.mtta_seconds") != nil {
+			t.Fatalf("statistics of 2000: got %s, want none and MTTA null", empty.raw)
+		}
+		s.do("GET", "/alerts/statistics?start_time=2026-01-02T00:00:00Z&end_time=2026-01-01T00:00:00Z", admin, nil).wantField(t, "end_time")
 	})
 }

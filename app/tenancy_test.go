@@ -135,6 +135,7 @@ var idFilters = []idFilter{
 	{op: "GET /alerts/instances", param: "model_id"},
 	{op: "GET /alerts/instances", param: "rule_id"},
 	{op: "GET /alerts/rules", param: "model_id"},
+	{op: "GET /alerts/statistics", param: "model_id"},
 	{op: "GET /bias/audits", param: "model_id"},
 	{op: "GET /drift/reports", param: "model_id"},
 	{op: "GET /drift/trend", param: "model_id"},

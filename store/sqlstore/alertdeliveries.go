@@ -3,12 +3,15 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/vigilhq/vigil/alerts"
-	"time"
 )
 
-var _ alerts.Deliveries = (*DB)(nil)
+var (
+	_ alerts.Deliveries = (*DB)(nil)
+	_ alerts.Statistics = (*DB)(nil)
+)
 
 const deliveryColumns = `id, org_id, alert_id, rule_id, event, channel_index, channel_type, target, payload, status, attempts,
 	next_attempt_at, created_at, updated_at`

@@ -156,3 +156,28 @@ func (s *DB) fireOnce(ctx context.Context, in alerts.Instance, since time.Time, 
 	}
 	return out, created, nil
 }
+
+// AlertStatistics implements alerts.Statistics.
+func (s *DB) AlertStatistics(ctx context.Context, orgID, modelID string, from, to time.Time) ([]alerts.StatGroup, error) {
+	where, args := "org_id = ? AND triggered_at >= ? AND triggered_at < ?", []any{orgID, micros(from), micros(to)}
+	if modelID != "" {
+		where, args = where+" AND model_id = ?", append(args, modelID)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT rule_id, MAX(rule_name), status, severity, resolution, COUNT(*),
+		CAST(SUM(CASE WHEN acknowledged_at IS NULL THEN 0 ELSE 1 END) AS BIGINT),
+		CAST(SUM(CASE WHEN acknowledged_at IS NULL THEN 0 ELSE acknowledged_at - triggered_at END) AS BIGINT),
+		CAST(SUM(CASE WHEN resolved_at IS NULL THEN 0 ELSE 1 END) AS BIGINT),
+		CAST(SUM(CASE WHEN resolved_at IS NULL THEN 0 ELSE resolved_at - triggered_at END) AS BIGINT)
+		FROM alert_instances WHERE `+where+` GROUP BY rule_id, status, severity, resolution`), args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, func(row interface{ Scan(...any) error }) (alerts.StatGroup, error) {
+		var g alerts.StatGroup
+		var status string
+		var ack, res int64
+		err := row.Scan(&g.RuleID, &g.RuleName, &status, &g.Severity, &g.Resolution, &g.Count, &g.Acknowledged, &ack, &g.Resolved, &res)
+		g.Status, g.AckTotal, g.ResolveTotal = alerts.Status(status), time.Duration(ack)*time.Microsecond, time.Duration(res)*time.Microsecond
+		return g, s.wrap(err)
+	})
+}

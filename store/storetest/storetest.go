@@ -51,6 +51,8 @@ type Store interface {
 	AlertInstances(ctx context.Context, orgID string, f alerts.InstanceFilter) ([]alerts.Instance, int64, error)
 	UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*alerts.Instance) error) (alerts.Instance, error)
 	alerts.Ledger
+	alerts.Deliveries
+	alerts.Statistics
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -81,6 +83,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, alertTests...)
+	tests = append(tests, alertDeliveryTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

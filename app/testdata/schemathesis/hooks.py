@@ -129,6 +129,7 @@ RANGES = {
     "GET /drift/reports": ("query", "start_date", "end_date", False, False),
     "POST /bias/audit": ("body", "start_date", "end_date", True, False),
     "GET /alerts/instances": ("query", "start_time", "end_time", True, False),
+    "GET /alerts/statistics": ("query", "start_time", "end_time", True, True),
 }
 
 LABEL_FORM = ("sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute")
