@@ -54,6 +54,8 @@ var rooms = []room{
 		[]string{"analytics contract", "event log contract", "governance", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"alerts", []string{"alerts", "alerts/..."},
 		[]string{"analytics contract", "identity", "registry", "plumbing", "store contract", "maths"}},
+	{"dashboard", []string{"dashboard"},
+		[]string{"analytics contract", "alerts", "drift", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"processors", []string{"processors", "processors/..."},
 		[]string{"analytics contract", "event log contract", "governance", "drift", "alerts", "registry", "plumbing", "store contract", "maths"}},
 	{"query", []string{"query", "query/..."},
@@ -64,11 +66,11 @@ var rooms = []room{
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
 	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
-		"alerts", "processors", "query", "store engines", "analytics engines"}},
+		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},
 	{"benchmarks", []string{"benchmarks"}, []string{"maths", "schemas", "store contract", "plumbing",
 		"event log contract", "analytics contract", "identity", "registry", "governance", "ingest",
-		"event log engines", "drift", "bias", "alerts", "processors", "query", "store engines", "analytics engines", "app"}},
+		"event log engines", "drift", "bias", "alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "app"}},
 }
 
 // roomOf returns the room of pkg (a path below the module): the one whose

@@ -11,6 +11,7 @@ import (
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/bias"
+	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
@@ -229,7 +230,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, rules), a.guard)
+	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock()}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, rules, figures), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -257,12 +259,12 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
 func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
-	rules *alerts.API) []web.Route {
+	rules *alerts.API, figures *dashboard.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(), rules.Routes()} {
+	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(), rules.Routes(), figures.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes
