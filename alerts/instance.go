@@ -119,6 +119,9 @@ func (in *Instance) Apply(action, userID string, at time.Time, until *time.Time,
 	}
 	// Times are kept as the store keeps them: UTC, whole microseconds.
 	at = at.UTC().Truncate(time.Microsecond)
+	if action != ActionSnooze {
+		until = nil // only a snooze has an end
+	}
 	if until != nil {
 		u := until.UTC().Truncate(time.Microsecond)
 		until = &u
