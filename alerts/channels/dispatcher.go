@@ -81,14 +81,9 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	if tick <= 0 {
 		tick = DefaultTick
 	}
-	for {
-		if _, err := d.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			d.logger().Warn("alert delivery pass failed; trying again next tick", "err", err)
-		}
-		if !clock.Sleep(ctx, tick) {
-			return nil
-		}
-	}
+	clock.Every(ctx, tick, func(ctx context.Context) error { _, err := d.RunOnce(ctx); return err },
+		func(err error) { d.logger().Warn("alert delivery pass failed; trying again next tick", "err", err) })
+	return nil
 }
 
 // RunOnce claims the due deliveries and sends each in its own goroutine,

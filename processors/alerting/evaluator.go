@@ -56,14 +56,9 @@ func (e *Evaluator) Run(ctx context.Context) error {
 	if tick <= 0 {
 		tick = DefaultTick
 	}
-	for {
-		if _, err := e.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			e.logger().Warn("alert evaluation failed; trying again next tick", "err", err)
-		}
-		if !clock.Sleep(ctx, tick) {
-			return nil
-		}
-	}
+	clock.Every(ctx, tick, func(ctx context.Context) error { _, err := e.RunOnce(ctx); return err },
+		func(err error) { e.logger().Warn("alert evaluation failed; trying again next tick", "err", err) })
+	return nil
 }
 
 // Result counts what one pass did.
