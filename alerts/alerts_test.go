@@ -2,6 +2,7 @@ package alerts
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -67,7 +68,8 @@ func TestConditionHolds(t *testing.T) {
 
 func TestMetricNames(t *testing.T) {
 	for name, ok := range map[string]bool{"prediction_count": true, "latency_p95_ms": true, "llm_cost": true, "metric:accuracy": true,
-		"metric: f1 ": true, "metric:": false, "metric:   ": false, "metric:" + string(make([]byte, 101)): false, "latency_p42_ms": false,
+		"metric: f1 ": true, "metric:": false, "metric:   ": false, "metric:" + strings.Repeat("a", 256): false,
+		"drift_score": true, "drift_score:age": true, "drift_score: ": false, "latency_p42_ms": false,
 		"": false, "metric": false} {
 		if got := metricProblem(name) == ""; got != ok {
 			t.Errorf("metricProblem(%q): got accepted %v, want %v", name, got, ok)

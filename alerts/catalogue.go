@@ -23,8 +23,13 @@ type Metric struct {
 	Description string `json:"description"`
 }
 
-// MetricPrefix starts the names of logged metric types: metric:accuracy.
-const MetricPrefix = "metric:"
+// MetricPrefix starts the names of logged metric types: metric:accuracy;
+// DriftFeaturePrefix those of one feature's drift score:
+// drift_score:age.
+const (
+	MetricPrefix       = "metric:"
+	DriftFeaturePrefix = "drift_score:"
+)
 
 // Catalogue lists the metric names conditions may test.
 var Catalogue = []Metric{
@@ -40,6 +45,10 @@ var Catalogue = []Metric{
 		Description: "99th percentile of latency_ms of the window's predictions."},
 	{Name: MetricPrefix, Family: true, Parameter: "metric_type", Unit: "the metric's", Empty: "no value",
 		Description: "Mean value of a logged metric_type in the window: metric:accuracy is the mean of the values logged with metric_type accuracy (POST /metrics)."},
+	{Name: "drift_score", Unit: "the method's score", Empty: "no value",
+		Description: "overall_drift_score of the model's newest data-drift report written in the window (drift reports on the stream or POST /drift/detect); use a window at least the drift schedule's interval."},
+	{Name: DriftFeaturePrefix, Family: true, Parameter: "feature", Unit: "the method's score", Empty: "no value",
+		Description: "drift_score of one feature in the model's newest data-drift report written in the window: drift_score:age."},
 	{Name: "llm_completions", Unit: "completions", Empty: "zero",
 		Description: "LLM completions logged for the model in the window."},
 	{Name: "llm_cost", Unit: "the cost's currency", Empty: "zero",
@@ -53,11 +62,13 @@ var Catalogue = []Metric{
 // metricProblem says what is wrong with a metric_name, "" when it is in
 // the catalogue.
 func metricProblem(name string) string {
-	if rest, ok := strings.CutPrefix(name, MetricPrefix); ok {
-		if strings.TrimSpace(rest) == "" || utf8.RuneCountInString(rest) > 100 {
-			return "metric: must be followed by a metric_type of 1-100 characters, not all spaces"
+	for _, prefix := range []string{MetricPrefix, DriftFeaturePrefix} {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			if strings.TrimSpace(rest) == "" || utf8.RuneCountInString(rest) > 255 {
+				return prefix + " must be followed by a name of 1-255 characters, not all spaces"
+			}
+			return ""
 		}
-		return ""
 	}
 	for _, m := range Catalogue {
 		if !m.Family && m.Name == name {

@@ -43,7 +43,8 @@
 // time and, for a snooze, its end. After an instance is resolved, the
 // rule opens no new one for the model until cooldown_minutes have passed.
 //
-// It imports the analytics contract (the rollups a dry run reads),
-// identity, registry, the platform and the store errors; it must not
-// import an engine, the processors or the query API.
+// It imports the analytics contract (the rollups a dry run reads), drift
+// (its reports feed the drift_score metrics), identity, registry, the
+// platform and the store errors; it must not import an engine, the
+// processors or the query API.
 package alerts

@@ -63,7 +63,9 @@ func (a *API) evaluate(c *fiber.Ctx) error {
 	end := a.Clock.Now().UTC().Truncate(time.Minute)
 	out := dryRun{RuleID: r.ID, WindowEnd: end, Models: []dryRunItem{}, ModelsTruncated: truncated}
 	for _, m := range models {
-		obs, holds, err := Observe(c.UserContext(), a.Readings, r, r.OrgID, m, end)
+		o := NewObserver(a.Readings, r.OrgID, m, end)
+		o.Findings = a.Findings
+		obs, holds, err := o.Observe(c.UserContext(), r)
 		if err != nil {
 			return err
 		}

@@ -23,8 +23,9 @@ import (
 type API struct {
 	Store Store
 	// Readings reads the rollups a dry run observes; without it a dry run
-	// answers 503.
+	// answers 503. Findings reads drift reports (drift_score).
 	Readings Readings
+	Findings Findings
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 	// Targets checks webhook and Slack targets when a rule is stored;

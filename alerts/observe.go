@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/drift"
 )
 
 // Readings is what observing a rule reads: the analytical store's
@@ -15,6 +16,12 @@ type Readings interface {
 	PredictionStats(ctx context.Context, orgID, modelID string, r analytics.Range) (analytics.PredictionStats, error)
 	MetricSeries(ctx context.Context, f analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error)
 	CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
+}
+
+// Findings reads the transactional store's drift reports for the
+// drift_score metrics.
+type Findings interface {
+	DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error)
 }
 
 // Observe reads each of r's conditions for the model over its window
@@ -27,7 +34,11 @@ func Observe(ctx context.Context, rd Readings, r Rule, orgID, modelID string, en
 // reading each source once per window length however many rules and
 // conditions ask for it: the evaluation keeps one per model and tick.
 type Observer struct {
-	rd             Readings
+	rd Readings
+	// Findings, when set, serves the drift_score metrics; without it
+	// they observe no value.
+	Findings       Findings
+	reports        map[int]*drift.Report
 	orgID, modelID string
 	end            time.Time
 	stats          map[int]*analytics.PredictionStats
@@ -43,7 +54,7 @@ type metricKey struct {
 // NewObserver returns an Observer of the model's windows ending at end.
 func NewObserver(rd Readings, orgID, modelID string, end time.Time) *Observer {
 	return &Observer{rd: rd, orgID: orgID, modelID: modelID, end: end, stats: map[int]*analytics.PredictionStats{},
-		llm: map[int]*analytics.CompletionGroup{}, metrics: map[metricKey]*float64{}}
+		llm: map[int]*analytics.CompletionGroup{}, metrics: map[metricKey]*float64{}, reports: map[int]*drift.Report{}}
 }
 
 // Observe reads each of r's conditions and reports whether all of them
@@ -81,6 +92,20 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 		}
 		o.metrics[k] = v
 		return v, nil
+	}
+	if name == "drift_score" || strings.HasPrefix(name, DriftFeaturePrefix) {
+		rep, err := o.report(ctx, minutes, rng)
+		if err != nil || rep == nil {
+			return nil, err
+		}
+		if name == "drift_score" {
+			return ptr(rep.OverallDriftScore), nil
+		}
+		f, ok := rep.Features[strings.TrimPrefix(name, DriftFeaturePrefix)]
+		if !ok {
+			return nil, nil
+		}
+		return ptr(f.DriftScore), nil
 	}
 	if strings.HasPrefix(name, "llm_") {
 		g, err := o.completions(ctx, minutes, rng)
@@ -147,4 +172,26 @@ func (o *Observer) completions(ctx context.Context, minutes int, rng analytics.R
 	}
 	o.llm[minutes] = &g
 	return &g, nil
+}
+
+// report is the model's newest data-drift report written in rng, nil
+// when there is none.
+func (o *Observer) report(ctx context.Context, minutes int, rng analytics.Range) (*drift.Report, error) {
+	if r, ok := o.reports[minutes]; ok {
+		return r, nil
+	}
+	if o.Findings == nil {
+		return nil, nil
+	}
+	rs, _, err := o.Findings.DriftReports(ctx, drift.ReportFilter{OrgID: o.orgID, ModelID: o.modelID, DriftType: drift.TypeData,
+		From: &rng.From, To: &rng.To, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	var r *drift.Report
+	if len(rs) > 0 {
+		r = &rs[0]
+	}
+	o.reports[minutes] = r
+	return r, nil
 }

@@ -85,7 +85,7 @@ func (a *App) initAlerting() error {
 		return err
 	}
 	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookSecrets(box), SMTP: relay, Clock: a.clock(), Logger: a.log}
-	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Clock: a.clock(), Tick: a.cfg.AlertTick,
+	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Tick: a.cfg.AlertTick,
 		Settle: a.cfg.AlertSettle, Logger: a.log,
 		Notify: func(ctx context.Context, n alerting.Notice) {
 			event := alerts.EventOpened
@@ -104,6 +104,6 @@ func (a *App) alertsAPI(box *secretbox.Keyring) (*alerts.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &alerts.API{Store: a.store, Readings: a.analytics, Clock: a.clock(), Targets: guard,
+	return &alerts.API{Store: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Targets: guard,
 		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store, Statistics: a.store}, nil
 }

@@ -33,6 +33,8 @@ type Notice struct {
 type Evaluator struct {
 	Ledger   alerts.Ledger
 	Readings alerts.Readings
+	// Findings, when set, serves the drift_score metrics.
+	Findings alerts.Findings
 	// Notify, when set, receives each alert this replica opened or
 	// reopened, after it is stored.
 	Notify func(ctx context.Context, n Notice)
@@ -104,6 +106,7 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 		o := observers[om]
 		if o == nil {
 			o = alerts.NewObserver(e.Readings, t.Rule.OrgID, t.ModelID, end)
+			o.Findings = e.Findings
 			observers[om] = o
 		}
 		if err := e.pair(ctx, o, t, end, now, &res); err != nil {

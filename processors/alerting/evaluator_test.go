@@ -14,6 +14,7 @@ import (
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/analytics/sqlite"
+	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/testenv"
@@ -292,5 +293,43 @@ func TestSnoozeEnds(t *testing.T) {
 	}
 	if len(notices) != 2 || notices[0].Reopened || !notices[1].Reopened {
 		t.Fatalf("notices: got %+v, want the fire then the reopen", notices)
+	}
+}
+
+// TestDriftScore: rules on a model's drift score, overall and of one
+// feature, fire from the newest data-drift report written in their window.
+func TestDriftScore(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			s, an := eng.open(t)
+			f := newFixture(t, s, an)
+			for _, c := range []alerts.Condition{{MetricName: "drift_score", Operator: "gte", Threshold: 0.3, WindowMinutes: 60},
+				{MetricName: "drift_score:age", Operator: "gt", Threshold: 0.6, WindowMinutes: 60},
+				{MetricName: "drift_score:income", Operator: "gt", Threshold: 0.6, WindowMinutes: 60}} {
+				r := f.rule
+				r.ID, r.Conditions = uuid.NewString(), []alerts.Condition{c}
+				if err := s.CreateAlertRule(t.Context(), r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep := drift.Report{ID: uuid.NewString(), OrgID: f.orgID, ModelID: f.model, DriftType: drift.TypeData, DriftDetected: true,
+				OverallDriftScore: 0.5, Severity: drift.High, CreatedAt: base.Add(30 * time.Second),
+				Features: map[string]drift.ReportFeature{"age": {FeatureResult: drift.FeatureResult{DriftDetected: true, DriftScore: 0.7}},
+					"income": {FeatureResult: drift.FeatureResult{DriftScore: 0.1}}}}
+			if err := s.CreateDriftReport(t.Context(), rep); err != nil {
+				t.Fatal(err)
+			}
+			e := f.evaluator()
+			e.Findings = s
+			f.at(0)
+			// The latency rule sees no predictions; of the drift rules, the
+			// overall score and age's hold, income's does not.
+			f.run(e, alerting.Result{Evaluated: 4, Fired: 2})
+			for _, in := range f.instances() {
+				if v := *in.Observations[0].Value; v != 0.5 && v != 0.7 {
+					t.Fatalf("drift alert: got observed %v, want the report's 0.5 or age's 0.7", v)
+				}
+			}
+		})
 	}
 }
