@@ -53,7 +53,7 @@ var rooms = []room{
 	{"bias", []string{"bias", "bias/..."},
 		[]string{"analytics contract", "event log contract", "governance", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"alerts", []string{"alerts", "alerts/..."},
-		[]string{"analytics contract", "drift", "identity", "registry", "plumbing", "store contract", "maths"}},
+		[]string{"analytics contract", "drift", "bias", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"dashboard", []string{"dashboard"},
 		[]string{"analytics contract", "alerts", "drift", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"processors", []string{"processors", "processors/..."},

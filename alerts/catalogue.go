@@ -49,6 +49,8 @@ var Catalogue = []Metric{
 		Description: "overall_drift_score of the model's newest data-drift report written in the window (drift reports on the stream or POST /drift/detect); use a window at least the drift schedule's interval."},
 	{Name: DriftFeaturePrefix, Family: true, Parameter: "feature", Unit: "the method's score", Empty: "no value",
 		Description: "drift_score of one feature in the model's newest data-drift report written in the window: drift_score:age."},
+	{Name: "fairness_score", Unit: "score in [0, 1]", Empty: "no value",
+		Description: "overall_fairness_score of the model's newest completed bias audit, when it completed in the window (POST /bias/audit)."},
 	{Name: "llm_completions", Unit: "completions", Empty: "zero",
 		Description: "LLM completions logged for the model in the window."},
 	{Name: "llm_cost", Unit: "the cost's currency", Empty: "zero",

@@ -44,7 +44,8 @@
 // rule opens no new one for the model until cooldown_minutes have passed.
 //
 // It imports the analytics contract (the rollups a dry run reads), drift
-// (its reports feed the drift_score metrics), identity, registry, the
+// and bias (their reports and audits feed the drift_score and
+// fairness_score metrics), identity, registry, the
 // platform and the store errors; it must not import an engine, the
 // processors or the query API.
 package alerts

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 )
 
@@ -18,10 +19,11 @@ type Readings interface {
 	CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
 }
 
-// Findings reads the transactional store's drift reports for the
-// drift_score metrics.
+// Findings reads the transactional store's drift reports and bias audits
+// for the drift_score and fairness_score metrics.
 type Findings interface {
 	DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error)
+	BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
 }
 
 // Observe reads each of r's conditions for the model over its window
@@ -92,6 +94,9 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 		}
 		o.metrics[k] = v
 		return v, nil
+	}
+	if name == "fairness_score" {
+		return o.fairness(ctx, rng)
 	}
 	if name == "drift_score" || strings.HasPrefix(name, DriftFeaturePrefix) {
 		rep, err := o.report(ctx, minutes, rng)
@@ -194,4 +199,21 @@ func (o *Observer) report(ctx context.Context, minutes int, rng analytics.Range)
 	}
 	o.reports[minutes] = r
 	return r, nil
+}
+
+// fairness is overall_fairness_score of the model's newest completed bias
+// audit, when it completed within rng.
+func (o *Observer) fairness(ctx context.Context, rng analytics.Range) (*float64, error) {
+	if o.Findings == nil {
+		return nil, nil
+	}
+	as, _, err := o.Findings.BiasAudits(ctx, o.orgID, bias.Filter{ModelID: o.modelID, Status: bias.StatusCompleted, Limit: 1})
+	if err != nil || len(as) == 0 {
+		return nil, err
+	}
+	a := as[0]
+	if a.Result == nil || a.CompletedAt == nil || a.CompletedAt.Before(rng.From) || !a.CompletedAt.Before(rng.To) {
+		return nil, nil
+	}
+	return a.Result.Score, nil
 }

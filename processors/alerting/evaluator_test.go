@@ -14,6 +14,7 @@ import (
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/analytics/sqlite"
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
@@ -297,7 +298,8 @@ func TestSnoozeEnds(t *testing.T) {
 }
 
 // TestDriftScore: rules on a model's drift score, overall and of one
-// feature, fire from the newest data-drift report written in their window.
+// feature, fire from the newest data-drift report written in their window,
+// and a rule on its fairness score from its newest completed bias audit.
 func TestDriftScore(t *testing.T) {
 	for _, eng := range engines {
 		t.Run(eng.name, func(t *testing.T) {
@@ -305,7 +307,8 @@ func TestDriftScore(t *testing.T) {
 			f := newFixture(t, s, an)
 			for _, c := range []alerts.Condition{{MetricName: "drift_score", Operator: "gte", Threshold: 0.3, WindowMinutes: 60},
 				{MetricName: "drift_score:age", Operator: "gt", Threshold: 0.6, WindowMinutes: 60},
-				{MetricName: "drift_score:income", Operator: "gt", Threshold: 0.6, WindowMinutes: 60}} {
+				{MetricName: "drift_score:income", Operator: "gt", Threshold: 0.6, WindowMinutes: 60},
+				{MetricName: "fairness_score", Operator: "lt", Threshold: 0.6, WindowMinutes: 60}} {
 				r := f.rule
 				r.ID, r.Conditions = uuid.NewString(), []alerts.Condition{c}
 				if err := s.CreateAlertRule(t.Context(), r); err != nil {
@@ -319,15 +322,26 @@ func TestDriftScore(t *testing.T) {
 			if err := s.CreateDriftReport(t.Context(), rep); err != nil {
 				t.Fatal(err)
 			}
+			score, done := 0.55, base.Add(40*time.Second)
+			audit := bias.Audit{ID: uuid.NewString(), OrgID: f.orgID, ModelID: f.model, Status: bias.StatusPending,
+				Request: bias.Summary{Form: bias.FormLabels}, CreatedAt: base, UpdatedAt: base}
+			if err := s.CreateBiasAudit(t.Context(), audit); err != nil {
+				t.Fatal(err)
+			}
+			audit.Status, audit.Result, audit.CompletedAt, audit.UpdatedAt = bias.StatusCompleted, &bias.Result{Score: &score}, &done, done
+			if err := s.UpdateBiasAudit(t.Context(), audit); err != nil {
+				t.Fatal(err)
+			}
 			e := f.evaluator()
 			e.Findings = s
 			f.at(0)
 			// The latency rule sees no predictions; of the drift rules, the
-			// overall score and age's hold, income's does not.
-			f.run(e, alerting.Result{Evaluated: 4, Fired: 2})
+			// overall score and age's hold, income's does not; the fairness
+			// score of 0.55 is below 0.6.
+			f.run(e, alerting.Result{Evaluated: 5, Fired: 3})
 			for _, in := range f.instances() {
-				if v := *in.Observations[0].Value; v != 0.5 && v != 0.7 {
-					t.Fatalf("drift alert: got observed %v, want the report's 0.5 or age's 0.7", v)
+				if v := *in.Observations[0].Value; v != 0.5 && v != 0.7 && v != 0.55 {
+					t.Fatalf("alert: got observed %v, want the report's 0.5, age's 0.7 or the audit's 0.55", v)
 				}
 			}
 		})
