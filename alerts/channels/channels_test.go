@@ -272,13 +272,14 @@ func TestEmail(t *testing.T) {
 	// An unreachable relay is a failed attempt, retried later.
 	d2 := f.dispatcher()
 	d2.SMTP = &channels.SMTP{Addr: "127.0.0.1:1", From: "vigil@example.com", RequireTLS: true}
+	f.advance(time.Second) // the log lists deliveries by creation: this one second
 	if err := d2.Enqueue(t.Context(), f.rule, f.alert, alerts.EventReopened); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := d2.RunOnce(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if ds := f.deliveries(); ds[1].Status != alerts.DeliveryPending || len(ds[1].Attempts) != 1 || ds[1].Attempts[0].OK {
+	if ds := f.deliveries(); ds[1].Event != alerts.EventReopened || ds[1].Status != alerts.DeliveryPending || len(ds[1].Attempts) != 1 || ds[1].Attempts[0].OK {
 		t.Fatalf("unreachable relay: got %+v, want a failed attempt, retried later", ds[1])
 	}
 }
