@@ -72,6 +72,14 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},
 	"POST /codehost/connect/pat":                       {`{%s}`, "personal_access_token", `"ghp_x"`, "personal_access_token", ""},
 	"POST /codehost/connections/:connection_id/verify": {`{%s}`, "x", `1`, "x", ""},
+	// Alerts.
+	"POST /alerts/rules": {`{"name":"r","alert_type":"performance","severity":"high","conditions":[{%s,"operator":"gt","threshold":1}]}`,
+		"metric_name", `"prediction_count"`, "conditions[0].metric_name", ""},
+	"PATCH /alerts/rules/:rule_id":                 {`{%s}`, "name", `"renamed"`, "name", ""},
+	"POST /alerts/rules/:rule_id/evaluate":         {`{%s}`, "reason", `"try"`, "reason", ""},
+	"POST /alerts/instances/:alert_id/acknowledge": {`{%s}`, "note", `"on it"`, "note", ""},
+	"POST /alerts/instances/:alert_id/resolve":     {`{%s}`, "note", `"fixed"`, "note", ""},
+	"POST /alerts/instances/:alert_id/snooze":      {`{%s}`, "until", `"2030-01-01T00:00:00Z"`, "until", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

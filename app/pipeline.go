@@ -138,7 +138,7 @@ func (a *App) initProcessor(context.Context) error {
 		d := &drafting.Drafter{Source: src, Store: a.store, Log: a.log, Clock: a.clock()}
 		return d.Run(ctx)
 	}})
-	return nil
+	return a.initAlerting()
 }
 
 // topicsReady creates the event log's topics (Kafka), retrying until it

@@ -23,6 +23,10 @@ var tenancyBodies = map[string]any{
 	"PUT /drift/reference/:model_id":         map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
+
+	// Alerts.
+	"PATCH /alerts/rules/:rule_id":            map[string]any{"name": "changed by another organization"},
+	"POST /alerts/instances/:alert_id/snooze": map[string]any{"until": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)},
 }
 
 // TestCrossOrganization: organization B calls every route that takes an id
@@ -60,12 +64,15 @@ func TestCrossOrganization(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		rule := s.do("POST", "/alerts/rules", a, slowRule(model)).want(t, 201).str("id")
+		alert := s.fire(t, a, rule, model)
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
-			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID}
+			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID,
+			"rule_id": rule, "alert_id": alert}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -117,6 +124,12 @@ func TestCrossOrganization(t *testing.T) {
 			t.Fatalf("got connections %s after B's calls, want A's one kept", list.raw)
 		}
 		s.do("GET", "/workflows/"+flow, a, nil).want(t, 200)
+		if r := s.do("GET", "/alerts/rules/"+rule, a, nil).want(t, 200); r.str("name") != "slow predictions" {
+			t.Fatalf("got A's rule named %q after B's calls, want it unchanged", r.str("name"))
+		}
+		if r := s.do("GET", "/alerts/instances/"+alert, a, nil).want(t, 200); r.str("status") != "open" {
+			t.Fatalf("got A's alert %s after B's calls, want it open", r.str("status"))
+		}
 		if r := s.do("GET", "/users/"+aliceID, a, nil).want(t, 200); r.str("role") != "editor" {
 			t.Fatalf("got alice's role %q, want editor", r.str("role"))
 		}
@@ -144,6 +157,10 @@ type idFilter struct {
 // idFilters are every read with an id filter. TestIDFiltersListed keeps
 // the table whole.
 var idFilters = []idFilter{
+	{op: "GET /alerts/instances", param: "model_id"},
+	{op: "GET /alerts/instances", param: "rule_id"},
+	{op: "GET /alerts/rules", param: "model_id"},
+	{op: "GET /alerts/statistics", param: "model_id"},
 	{op: "GET /bias/audits", param: "model_id"},
 	{op: "GET /drift/reports", param: "model_id"},
 	{op: "GET /drift/trend", param: "model_id"},
@@ -188,8 +205,9 @@ func TestForeignIDFilters(t *testing.T) {
 		audit := s.do("POST", "/bias/audit", a, map[string]any{"model_id": model, "sensitive_attributes": []string{"g"},
 			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
 		pollAudit(t, s, a, audit, "completed")
+		rule := s.do("POST", "/alerts/rules", a, slowRule(model)).want(t, 201).str("id")
 		b := s.signUp("mallory")
-		ids := map[string]string{"model_id": model, "owner_id": owner}
+		ids := map[string]string{"model_id": model, "owner_id": owner, "rule_id": rule}
 		for _, f := range idFilters {
 			t.Run(f.op+"?"+f.param, func(t *testing.T) {
 				if got := f.request(s, a, ids[f.param]); got.status != 200 {

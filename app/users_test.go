@@ -27,7 +27,8 @@ func TestRoleRouteMatrix(t *testing.T) {
 			if r.Public || r.Permission == "" {
 				continue
 			}
-			path := strings.NewReplacer(":model_id", "m", ":model_name", "m", ":user_id", "u", ":role_id", "r", ":key_id", "k", ":entry_id", "e").Replace(r.Path)
+			path := strings.NewReplacer(":model_id", "m", ":model_name", "m", ":user_id", "u", ":role_id", "r", ":key_id", "k",
+				":entry_id", "e", ":rule_id", "x", ":alert_id", "y").Replace(r.Path)
 			for role, tok := range tokens {
 				allowed := (&identity.Principal{Permissions: perms[role]}).Can(r.Permission)
 				got := s.do(r.Method, path, tok, map[string]any{})

@@ -34,3 +34,17 @@ func Sleep(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
+
+// Every runs fn, then pauses for tick, until ctx ends; an error of fn is
+// handed to failed (when ctx has not ended) and the loop goes on. It is
+// the loop of the processor role's timed services.
+func Every(ctx context.Context, tick time.Duration, fn func(ctx context.Context) error, failed func(err error)) {
+	for {
+		if err := fn(ctx); err != nil && ctx.Err() == nil {
+			failed(err)
+		}
+		if !Sleep(ctx, tick) {
+			return
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -62,6 +63,19 @@ type Bias struct {
 	// MaxRows bounds one audit's rows (default 1,000,000): the newest
 	// logged predictions read, the longest y_pred accepted.
 	MaxRows int `json:"max_rows"`
+}
+
+// SMTP is the mail relay of alert e-mails (alerts/channels).
+type SMTP struct {
+	// Addr is host:port; empty, e-mail channels fail.
+	Addr, From, Username string
+	// Password comes from VIGIL_SMTP_PASSWORD only.
+	Password string
+	// CAFile, when set, holds the certificates that the relay's is
+	// checked against instead of the system's.
+	CAFile string
+	// RequireTLS refuses a relay that does not offer STARTTLS.
+	RequireTLS bool
 }
 
 // Config is the effective configuration of one process.
@@ -120,6 +134,16 @@ type Config struct {
 	Bias     Bias
 	LogLevel slog.Level
 
+	// AlertTick is how often the processor role looks for complete
+	// minutes to evaluate alert rules on; AlertSettle is how long after a
+	// minute ends its events count as landed (processors/alerting).
+	AlertTick, AlertSettle time.Duration
+	// OutboundAllow lists the addresses and CIDR prefixes alert webhooks
+	// may reach although they are not public (platform/outbound).
+	OutboundAllow []string
+	// SMTP is the relay alert e-mails go through.
+	SMTP SMTP
+
 	// MetricsAddr, when set, is a listener of its own for /metrics, open
 	// to whoever reaches it; the API's address then does not serve it.
 	MetricsAddr string
@@ -151,6 +175,12 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	c.BodyLimit = f.bodyMB << 20
 	c.Roles = splitList(f.roles)
 	c.KafkaBrokers = splitList(f.brokers)
+	c.OutboundAllow = splitList(f.outboundAllow)
+	c.SMTP.Password = getenv("VIGIL_SMTP_PASSWORD")
+	var err error
+	if c.SMTP.RequireTLS, err = strconv.ParseBool(f.smtpRequireTLS); err != nil {
+		return Config{}, fmt.Errorf("smtp-require-tls: %w", err)
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return Config{}, fmt.Errorf("log level: %w", err)
 	}
@@ -187,6 +217,14 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
 	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
 	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
+	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
+	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
+	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks may reach although not public")
+	f.str(&c.SMTP.Addr, "smtp-addr", "", "host:port of the SMTP relay for alert e-mails; empty: e-mail channels fail")
+	f.str(&c.SMTP.From, "smtp-from", "vigil@localhost", "sender of alert e-mails")
+	f.str(&c.SMTP.Username, "smtp-username", "", "SMTP user (password in VIGIL_SMTP_PASSWORD); empty: no authentication")
+	f.str(&c.SMTP.CAFile, "smtp-ca-file", "", "PEM certificates the SMTP relay's is checked against instead of the system's")
+	f.str(&f.smtpRequireTLS, "smtp-require-tls", "false", "refuse an SMTP relay that does not offer STARTTLS")
 	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")

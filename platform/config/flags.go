@@ -20,6 +20,8 @@ type flags struct {
 	// Values that Parse turns into Config fields.
 	roles, brokers, logLevel string
 	bodyMB                   int
+
+	outboundAllow, smtpRequireTLS string
 }
 
 // envName is the environment variable of the flag name: VIGIL_ and the

@@ -849,6 +849,46 @@ ensure_schemathesis() {
   log "schemathesis: installed in $((SECONDS - t0))s"
 }
 
+# aiosmtpd: a real SMTP server (with STARTTLS) for the alert e-mail tests (alerts/channels), from
+# PyPI, in a venv of its own beside Schemathesis's, pinned the same way.
+
+SMTPD_VENV="$STATE/smtpd"
+SMTPD_PY="$SMTPD_VENV/bin/python"
+
+smtpd_requirements() {
+  cat <<EOF
+aiosmtpd==1.4.6
+atpublic==9.0.0
+attrs==26.1.0
+EOF
+}
+
+smtpd_sum() { smtpd_requirements | sha256sum | cut -d' ' -f1; }
+
+smtpd_installed() {
+  [ -x "$SMTPD_PY" ] && [ -f "$SMTPD_VENV/.installed" ] && [ "$(cat "$SMTPD_VENV/.installed")" = "$(smtpd_sum)" ] &&
+    "$SMTPD_PY" -c 'import aiosmtpd' 2>/dev/null
+}
+
+ensure_smtpd() {
+  if smtpd_installed; then return 0; fi
+  local py log="$STATE/smtpd-install.log"
+  py="$(st_python)" || die "aiosmtpd needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "aiosmtpd: installing into $SMTPD_VENV with $py (log: $log)"
+  mkdir -p "$STATE"
+  rm -rf "$SMTPD_VENV"
+  if ! "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1; then
+    rm -rf "$SMTPD_VENV"
+    apt_install python3-venv
+    "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1 || fail_engine smtpd "$py -m venv failed" "$log"
+  fi
+  if ! smtpd_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$SMTPD_PY" -m pip install \
+    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
+    fail_engine smtpd "pip install aiosmtpd failed" "$log"
+  fi
+  smtpd_sum >"$SMTPD_VENV/.installed"
+}
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -893,6 +933,11 @@ EOF
   else
     echo "# schemathesis $SCHEMATHESIS_VERSION is not installed in $ST_VENV: run $0 up"
   fi
+  if smtpd_installed; then
+    echo "export VIGIL_TEST_SMTPD_PYTHON='$SMTPD_PY'"
+  else
+    echo "# aiosmtpd is not installed in $SMTPD_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -926,6 +971,7 @@ cmd_up() {
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_start"; done
   # Schemathesis installs (on a cold machine) while the engines boot.
   ensure_schemathesis
+  ensure_smtpd
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"

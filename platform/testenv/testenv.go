@@ -24,6 +24,9 @@ const (
 	// Schemathesis is the path of Schemathesis's `st` executable, installed
 	// by engines.sh up for the OpenAPI-driven API test.
 	Schemathesis = "VIGIL_TEST_SCHEMATHESIS"
+	// SMTPDPython is a Python with aiosmtpd, installed by engines.sh up,
+	// that the e-mail tests run a real SMTP server with.
+	SMTPDPython = "VIGIL_TEST_SMTPD_PYTHON"
 )
 
 // URL returns the value of the environment variable name, one of the

@@ -53,6 +53,11 @@ func NewApp(o Options) *fiber.App {
 		WriteTimeout:          o.Timeout,
 		IdleTimeout:           2 * time.Minute,
 		RequestMethods:        requestMethods,
+		// A request line and headers of up to 32 KiB are read (Fiber's
+		// default is 4 KiB), so a long query, such as a parameter repeated
+		// many times, is answered in the envelope (422 naming it) rather
+		// than with a bare 431 the document does not list.
+		ReadBufferSize: 32 << 10,
 	})
 	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL, singleQuery)
 	return app

@@ -88,14 +88,11 @@ func (s *Scheduler) Run(ctx context.Context) error {
 	if tick <= 0 {
 		tick = DefaultTick
 	}
-	for {
-		if _, err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
+	clock.Every(ctx, tick, func(ctx context.Context) error { _, err := s.RunOnce(ctx); return err },
+		func(err error) {
 			s.logger().Warn("scheduled drift detection failed; trying again next tick", "err", err)
-		}
-		if !clock.Sleep(ctx, tick) {
-			return nil
-		}
-	}
+		})
+	return nil
 }
 
 // RunOnce runs detection for every due model of every organization and

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
@@ -55,6 +56,17 @@ type Store interface {
 	TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error)
 	workflow.Store
 	codehost.Store
+	CreateAlertRule(ctx context.Context, r alerts.Rule) error
+	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
+	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
+	UpdateAlertRule(ctx context.Context, orgID, id string, change func(*alerts.Rule) error) (alerts.Rule, error)
+	DeleteAlertRule(ctx context.Context, orgID, id, userID string, at time.Time) error
+	AlertInstance(ctx context.Context, orgID, id string) (alerts.Instance, error)
+	AlertInstances(ctx context.Context, orgID string, f alerts.InstanceFilter) ([]alerts.Instance, int64, error)
+	UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*alerts.Instance) error) (alerts.Instance, error)
+	alerts.Ledger
+	alerts.Deliveries
+	alerts.Statistics
 }
 
 // drift.Store shares Model with registry.Store, so it cannot be embedded
@@ -66,6 +78,9 @@ var _ bias.Store = Store(nil)
 
 // risk.Store shares Model and User with the identity and registry stores.
 var _ risk.Store = Store(nil)
+
+// alerts.Store shares Model and Models with registry.Store too.
+var _ alerts.Store = Store(nil)
 
 // test is one case of the suite; it gets a fresh, empty store.
 type test struct {
@@ -87,6 +102,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, riskTests...)
 	tests = append(tests, workflowTests...)
 	tests = append(tests, codehostTests...)
+	tests = append(tests, alertTests...)
+	tests = append(tests, alertDeliveryTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -14,6 +14,7 @@ Two kinds, each narrow:
 import gzip
 import json
 import os
+import re
 import unicodedata
 from datetime import datetime, timedelta, timezone
 from email.utils import parseaddr
@@ -132,6 +133,8 @@ RANGES = {
     "GET /drift/reports": ("query", "start_date", "end_date", False, False),
     "POST /bias/audit": ("body", "start_date", "end_date", True, False),
     "POST /webhooks/workflow-tool/execution": ("body", "started_at", "finished_at", False, False),
+    "GET /alerts/instances": ("query", "start_time", "end_time", True, False),
+    "GET /alerts/statistics": ("query", "start_time", "end_time", True, True),
 }
 
 LABEL_FORM = ("sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute")
@@ -178,6 +181,15 @@ def _broken_rules(op, case):
         for field in ("y_pred", "y_score", "y_prob"):
             if isinstance(body.get(field), list) and len(body[field]) != n:
                 broken.add(field)  # one per y_true value
+    if op in ("POST /alerts/rules", "PATCH /alerts/rules/{rule_id}"):
+        broken |= _alert_rule_rules(body)
+    if op == "POST /alerts/instances/{alert_id}/snooze":
+        until = _time(body.get("until"))
+        now = datetime.now(timezone.utc)
+        # "must be in the future, at most 30 days ahead" (until's
+        # description); a margin either side for the request's time.
+        if until is not None and not (now + timedelta(seconds=5) < until < now + timedelta(days=30) - timedelta(seconds=5)):
+            broken.add("until")
     if op in ("POST /predictions/log/batch", "POST /metrics/batch"):
         items = body.get("predictions") or body.get("metrics") or []
         if any(isinstance(i, dict) and i.get("model_id") not in (None, body.get("model_id")) for i in items):
@@ -283,6 +295,31 @@ def _target_fits(kind, target):
         u = urlparse(target)
         return u.scheme in ("http", "https") and bool(u.netloc)
     return True
+
+
+# What the server surely takes as a channel's target (AlertChannel.target's
+# description): an http(s) URL of a host name (its last label starts with a
+# letter, so no spelling of an address; not localhost), port and plain path
+# characters, an address of plain characters. Anything else may be refused
+# (not a URL, or not a public address), and is excused.
+_ALERT_URL = re.compile(r"https?://(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*\.?(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?")
+_ALERT_EMAIL = re.compile(r"[A-Za-z0-9_%+-]+(\.[A-Za-z0-9_%+-]+)*@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*")
+
+
+def _alert_rule_rules(body):
+    """The fields of an alert rule's channels whose target does not fit
+    its type."""
+    broken = set()
+    for i, ch in enumerate(body.get("notification_channels") or []):
+        if not isinstance(ch, dict) or not isinstance(ch.get("target"), str):
+            continue
+        kind, target = ch.get("type"), ch["target"]
+        pattern = _ALERT_EMAIL if kind == "email" else _ALERT_URL
+        host = (urlparse(target).hostname or "").rstrip(".").lower()
+        local = kind != "email" and (host == "localhost" or host.endswith(".localhost"))
+        if local or not pattern.fullmatch(target):
+            broken.add(f"notification_channels[{i}].target")
+    return broken
 
 
 def _bias_rules(body):

@@ -1,0 +1,285 @@
+package channels_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/alerts/channels"
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/store/sqlstore"
+)
+
+var secret = []byte("0123456789abcdef0123456789abcdef")
+
+// fixture is a store with an organization, a model, a rule with the
+// given channels and one open alert of it.
+type fixture struct {
+	t     *testing.T
+	store *sqlstore.DB
+	rule  alerts.Rule
+	alert alerts.Instance
+	now   atomic.Int64 // the dispatcher's clock, Unix nanoseconds
+}
+
+func newFixture(t *testing.T, chans ...alerts.Channel) *fixture {
+	t.Helper()
+	ctx := t.Context()
+	s, err := sqlitestore.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	now := time.Now().UTC()
+	orgID, modelID := uuid.NewString(), uuid.NewString()
+	if err := s.CreateOrganization(ctx, identity.Organization{ID: orgID, Name: "o-" + orgID[:8], CreatedAt: now}, nil,
+		identity.User{ID: uuid.NewString(), OrgID: orgID, Username: "u-" + orgID[:8], Email: "u@example.com", Role: identity.RoleAdmin,
+			Active: true, PasswordHash: "x", CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateModel(ctx, registry.Model{ID: modelID, OrgID: orgID, Name: "credit", Version: "1", ModelType: "classification",
+		Status: registry.StatusActive, CreatedAt: now, UpdatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	r := alerts.Rule{ID: uuid.NewString(), OrgID: orgID, Name: "slow", AlertType: "performance", Severity: "high", ModelID: modelID,
+		Conditions: []alerts.Condition{{MetricName: "latency_p95_ms", Operator: "gt", Threshold: 500, WindowMinutes: 1}},
+		Channels:   chans, Enabled: true, CreatedAt: now, UpdatedAt: now}
+	if err := s.CreateAlertRule(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	v := 912.5
+	in := alerts.NewInstance(r, modelID, now.Truncate(time.Minute), []alerts.Observation{{Condition: r.Conditions[0], Value: &v, Holds: true}}, now)
+	if _, _, err := s.FireAlert(ctx, in, now, nil); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, store: s, rule: r, alert: in}
+	f.now.Store(now.UnixNano())
+	return f
+}
+
+func (f *fixture) clock() time.Time { return time.Unix(0, f.now.Load()).UTC() }
+
+func (f *fixture) advance(d time.Duration) { f.now.Add(int64(d)) }
+
+// dispatcher allows loopback (127.0.0.1) as the tests' receivers need.
+func (f *fixture) dispatcher() *channels.Dispatcher {
+	allow, err := outbound.ParseAllow([]string{"127.0.0.1/32"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return &channels.Dispatcher{Store: f.store, Guard: &outbound.Guard{Allow: allow}, Clock: f.clock, Backoff: time.Second,
+		MaxAttempts: 3, Timeout: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Secrets: func(context.Context, string) ([]byte, error) { return secret, nil }}
+}
+
+func (f *fixture) deliveries() []alerts.Delivery {
+	f.t.Helper()
+	ds, err := f.store.AlertDeliveries(f.t.Context(), f.alert.OrgID, f.alert.ID)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return ds
+}
+
+// TestWebhook: the payload arrives signed with a fresh timestamp; the
+// receiver's two 500s are retried with backoff and recorded; a replay of
+// the delivered request fails the receiver's check.
+func TestWebhook(t *testing.T) {
+	type got struct {
+		body             []byte
+		ts, sig, id, evt string
+	}
+	var mu sync.Mutex
+	var reqs []got
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		reqs = append(reqs, got{body, r.Header.Get(channels.HeaderTimestamp), r.Header.Get(channels.HeaderSignature),
+			r.Header.Get(channels.HeaderDelivery), r.Header.Get(channels.HeaderEvent)})
+		if calls <= 2 {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	f := newFixture(t, alerts.Channel{Type: "webhook", Target: srv.URL + "/hook"})
+	d := f.dispatcher()
+	if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+		t.Fatal(err)
+	}
+	pass := func(want int) {
+		t.Helper()
+		n, err := d.RunOnce(t.Context())
+		if err != nil || n != want {
+			t.Fatalf("RunOnce at %v: got %d, %v, want %d attempted", f.clock(), n, err, want)
+		}
+	}
+	pass(1) // 500
+	pass(0) // not due before its backoff (1 s)
+	f.advance(time.Second)
+	pass(1) // 500 again
+	f.advance(time.Second)
+	pass(0) // the second backoff is 2 s
+	f.advance(time.Second)
+	pass(1) // 204
+	f.advance(time.Hour)
+	pass(0) // delivered: never again
+	ds := f.deliveries()
+	if len(ds) != 1 || ds[0].Status != alerts.DeliveryDelivered || len(ds[0].Attempts) != 3 ||
+		ds[0].Attempts[0].StatusCode != 500 || ds[0].Attempts[0].OK || ds[0].Attempts[2].StatusCode != 204 || !ds[0].Attempts[2].OK {
+		t.Fatalf("delivery log: got %+v, want delivered after 500, 500, 204", ds)
+	}
+	for i, r := range reqs {
+		if r.id != ds[0].ID || r.evt != alerts.EventOpened {
+			t.Errorf("request %d: got delivery %q event %q, want %s %s", i, r.id, r.evt, ds[0].ID, alerts.EventOpened)
+		}
+	}
+	last := reqs[len(reqs)-1]
+	sent := f.clock().Add(-time.Hour)
+	if err := channels.Verify(secret, last.body, last.ts, last.sig, sent, 5*time.Minute); err != nil {
+		t.Fatalf("the receiver's check of the delivered request: %v", err)
+	}
+	if err := channels.Verify(secret, last.body, last.ts, last.sig, sent.Add(10*time.Minute), 5*time.Minute); err == nil {
+		t.Fatal("the same request replayed 10 minutes later: got nil error, want the timestamp refused")
+	}
+	tampered := append([]byte{}, last.body...)
+	tampered[len(tampered)-2] ^= 1
+	if err := channels.Verify(secret, tampered, last.ts, last.sig, sent, 5*time.Minute); err == nil {
+		t.Fatal("a changed body: got nil error, want the signature refused")
+	}
+	var p channels.Payload
+	if err := json.Unmarshal(last.body, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Event != alerts.EventOpened || p.Alert.ID != f.alert.ID || p.Alert.Severity != "high" || *p.Alert.Observations[0].Value != 912.5 {
+		t.Fatalf("payload: got %+v, want the alert with its observation", p)
+	}
+}
+
+// TestFailures: a loopback target that is not allow-listed fails at once
+// without a connection; a hanging receiver times out and is retried up
+// to MaxAttempts; neither holds up the Slack channel beside them.
+func TestFailures(t *testing.T) {
+	var canary atomic.Int64
+	ln, err := net.Listen("tcp", "127.0.0.2:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			canary.Add(1)
+			c.Close()
+		}
+	}()
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+	defer slow.Close()
+	defer close(hang)
+	var slack []byte
+	slackSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slack, _ = io.ReadAll(r.Body)
+	}))
+	defer slackSrv.Close()
+	f := newFixture(t, alerts.Channel{Type: "webhook", Target: "http://" + ln.Addr().String() + "/x"},
+		alerts.Channel{Type: "webhook", Target: slow.URL}, alerts.Channel{Type: "slack", Target: slackSrv.URL})
+	d := f.dispatcher()
+	d.Timeout = 300 * time.Millisecond
+	if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+		t.Fatal(err)
+	}
+	for range 4 {
+		if _, err := d.RunOnce(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		f.advance(time.Minute)
+	}
+	ds := f.deliveries()
+	if len(ds) != 3 {
+		t.Fatalf("got %d deliveries, want 3", len(ds))
+	}
+	if ds[0].Status != alerts.DeliveryFailed || len(ds[0].Attempts) != 1 || !strings.Contains(ds[0].Attempts[0].Error, "refused") {
+		t.Errorf("loopback target: got %+v, want failed once, refused", ds[0])
+	}
+	if ds[1].Status != alerts.DeliveryFailed || len(ds[1].Attempts) != 3 {
+		t.Errorf("hanging target: got %s after %d attempts, want failed after 3", ds[1].Status, len(ds[1].Attempts))
+	}
+	if ds[2].Status != alerts.DeliveryDelivered || len(ds[2].Attempts) != 1 {
+		t.Errorf("slack: got %+v, want delivered at once", ds[2])
+	}
+	var msg map[string]string
+	if err := json.Unmarshal(slack, &msg); err != nil || !strings.Contains(msg["text"], "[HIGH] slow") ||
+		!strings.Contains(msg["text"], "latency_p95_ms = 912.5 (gt 500 over 1 min)") {
+		t.Errorf("slack body: got %s (%v), want Slack's {\"text\"} with the rule and its observation", slack, err)
+	}
+	if n := canary.Load(); n != 0 {
+		t.Fatalf("the refused loopback target saw %d connections, want 0", n)
+	}
+}
+
+// TestEmail sends through a real SMTP server (aiosmtpd) that requires
+// STARTTLS before MAIL: the message arrives, so the upgrade happened.
+func TestEmail(t *testing.T) {
+	srv := testenv.StartSMTP(t)
+	f := newFixture(t, alerts.Channel{Type: "email", Target: "oncall@example.com"})
+	d := f.dispatcher()
+	d.Timeout = 10 * time.Second
+	d.SMTP = &channels.SMTP{Addr: srv.Addr, From: "vigil@example.com", TLS: srv.TLS, RequireTLS: true}
+	if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ds := f.deliveries()
+	if ds[0].Status != alerts.DeliveryDelivered {
+		t.Fatalf("e-mail delivery: got %+v, want delivered", ds[0])
+	}
+	msgs := srv.Messages(t)
+	if len(msgs) != 1 {
+		t.Fatalf("got %d messages, want 1", len(msgs))
+	}
+	for _, want := range []string{"To: oncall@example.com", "Subject: [Vigil] [HIGH] slow: alert opened on model " + f.alert.ModelID,
+		"latency_p95_ms = 912.5", "X-Vigil-Delivery: " + ds[0].ID} {
+		if !strings.Contains(msgs[0], want) {
+			t.Errorf("message: got\n%s\nwant it to hold %q", msgs[0], want)
+		}
+	}
+	// An unreachable relay is a failed attempt, retried later.
+	d2 := f.dispatcher()
+	d2.SMTP = &channels.SMTP{Addr: "127.0.0.1:1", From: "vigil@example.com", RequireTLS: true}
+	f.advance(time.Second) // the log lists deliveries by creation: this one second
+	if err := d2.Enqueue(t.Context(), f.rule, f.alert, alerts.EventReopened); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d2.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ds := f.deliveries(); ds[1].Event != alerts.EventReopened || ds[1].Status != alerts.DeliveryPending || len(ds[1].Attempts) != 1 || ds[1].Attempts[0].OK {
+		t.Fatalf("unreachable relay: got %+v, want a failed attempt, retried later", ds[1])
+	}
+}

@@ -1,0 +1,219 @@
+package alerts
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/bias"
+	"github.com/vigilhq/vigil/drift"
+)
+
+// Readings is what observing a rule reads: the analytical store's
+// summaries of its per-minute and per-hour rollups (analytics.Store).
+type Readings interface {
+	PredictionStats(ctx context.Context, orgID, modelID string, r analytics.Range) (analytics.PredictionStats, error)
+	MetricSeries(ctx context.Context, f analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error)
+	CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
+}
+
+// Findings reads the transactional store's drift reports and bias audits
+// for the drift_score and fairness_score metrics.
+type Findings interface {
+	DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error)
+	BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
+}
+
+// Observe reads each of r's conditions for the model over its window
+// ending at end (a whole minute) and reports whether all of them hold.
+func Observe(ctx context.Context, rd Readings, r Rule, orgID, modelID string, end time.Time) ([]Observation, bool, error) {
+	return NewObserver(rd, orgID, modelID, end).Observe(ctx, r)
+}
+
+// Observer observes rules for one model over windows ending at one time,
+// reading each source once per window length however many rules and
+// conditions ask for it: the evaluation keeps one per model and tick.
+type Observer struct {
+	rd Readings
+	// Findings, when set, serves the drift_score metrics; without it
+	// they observe no value.
+	Findings       Findings
+	reports        map[int]*drift.Report
+	orgID, modelID string
+	end            time.Time
+	stats          map[int]*analytics.PredictionStats
+	llm            map[int]*analytics.CompletionGroup
+	metrics        map[metricKey]*float64
+}
+
+type metricKey struct {
+	metricType string
+	minutes    int
+}
+
+// NewObserver returns an Observer of the model's windows ending at end.
+func NewObserver(rd Readings, orgID, modelID string, end time.Time) *Observer {
+	return &Observer{rd: rd, orgID: orgID, modelID: modelID, end: end, stats: map[int]*analytics.PredictionStats{},
+		llm: map[int]*analytics.CompletionGroup{}, metrics: map[metricKey]*float64{}, reports: map[int]*drift.Report{}}
+}
+
+// Observe reads each of r's conditions and reports whether all of them
+// hold.
+func (o *Observer) Observe(ctx context.Context, r Rule) ([]Observation, bool, error) {
+	out := make([]Observation, 0, len(r.Conditions))
+	all := len(r.Conditions) > 0
+	for _, c := range r.Conditions {
+		rng := analytics.Range{From: o.end.Add(-c.Window()), To: o.end}
+		v, err := o.value(ctx, c.MetricName, c.WindowMinutes, rng)
+		if err != nil {
+			return nil, false, fmt.Errorf("observe %s over %d minutes: %w", c.MetricName, c.WindowMinutes, err)
+		}
+		ob := Observation{Condition: c, Value: v, Holds: v != nil && c.Holds(*v)}
+		all = all && ob.Holds
+		out = append(out, ob)
+	}
+	return out, all, nil
+}
+
+func (o *Observer) value(ctx context.Context, name string, minutes int, rng analytics.Range) (*float64, error) {
+	if mt, ok := strings.CutPrefix(name, MetricPrefix); ok {
+		k := metricKey{mt, minutes}
+		if v, ok := o.metrics[k]; ok {
+			return v, nil
+		}
+		sums, err := o.rd.MetricSeries(ctx, analytics.MetricFilter{OrgID: o.orgID, ModelID: o.modelID, MetricType: mt, Range: rng},
+			analytics.Buckets{Range: rng})
+		if err != nil {
+			return nil, err
+		}
+		var v *float64
+		if len(sums) > 0 && sums[0].Count > 0 {
+			v = ptr(sums[0].Sum / float64(sums[0].Count))
+		}
+		o.metrics[k] = v
+		return v, nil
+	}
+	if name == "fairness_score" {
+		return o.fairness(ctx, rng)
+	}
+	if name == "drift_score" || strings.HasPrefix(name, DriftFeaturePrefix) {
+		rep, err := o.report(ctx, minutes, rng)
+		if err != nil || rep == nil {
+			return nil, err
+		}
+		if name == "drift_score" {
+			return ptr(rep.OverallDriftScore), nil
+		}
+		f, ok := rep.Features[strings.TrimPrefix(name, DriftFeaturePrefix)]
+		if !ok {
+			return nil, nil
+		}
+		return ptr(f.DriftScore), nil
+	}
+	if strings.HasPrefix(name, "llm_") {
+		g, err := o.completions(ctx, minutes, rng)
+		if err != nil {
+			return nil, err
+		}
+		switch name {
+		case "llm_completions":
+			return ptr(float64(g.Completions)), nil
+		case "llm_cost":
+			return ptr(g.Cost), nil
+		case "llm_tokens":
+			return ptr(float64(g.TotalTokens)), nil
+		case "llm_latency_avg_ms":
+			if g.LatencyCount == 0 {
+				return nil, nil
+			}
+			return ptr(g.LatencySum / float64(g.LatencyCount)), nil
+		}
+		return nil, fmt.Errorf("unknown metric %q", name)
+	}
+	st, err := o.predictions(ctx, minutes, rng)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "prediction_count":
+		return ptr(float64(st.TotalPredictions)), nil
+	case "latency_avg_ms":
+		return st.AvgLatencyMS, nil
+	case "latency_p50_ms":
+		return st.P50LatencyMS, nil
+	case "latency_p95_ms":
+		return st.P95LatencyMS, nil
+	case "latency_p99_ms":
+		return st.P99LatencyMS, nil
+	}
+	return nil, fmt.Errorf("unknown metric %q", name)
+}
+
+func (o *Observer) predictions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.PredictionStats, error) {
+	if st, ok := o.stats[minutes]; ok {
+		return st, nil
+	}
+	st, err := o.rd.PredictionStats(ctx, o.orgID, o.modelID, rng)
+	if err != nil {
+		return nil, err
+	}
+	o.stats[minutes] = &st
+	return &st, nil
+}
+
+func (o *Observer) completions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.CompletionGroup, error) {
+	if g, ok := o.llm[minutes]; ok {
+		return g, nil
+	}
+	groups, err := o.rd.CompletionGroups(ctx, o.orgID, o.modelID, rng)
+	if err != nil {
+		return nil, err
+	}
+	var g analytics.CompletionGroup
+	for _, one := range groups {
+		g.Add(one)
+	}
+	o.llm[minutes] = &g
+	return &g, nil
+}
+
+// report is the model's newest data-drift report written in rng, nil
+// when there is none.
+func (o *Observer) report(ctx context.Context, minutes int, rng analytics.Range) (*drift.Report, error) {
+	if r, ok := o.reports[minutes]; ok {
+		return r, nil
+	}
+	if o.Findings == nil {
+		return nil, nil
+	}
+	rs, _, err := o.Findings.DriftReports(ctx, drift.ReportFilter{OrgID: o.orgID, ModelID: o.modelID, DriftType: drift.TypeData,
+		From: &rng.From, To: &rng.To, Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	var r *drift.Report
+	if len(rs) > 0 {
+		r = &rs[0]
+	}
+	o.reports[minutes] = r
+	return r, nil
+}
+
+// fairness is overall_fairness_score of the model's newest completed bias
+// audit, when it completed within rng.
+func (o *Observer) fairness(ctx context.Context, rng analytics.Range) (*float64, error) {
+	if o.Findings == nil {
+		return nil, nil
+	}
+	as, _, err := o.Findings.BiasAudits(ctx, o.orgID, bias.Filter{ModelID: o.modelID, Status: bias.StatusCompleted, Limit: 1})
+	if err != nil || len(as) == 0 {
+		return nil, err
+	}
+	a := as[0]
+	if a.Result == nil || a.CompletedAt == nil || a.CompletedAt.Before(rng.From) || !a.CompletedAt.Before(rng.To) {
+		return nil, nil
+	}
+	return a.Result.Score, nil
+}

@@ -1,0 +1,160 @@
+package dashboard
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+)
+
+// MaxModels bounds the models one dashboard reads.
+const MaxModels = 10000
+
+// Store is what the figures read from the transactional store.
+type Store interface {
+	Models(ctx context.Context, orgID string, f registry.Filter) ([]registry.Model, error)
+	DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error)
+	alerts.Statistics
+	AlertInstances(ctx context.Context, orgID string, f alerts.InstanceFilter) ([]alerts.Instance, int64, error)
+}
+
+// Predictions is what the figures read from the analytical store.
+type Predictions interface {
+	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]analytics.Activity, error)
+	PredictionStats(ctx context.Context, orgID, modelID string, r analytics.Range) (analytics.PredictionStats, error)
+}
+
+// API serves the dashboard's figures.
+type API struct {
+	Store       Store
+	Predictions Predictions
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodGet, Path: "/dashboard/statistics", Permission: "dashboard:read", Handler: a.statistics},
+		{Method: fiber.MethodGet, Path: "/executive-dashboard/risk-register", Permission: "dashboard:read", Handler: a.heatMap},
+	}
+}
+
+// Statistics are the dashboard's figures.
+type Statistics struct {
+	Models struct {
+		Total    int `json:"total"`
+		Active   int `json:"active"`
+		Inactive int `json:"inactive"`
+	} `json:"models"`
+	Predictions struct {
+		Total     int64   `json:"total"`
+		Today     int64   `json:"today"`
+		AvgPerDay float64 `json:"avg_per_day"`
+	} `json:"predictions"`
+	Alerts struct {
+		Active       int64 `json:"active"`
+		Acknowledged int64 `json:"acknowledged"`
+		Resolved     int64 `json:"resolved"`
+	} `json:"alerts"`
+	Drift struct {
+		ModelsWithDrift int `json:"models_with_drift"`
+		HighSeverity    int `json:"high_severity"`
+	} `json:"drift"`
+	GeneratedAt time.Time `json:"generated_at"`
+}
+
+// statistics answers GET /dashboard/statistics.
+func (a *API) statistics(c *fiber.Ctx) error {
+	ctx, orgID, now := c.UserContext(), identity.OrgID(c), a.Clock.Now().UTC()
+	var st Statistics
+	st.GeneratedAt = now
+	models, err := a.Store.Models(ctx, orgID, registry.Filter{Limit: MaxModels})
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(models))
+	oldest := now
+	for _, m := range models {
+		ids = append(ids, m.ID)
+		st.Models.Total++
+		if m.Status == registry.StatusActive {
+			st.Models.Active++
+		} else {
+			st.Models.Inactive++
+		}
+		oldest = minTime(oldest, m.CreatedAt)
+	}
+	if err := a.predictions(ctx, orgID, ids, now, oldest, &st); err != nil {
+		return err
+	}
+	groups, err := a.Store.AlertStatistics(ctx, orgID, "", time.Unix(0, 0), now.Add(time.Hour))
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		switch g.Status {
+		case alerts.StatusOpen, alerts.StatusSnoozed:
+			st.Alerts.Active += g.Count
+		case alerts.StatusAcknowledged:
+			st.Alerts.Acknowledged += g.Count
+		case alerts.StatusResolved:
+			st.Alerts.Resolved += g.Count
+		}
+	}
+	week := now.Add(-7 * 24 * time.Hour)
+	for _, id := range ids {
+		rs, _, err := a.Store.DriftReports(ctx, drift.ReportFilter{OrgID: orgID, ModelID: id, From: &week, Limit: 1})
+		if err != nil {
+			return err
+		}
+		if len(rs) == 1 && rs[0].DriftDetected {
+			st.Drift.ModelsWithDrift++
+			if rs[0].Severity == drift.High {
+				st.Drift.HighSeverity++
+			}
+		}
+	}
+	return c.JSON(st)
+}
+
+// predictions fills the prediction figures.
+func (a *API) predictions(ctx context.Context, orgID string, ids []string, now, oldest time.Time, st *Statistics) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	act, err := a.Predictions.Activity(ctx, orgID, ids)
+	if err != nil {
+		return err
+	}
+	today := analytics.Range{From: now.Truncate(24 * time.Hour), To: now.Add(time.Minute)}
+	for id, ac := range act {
+		st.Predictions.Total += ac.Predictions
+		if ac.Last == nil || ac.Last.Before(today.From) {
+			continue
+		}
+		ps, err := a.Predictions.PredictionStats(ctx, orgID, id, today)
+		if err != nil {
+			return err
+		}
+		st.Predictions.Today += ps.TotalPredictions
+	}
+	days := max(1, int(now.Sub(oldest)/(24*time.Hour)))
+	st.Predictions.AvgPerDay = float64(st.Predictions.Total) / float64(days)
+	return nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,29 @@
+// Package alerting evaluates alert rules on the stream, in the processor
+// role. Every tick it takes the last complete minute: end is the start of
+// the minute that began Settle or more ago, so that the processors have
+// landed that minute's events (ingest stamps events with the time it
+// received them and appends them at once). For every enabled rule and
+// each model it watches, and each end not evaluated yet, it observes the
+// rule's conditions over their windows ending at end, from the rollups the
+// processors keep (alerts.Observer over analytics.Store: per-minute and
+// per-hour rollups, never raw rows), and then:
+//
+//   - all conditions hold: the rule, model and condition set's unresolved
+//     alert is updated (observations, count, window_end,
+//     last_triggered_at), or a new one opens unless one was resolved
+//     within the rule's cooldown; a snoozed alert whose snooze has ended
+//     goes back to open;
+//   - they do not: the unresolved alert, if any, whose last holding window
+//     ended before end, is resolved automatically (resolution auto).
+//
+// Replicas evaluate alike and never double-fire: the transactional store
+// keeps at most one unresolved alert per rule, model and condition set (a
+// unique key), a window already counted is not counted again, and only the
+// replica whose write opened or reopened an alert reports it to Notify.
+// A failing read or write is logged and the pair is tried again next tick;
+// Notify is called after the write and its failures are its own, so a
+// channel never blocks evaluation.
+//
+// It imports alerts, the analytics contract, the platform and the store
+// errors; it must not import an engine or the query API.
+package alerting

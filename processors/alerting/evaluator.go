@@ -1,0 +1,221 @@
+package alerting
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/store"
+)
+
+// Defaults of an Evaluator's zero fields.
+const (
+	DefaultTick   = time.Second
+	DefaultSettle = 2 * time.Second
+)
+
+// Notice is an alert that opened, or went back to open, in this replica's
+// write: what the channels deliver.
+type Notice struct {
+	Rule     alerts.Rule
+	Instance alerts.Instance
+	// Reopened is true when a snoozed alert went back to open.
+	Reopened bool
+}
+
+// Evaluator evaluates every enabled rule once per complete minute. Ledger
+// and Readings are required; the rest have working zero values.
+type Evaluator struct {
+	Ledger   alerts.Ledger
+	Readings alerts.Readings
+	// Findings, when set, serves the drift_score metrics.
+	Findings alerts.Findings
+	// Notify, when set, receives each alert this replica opened or
+	// reopened, after it is stored.
+	Notify func(ctx context.Context, n Notice)
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+	// Tick is the pause between looks (DefaultTick); Settle is how long
+	// after a minute ends its data counts as complete (DefaultSettle).
+	Tick, Settle time.Duration
+	Logger       *slog.Logger
+
+	mu   sync.Mutex
+	done map[pairKey]time.Time // the last window end evaluated per pair
+}
+
+// pairKey names a rule's condition set on one model.
+type pairKey struct{ ruleID, modelID, conditions string }
+
+// Run evaluates every tick until ctx ends.
+func (e *Evaluator) Run(ctx context.Context) error {
+	tick := e.Tick
+	if tick <= 0 {
+		tick = DefaultTick
+	}
+	clock.Every(ctx, tick, func(ctx context.Context) error { _, err := e.RunOnce(ctx); return err },
+		func(err error) { e.logger().Warn("alert evaluation failed; trying again next tick", "err", err) })
+	return nil
+}
+
+// Result counts what one pass did.
+type Result struct {
+	Evaluated, Fired, Updated, Resolved, Reopened int
+}
+
+// WindowEnd is the end of the last complete minute at now.
+func (e *Evaluator) WindowEnd(now time.Time) time.Time {
+	settle := e.Settle
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	return now.Add(-settle).UTC().Truncate(time.Minute)
+}
+
+// RunOnce evaluates every pair not evaluated yet for the last complete
+// minute. A pair that fails is logged and left for the next tick; the
+// errors are returned joined.
+func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
+	var res Result
+	now := e.Clock.Now().UTC()
+	end := e.WindowEnd(now)
+	targets, err := e.Ledger.AlertTargets(ctx)
+	if err != nil {
+		return res, fmt.Errorf("list alert rules: %w", err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done == nil {
+		e.done = map[pairKey]time.Time{}
+	}
+	observers := map[[2]string]*alerts.Observer{}
+	live := make(map[pairKey]bool, len(targets))
+	var errs []error
+	for _, t := range targets {
+		k := pairKey{t.Rule.ID, t.ModelID, t.Rule.ConditionKey()}
+		live[k] = true
+		if last, ok := e.done[k]; ok && !end.After(last) {
+			continue
+		}
+		om := [2]string{t.Rule.OrgID, t.ModelID}
+		o := observers[om]
+		if o == nil {
+			o = alerts.NewObserver(e.Readings, t.Rule.OrgID, t.ModelID, end)
+			o.Findings = e.Findings
+			observers[om] = o
+		}
+		if err := e.pair(ctx, o, t, end, now, &res); err != nil {
+			errs = append(errs, fmt.Errorf("rule %s, model %s: %w", t.Rule.ID, t.ModelID, err))
+			continue
+		}
+		e.done[k] = end
+		res.Evaluated++
+	}
+	for k := range e.done {
+		if !live[k] { // a rule deleted, disabled or changed, a model gone
+			delete(e.done, k)
+		}
+	}
+	return res, errors.Join(errs...)
+}
+
+// pair evaluates one rule on one model for the window ending at end.
+func (e *Evaluator) pair(ctx context.Context, o *alerts.Observer, t Target, end, now time.Time, res *Result) error {
+	obs, holds, err := o.Observe(ctx, t.Rule)
+	if err != nil {
+		return err
+	}
+	if !holds {
+		return e.clear(ctx, t, end, now, res)
+	}
+	var reopened, updated bool
+	in, created, err := e.Ledger.FireAlert(ctx, alerts.NewInstance(t.Rule, t.ModelID, end, obs, now), now.Add(-t.Rule.Cooldown()),
+		func(cur *alerts.Instance) error {
+			reopened, updated = false, false
+			if !end.After(cur.WindowEnd) {
+				return nil // another replica counted this window
+			}
+			cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
+			cur.Count++
+			updated = true
+			if cur.Status == alerts.StatusSnoozed && cur.SnoozedUntil != nil && !now.Before(*cur.SnoozedUntil) {
+				reopened = true
+				return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	switch {
+	case created:
+		res.Fired++
+		e.notify(ctx, Notice{Rule: t.Rule, Instance: in})
+	case reopened:
+		res.Reopened++
+		e.notify(ctx, Notice{Rule: t.Rule, Instance: in, Reopened: true})
+	case updated:
+		res.Updated++
+	}
+	return nil
+}
+
+// Target is alerts.Target.
+type Target = alerts.Target
+
+// clear resolves the pair's unresolved alert whose last holding window
+// ended before end.
+func (e *Evaluator) clear(ctx context.Context, t Target, end, now time.Time, res *Result) error {
+	open, err := e.Ledger.OpenAlert(ctx, t.Rule.OrgID, t.Rule.ID, t.ModelID, t.Rule.ConditionKey())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if !end.After(open.WindowEnd) {
+		return nil
+	}
+	resolved := false
+	_, err = e.Ledger.UpdateAlertInstance(ctx, open.OrgID, open.ID, func(cur *alerts.Instance) error {
+		resolved = false
+		if cur.Status == alerts.StatusResolved || !end.After(cur.WindowEnd) {
+			return nil // resolved meanwhile, or it held in a later window
+		}
+		resolved = true
+		return cur.Apply(alerts.ActionAutoResolve, alerts.SystemUser, now, nil,
+			"the rule no longer holds in the window ending "+end.Format(time.RFC3339))
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // its model was deleted meanwhile
+	}
+	if resolved && err == nil {
+		res.Resolved++
+	}
+	return err
+}
+
+// notify hands n to Notify, if set; a panic there is its own bug, not the
+// evaluation's, and is logged.
+func (e *Evaluator) notify(ctx context.Context, n Notice) {
+	if e.Notify == nil {
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			e.logger().Error("alert notification panicked", "alert_id", n.Instance.ID, "panic", p)
+		}
+	}()
+	e.Notify(ctx, n)
+}
+
+func (e *Evaluator) logger() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.Default()
+}
