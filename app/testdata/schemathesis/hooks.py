@@ -175,6 +175,11 @@ def _broken_rules(op, case):
         kinds = {f: {type(x) is str for x in body.get(f) or []} for f in ("y_true", "y_pred")}
         if len(kinds["y_true"] | kinds["y_pred"]) > 1:
             broken.add("y_pred")  # labels all numbers or all strings, y_true and y_pred alike
+        strings = True in kinds["y_true"]
+        if body.get("pos_label") is not None and (type(body["pos_label"]) is str) != strings:
+            broken.add("pos_label")  # "of y_true's type"
+        if any((type(x) is str) != strings for x in body.get("labels") or []):
+            broken.add("labels")  # "of y_true's type, like pos_label"
         n = len(body.get("y_true") or [])
         if "r2" in (body.get("metric_types") or []) and n < 2:
             broken.add("y_true")  # r2 is not defined below two samples
