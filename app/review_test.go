@@ -1,10 +1,16 @@
 package app
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/governance"
+	"github.com/vigilhq/vigil/governance/review"
 )
 
 // reviewBase is the review boards' path.
@@ -287,5 +293,102 @@ func TestReviewArchive(t *testing.T) {
 		if js.at("total") != 1.0 || len(items) != 1 || items[0].(map[string]any)["title"] != tricky || items[0].(map[string]any)["outcome"] != "denied" {
 			t.Fatalf("got %s, want the denied request as it was written", js.raw)
 		}
+	})
+}
+
+// finalizeReview submits a request of the board about the model titled
+// title, has each token decide in turn, finalizes it as chair and returns
+// its id and outcome.
+func finalizeReview(t *testing.T, s *server, chair, board, model, title string, decisions map[string]string) (id, outcome string) {
+	t.Helper()
+	id = s.do("POST", reviewBase+"/requests", chair, reviewRequest(board, model, map[string]any{"title": title})).want(t, 201).str("id")
+	s.do("POST", reviewBase+"/requests/"+id+"/submit", chair, nil).want(t, 200)
+	for token, d := range decisions {
+		s.do("POST", reviewBase+"/requests/"+id+"/decisions", token, map[string]any{"decision": d, "comment": "reason for " + d}).want(t, 201)
+	}
+	return id, s.do("POST", reviewBase+"/requests/"+id+"/finalize", chair, nil).want(t, 200).str("outcome")
+}
+
+// TestReviewDraftsRisk: a request denied and one sent back each end, with
+// no further call, in one drafted operational risk entry (3 x 3,
+// governance_review); an approved one drafts nothing; the events appended
+// again (a resend, a replay) draft nothing more; an event owed by a
+// finalize whose append never happened is resent and drafts once.
+// On the embedded default and on Kafka with PostgreSQL.
+func TestReviewDraftsRisk(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		ed := s.user(admin, "eddie", "editor")
+		org := s.do("GET", "/auth/me", admin, nil).want(t, 200).str("user.organization_id")
+		model := s.model(admin, "credit", "3")
+		board := s.do("POST", reviewBase, admin, map[string]any{"name": "MRC", "members": []map[string]any{
+			{"user_id": s.userID(t, admin), "role": "chair"}, {"user_id": s.userID(t, ed), "role": "voter"}}}).want(t, 201).str("id")
+
+		denied, o1 := finalizeReview(t, s, admin, board, model, "Launch v3", map[string]string{admin: "deny", ed: "deny"})
+		sentBack, o2 := finalizeReview(t, s, admin, board, model, "Raise the limit", map[string]string{admin: "request_changes", ed: "approve"})
+		_, o3 := finalizeReview(t, s, admin, board, model, "Retire v1", map[string]string{admin: "approve", ed: "approve"})
+		if o1 != "denied" || o2 != "changes_requested" || o3 != "approved" {
+			t.Fatalf("got outcomes %s, %s, %s, want denied, changes_requested, approved", o1, o2, o3)
+		}
+		check := func(entries []response, want map[string]string) {
+			t.Helper()
+			for _, e := range entries {
+				title, ok := want[e.str("source_id")]
+				if !ok || e.str("source_type") != "governance_review" || e.str("category") != "operational" || e.at("likelihood") != 3.0 ||
+					e.at("impact") != 3.0 || e.at("risk_score") != 9.0 || e.str("status") != "identified" || e.str("title") != "Governance review flagged: "+title {
+					t.Errorf("got drafted entry %s, want one per request of %v: operational, 3 x 3, identified", e.raw, want)
+				}
+				delete(want, e.str("source_id"))
+			}
+		}
+		want := map[string]string{denied: "Launch v3", sentBack: "Raise the limit"}
+		check(waitDrafted(t, s, admin, model, 2), want)
+
+		// The same events again, as a resend or a replay would append
+		// them, then a new denial: only the new one drafts.
+		ctx := t.Context()
+		for _, id := range []string{denied, sentBack} {
+			r, err := s.app.store.ReviewRequest(ctx, org, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := governance.EventRecord(review.GovernanceEvent(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.app.events.Append(ctx, []eventlog.Record{rec, rec}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		again, _ := finalizeReview(t, s, admin, board, model, "Launch v3 again", map[string]string{admin: "deny", ed: "approve"})
+		check(waitDrafted(t, s, admin, model, 3), map[string]string{denied: "Launch v3", sentBack: "Raise the limit", again: "Launch v3 again"})
+
+		// A finalize committed without its append (the process stopped
+		// in between): the request owes its event until a resend gets
+		// through, and then drafts once.
+		owed := s.do("POST", reviewBase+"/requests", admin, reviewRequest(board, model, map[string]any{"title": "Owed"})).want(t, 201).str("id")
+		s.do("POST", reviewBase+"/requests/"+owed+"/submit", admin, nil).want(t, 200)
+		s.do("POST", reviewBase+"/requests/"+owed+"/decisions", admin, map[string]any{"decision": "deny", "comment": "no"}).want(t, 201)
+		stored, err := s.app.store.UpdateReviewRequest(ctx, org, owed, func(r *review.Request, _ review.Board) error {
+			now := time.Now().UTC()
+			r.Status, r.Outcome, r.FinalizedAt, r.UpdatedAt, r.GovernancePending = review.StatusFinalized, review.OutcomeDenied, &now, now, true
+			return nil
+		})
+		if err != nil || !stored.GovernancePending {
+			t.Fatalf("got %+v, %v, want the finalized request stored owing its event", stored, err)
+		}
+		resender := &review.Resender{Store: s.app.store, Events: s.app.events, Every: 10 * time.Millisecond}
+		rctx, cancel := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- resender.Run(rctx) }()
+		defer func() { cancel(); <-done }()
+		waitFor(t, "the owed event resent", func() bool {
+			r, err := s.app.store.ReviewRequest(ctx, org, owed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return !r.GovernancePending
+		})
+		check(waitDrafted(t, s, admin, model, 4), map[string]string{denied: "Launch v3", sentBack: "Raise the limit", again: "Launch v3 again", owed: "Owed"})
 	})
 }
