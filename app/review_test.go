@@ -73,6 +73,11 @@ func TestReviewBoards(t *testing.T) {
 		// changes one.
 		s.do("PUT", reviewBase+"/"+boardID, admin, map[string]any{"name": "MRC", "members": []map[string]any{{"user_id": foreignUser, "role": "voter"}}}).
 			wantField(t, "members[0].user_id")
+		s.do("PUT", reviewBase+"/"+boardID, admin, map[string]any{"name": ""}).wantField(t, "name")
+		s.do("POST", reviewBase+"/"+boardID+"/members", admin, map[string]any{"user_id": annID, "role": "king"}).wantField(t, "role")
+		if got := s.do("GET", reviewBase+"/"+boardID, cat, nil).want(t, 200); string(got.raw) != string(board.raw) {
+			t.Fatalf("got %s after refused changes, want the board unchanged %s", got.raw, board.raw)
+		}
 		if r := s.do("PUT", reviewBase+"/"+boardID, admin, map[string]any{"name": "MRC", "description": "the committee"}).want(t, 200); r.str("name") != "MRC" || len(r.at("members").([]any)) != 3 {
 			t.Fatalf("got %s, want renamed with its members kept", r.raw)
 		}

@@ -38,7 +38,8 @@ type boardBody struct {
 	Members       *[]memberBody `json:"members"`
 }
 
-// check validates the body; members must be users of the organization.
+// checkBoard validates a board body; members must be users of the
+// organization.
 func (a *API) checkBoard(ctx context.Context, orgID string, b boardBody) error {
 	var v web.Problems
 	if b.Name == nil {
