@@ -80,6 +80,17 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /alerts/instances/:alert_id/acknowledge": {`{%s}`, "note", `"on it"`, "note", ""},
 	"POST /alerts/instances/:alert_id/resolve":     {`{%s}`, "note", `"fixed"`, "note", ""},
 	"POST /alerts/instances/:alert_id/snooze":      {`{%s}`, "until", `"2030-01-01T00:00:00Z"`, "until", ""},
+
+	// Review boards.
+	"POST /governance/review-boards":                                {`{%s}`, "name", `"b"`, "name", ""},
+	"PUT /governance/review-boards/:board_id":                       {`{%s}`, "name", `"b"`, "name", ""},
+	"POST /governance/review-boards/:board_id/members":              {`{"role":"voter",%s}`, "user_id", `"u"`, "user_id", ""},
+	"POST /governance/review-boards/requests":                       {`{"board_id":"b","model_id":":model_id","requested_decision":"other",%s}`, "title", `"t"`, "title", ""},
+	"POST /governance/review-boards/requests/:request_id/submit":    {`{%s}`, "x", `1`, "x", ""},
+	"POST /governance/review-boards/requests/:request_id/decisions": {`{"decision":"approve",%s}`, "comment", `"ok"`, "comment", ""},
+	"POST /governance/review-boards/requests/:request_id/finalize":  {`{%s}`, "x", `1`, "x", ""},
+	"POST /governance/review-boards/archive/search":                 {`{%s}`, "text", `"t"`, "text", ""},
+	"POST /governance/review-boards/archive/export":                 {`{%s}`, "text", `"t"`, "text", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

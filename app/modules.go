@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
@@ -237,7 +238,13 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, flows, hooks, rules, figures), a.guard)
+	// A request finalized denied or sent back owes a governance event,
+	// appended after the finalize commits; the resender appends again what
+	// the log refused.
+	boards := &review.API{Store: a.store, Events: a.events, Clock: a.clock(), Log: a.log}
+	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
+	a.services = append(a.services, service{"review-outbox", resender.Run})
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, flows, hooks, rules, figures, boards), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -265,13 +272,13 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
 func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
-	risks *risk.API, flows *workflow.API, hooks *codehost.API, rules *alerts.API, figures *dashboard.API) []web.Route {
+	risks *risk.API, flows *workflow.API, hooks *codehost.API, rules *alerts.API, figures *dashboard.API, boards *review.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
 	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(),
-		risks.Routes(), flows.Routes(), hooks.Routes(), rules.Routes(), figures.Routes()} {
+		risks.Routes(), flows.Routes(), hooks.Routes(), rules.Routes(), figures.Routes(), boards.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

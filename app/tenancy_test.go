@@ -24,6 +24,11 @@ var tenancyBodies = map[string]any{
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 
+	// Review boards.
+	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
+	"POST /governance/review-boards/:board_id/members":              map[string]any{"user_id": "x", "role": "voter"},
+	"POST /governance/review-boards/requests/:request_id/decisions": map[string]any{"decision": "approve"},
+
 	// Alerts.
 	"PATCH /alerts/rules/:rule_id":            map[string]any{"name": "changed by another organization"},
 	"POST /alerts/instances/:alert_id/snooze": map[string]any{"until": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)},
@@ -66,13 +71,19 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		rule := s.do("POST", "/alerts/rules", a, slowRule(model)).want(t, 201).str("id")
 		alert := s.fire(t, a, rule, model)
+		me := s.do("GET", "/auth/me", a, nil).want(t, 200).str("user.id")
+		board := s.do("POST", "/governance/review-boards", a, map[string]any{"name": "secret board",
+			"members": []map[string]any{{"user_id": me, "role": "chair"}}}).want(t, 201)
+		request := s.do("POST", "/governance/review-boards/requests", a, reviewRequest(board.str("id"), model, nil)).want(t, 201).str("id")
+		s.do("POST", "/governance/review-boards/requests/"+request+"/submit", a, nil).want(t, 200)
+		requestBefore := s.do("GET", "/governance/review-boards/requests/"+request+"/status", a, nil).want(t, 200)
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID,
-			"rule_id": rule, "alert_id": alert}
+			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -117,6 +128,12 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if total := s.do("GET", "/risk-register", b, nil).want(t, 200).at("total"); total != float64(0) {
 			t.Fatalf("got %v risk entries in B's register, want 0", total)
+		}
+		if after := s.do("GET", "/governance/review-boards/"+board.str("id"), a, nil).want(t, 200); string(after.raw) != string(board.raw) {
+			t.Fatalf("got board %s after B's calls, want it unchanged: %s", after.raw, board.raw)
+		}
+		if after := s.do("GET", "/governance/review-boards/requests/"+request+"/status", a, nil).want(t, 200); string(after.raw) != string(requestBefore.raw) {
+			t.Fatalf("got request %s after B's calls, want it unchanged: %s", after.raw, requestBefore.raw)
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)
@@ -172,6 +189,10 @@ var idFilters = []idFilter{
 	{op: "GET /risk-register", param: "model_id"},
 	{op: "GET /risk-register", param: "owner_id"},
 	{op: "POST /predictions/query", param: "model_id", inBody: true, body: map[string]any{}},
+	{op: "POST /governance/review-boards/archive/search", param: "model_id", inBody: true, body: map[string]any{}},
+	{op: "POST /governance/review-boards/archive/search", param: "board_id", inBody: true, body: map[string]any{}},
+	{op: "POST /governance/review-boards/archive/export", param: "model_id", inBody: true, body: map[string]any{}},
+	{op: "POST /governance/review-boards/archive/export", param: "board_id", inBody: true, body: map[string]any{}},
 	{op: "POST /metrics/calculate", param: "model_id", inBody: true,
 		body: map[string]any{"y_true": []int{1, 0}, "y_pred": []int{1, 1}, "metric_types": []string{"accuracy"}}},
 }
@@ -206,8 +227,9 @@ func TestForeignIDFilters(t *testing.T) {
 			"y_pred": []int{1, 0}, "group_data": map[string]any{"g": []string{"x", "y"}}}).want(t, 202).str("id")
 		pollAudit(t, s, a, audit, "completed")
 		rule := s.do("POST", "/alerts/rules", a, slowRule(model)).want(t, 201).str("id")
+		board := s.do("POST", "/governance/review-boards", a, map[string]any{"name": "secret board"}).want(t, 201).str("id")
 		b := s.signUp("mallory")
-		ids := map[string]string{"model_id": model, "owner_id": owner, "rule_id": rule}
+		ids := map[string]string{"model_id": model, "owner_id": owner, "rule_id": rule, "board_id": board}
 		for _, f := range idFilters {
 			t.Run(f.op+"?"+f.param, func(t *testing.T) {
 				if got := f.request(s, a, ids[f.param]); got.status != 200 {

@@ -28,7 +28,7 @@ func TestRoleRouteMatrix(t *testing.T) {
 				continue
 			}
 			path := strings.NewReplacer(":model_id", "m", ":model_name", "m", ":user_id", "u", ":role_id", "r", ":key_id", "k",
-				":entry_id", "e", ":rule_id", "x", ":alert_id", "y").Replace(r.Path)
+				":entry_id", "e", ":rule_id", "x", ":alert_id", "y", ":board_id", "b", ":request_id", "q").Replace(r.Path)
 			for role, tok := range tokens {
 				allowed := (&identity.Principal{Permissions: perms[role]}).Can(r.Permission)
 				got := s.do(r.Method, path, tok, map[string]any{})

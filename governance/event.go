@@ -13,6 +13,10 @@ const (
 	// SourceBiasAudit: a completed bias audit at high or critical
 	// severity.
 	SourceBiasAudit = "bias_audit"
+	// SourceGovernanceReview: a review request finalized denied or
+	// sent back (governance/review); its severity is the outcome,
+	// denied or changes_requested, and its summary the request's title.
+	SourceGovernanceReview = "governance_review"
 )
 
 // Event is an event for the risk register (eventlog.KindGovernance): something
@@ -29,7 +33,7 @@ type Event struct {
 	SourceType string `json:"source_type"`
 	SourceID   string `json:"source_id"`
 	// Severity is the source's severity: high for drift reports, high or
-	// critical for bias audits.
+	// critical for bias audits; for a review request its outcome.
 	Severity string `json:"severity"`
 	// Summary is one line for a person, naming what drifted or which
 	// group and metric failed.

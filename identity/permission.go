@@ -16,7 +16,14 @@ var Resources = []string{
 // Actions that permissions name. configure (a resource's settings, such
 // as risk:configure for the risk register's scoring) is in no built-in role
 // but admin's *:*, and no read or write scope of an API key covers it.
-var Actions = []string{"read", "write", "configure"}
+// review is a vote on a governance review board (governance:review): the
+// editor role holds it beside admin's *:*, and an API key needs the scope
+// that names it, as for configure.
+var Actions = []string{"read", "write", "configure", "review"}
+
+// editorExtras are the permissions the editor role holds beyond read and
+// write of the non-admin resources.
+var editorExtras = []string{"governance:review"}
 
 // adminResources are managed by administrators; an API key reaches them
 // only through a scope that names them.
@@ -38,6 +45,11 @@ func BuiltInRoles() []Role {
 		}
 		read = append(read, r+":read")
 		write = append(write, r+":read", r+":write")
+		for _, p := range editorExtras {
+			if strings.HasPrefix(p, r+":") {
+				write = append(write, p)
+			}
+		}
 	}
 	return []Role{
 		{Name: RoleAdmin, Description: "Everything, including users, roles and API keys.", Permissions: []string{"*:*"}, BuiltIn: true},

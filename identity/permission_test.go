@@ -33,6 +33,11 @@ func TestPrincipalCan(t *testing.T) {
 		{"editor cannot configure", Principal{Permissions: roles[RoleEditor]}, "risk:configure", false},
 		{"write key cannot configure", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{ScopeWrite}}, "risk:configure", false},
 		{"configure scope", Principal{Permissions: roles[RoleAdmin], KeyID: "k", Scopes: []string{"risk:configure"}}, "risk:configure", true},
+		{"editor reviews", Principal{Permissions: roles[RoleEditor]}, "governance:review", true},
+		{"viewer cannot review", Principal{Permissions: roles[RoleViewer]}, "governance:review", false},
+		{"editor reviews governance only", Principal{Permissions: roles[RoleEditor]}, "risk:review", false},
+		{"write key cannot review", Principal{Permissions: roles[RoleEditor], KeyID: "k", Scopes: []string{ScopeWrite}}, "governance:review", false},
+		{"review scope", Principal{Permissions: roles[RoleEditor], KeyID: "k", Scopes: []string{"governance:review"}}, "governance:review", true},
 		{"scope cannot exceed role", Principal{Permissions: roles[RoleViewer], KeyID: "k", Scopes: []string{ScopeWrite}}, "models:write", false},
 	}
 	for _, c := range cases {
@@ -49,7 +54,7 @@ func TestPrincipalCan(t *testing.T) {
 func TestValidPermissionAndScope(t *testing.T) {
 	for p, want := range map[string]bool{
 		"models:read": true, "*:read": true, "models:*": true, "*:*": true,
-		"risk:configure": true, "models": false, "models:delete": false, "unknown:read": false, ":read": false, "": false,
+		"risk:configure": true, "governance:review": true, "models": false, "models:delete": false, "unknown:read": false, ":read": false, "": false,
 	} {
 		if got := ValidPermission(p); got != want {
 			t.Errorf("ValidPermission(%q) got %v, want %v", p, got, want)

@@ -20,6 +20,7 @@ import (
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
@@ -54,6 +55,17 @@ type Store interface {
 	RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
 	RiskCounts(ctx context.Context, orgID string) (risk.Counts, error)
 	TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error)
+	CreateBoard(ctx context.Context, b review.Board) error
+	Board(ctx context.Context, orgID, id string) (review.Board, error)
+	Boards(ctx context.Context, orgID string, limit, offset int) ([]review.Board, int64, error)
+	UpdateBoard(ctx context.Context, orgID, id string, change func(*review.Board) error) (review.Board, error)
+	DeleteBoard(ctx context.Context, orgID, id string, at time.Time) error
+	CreateReviewRequest(ctx context.Context, r review.Request) error
+	ReviewRequest(ctx context.Context, orgID, id string) (review.Request, error)
+	UpdateReviewRequest(ctx context.Context, orgID, id string, change func(*review.Request, review.Board) error) (review.Request, error)
+	ReviewRequests(ctx context.Context, orgID string, f review.Filter) ([]review.Request, int64, error)
+	ReviewGovernancePending(ctx context.Context, limit int) ([]review.Request, error)
+	ReviewGovernanceSent(ctx context.Context, orgID, id string) error
 	workflow.Store
 	codehost.Store
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
@@ -79,6 +91,9 @@ var _ bias.Store = Store(nil)
 // risk.Store shares Model and User with the identity and registry stores.
 var _ risk.Store = Store(nil)
 
+// review.Store shares Model and User with the identity and registry stores.
+var _ review.Store = Store(nil)
+
 // alerts.Store shares Model and Models with registry.Store too.
 var _ alerts.Store = Store(nil)
 
@@ -100,6 +115,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, riskTests...)
+	tests = append(tests, reviewTests...)
 	tests = append(tests, workflowTests...)
 	tests = append(tests, codehostTests...)
 	tests = append(tests, alertTests...)

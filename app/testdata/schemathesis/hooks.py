@@ -68,6 +68,12 @@ def filter_failure(ctx, failure, case, response):
         # Likewise PATCH /risk-register/{entry_id} takes "config" and
         # "portfolio" for an entry id (and answers 404 there).
         return not (case.method.upper() in ("PATCH", "OPTIONS") and "PATCH" in failure.message)
+    if failure.code in ("ST204", "ST205") and case.operation.path in ("/governance/review-boards/my-reviews", "/governance/review-boards/requests"):
+        # Likewise GET, PUT and DELETE /governance/review-boards/{board_id}
+        # take "my-reviews" and "requests" for a board id (and answer 404
+        # there).
+        return not (case.method.upper() in ("GET", "PUT", "DELETE", "OPTIONS") and
+                    any(m in failure.message for m in ("GET", "PUT", "DELETE")))
     if failure.code != "ST202" or response.status_code not in (400, 422):
         return True
     try:
@@ -135,6 +141,8 @@ RANGES = {
     "POST /webhooks/workflow-tool/execution": ("body", "started_at", "finished_at", False, False),
     "GET /alerts/instances": ("query", "start_time", "end_time", True, False),
     "GET /alerts/statistics": ("query", "start_time", "end_time", True, True),
+    "POST /governance/review-boards/archive/search": ("body", "start_date", "end_date", True, False),
+    "POST /governance/review-boards/archive/export": ("body", "start_date", "end_date", True, False),
 }
 
 LABEL_FORM = ("sensitive_attributes", "y_true", "y_pred", "group_data", "metrics_to_compute")
@@ -215,6 +223,8 @@ def _broken_rules(op, case):
         th = body.get("severity_thresholds")
         if isinstance(th, dict) and not (th.get("critical", 0) > th.get("high", 0) > th.get("medium", 0)):
             broken.add("severity_thresholds")  # "critical > high > medium"
+    if op.startswith("POST /governance/review-boards") or op.startswith("PUT /governance/review-boards"):
+        broken |= _review_rules(op, body)
     if op in ("POST /users", "PUT /users/{user_id}/role"):
         # The role must be one of the organization's (built-in or created
         # with POST /roles): a reference, which no schema can check.
@@ -244,6 +254,26 @@ def _broken_rules(op, case):
             broken |= {"schedule_config.reference.start", "schedule_config.reference.end"}
         if _time(ref.get("start")) and _time(ref.get("end")) and _time(ref["start"]) >= _time(ref["end"]):
             broken.add("schedule_config.reference.end")
+    return broken
+
+
+def _review_rules(op, body):
+    """The review boards' referential rules, as their operations state
+    them: members, boards and models of the organization, a quorum within
+    the board's voting members, a comment to deny or request changes."""
+    broken = set()
+    for i, m in enumerate(body.get("members") or []):
+        if isinstance(m, dict) and m.get("user_id") is not None:
+            broken.add(f"members[{i}].user_id")  # a user of the organization, each once
+    if op.endswith("/members") and body.get("user_id") is not None:
+        broken.add("user_id")  # a user of the organization
+    if op == "POST /governance/review-boards/requests":
+        broken |= {"board_id", "model_id"}  # the organization's, the board with a voting member
+        if body.get("quorum") is not None:
+            broken.add("quorum")  # at most the board's voting members
+    if op.endswith("/decisions") and body.get("decision") in ("deny", "request_changes"):
+        if not str(body.get("comment") or "").strip():
+            broken.add("comment")  # "required (not blank) to deny or request changes"
     return broken
 
 
