@@ -14,6 +14,7 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
@@ -230,6 +231,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
+	trusts := &trust.API{Store: a.store, Clock: a.clock()}
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
 	hooks := &codehost.API{Store: a.store, Box: box, Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Clock: a.clock()}
 	rules, err := a.alertsAPI(box)
@@ -237,7 +239,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, flows, hooks, rules, figures), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -265,13 +267,13 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 // Routes is the REST API: every package's route table, plus the OpenAPI
 // document.
 func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
-	risks *risk.API, flows *workflow.API, hooks *codehost.API, rules *alerts.API, figures *dashboard.API) []web.Route {
+	risks *risk.API, trusts *trust.API, flows *workflow.API, hooks *codehost.API, rules *alerts.API, figures *dashboard.API) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
 	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(),
-		risks.Routes(), flows.Routes(), hooks.Routes(), rules.Routes(), figures.Routes()} {
+		risks.Routes(), trusts.Routes(), flows.Routes(), hooks.Routes(), rules.Routes(), figures.Routes()} {
 		routes = append(routes, rs...)
 	}
 	return routes

@@ -2,12 +2,14 @@ package sqlitestore_test
 
 import (
 	"database/sql"
+	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/sqlmigrate"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/sqlitestore"
@@ -35,18 +37,26 @@ func upTo(t *testing.T, first string) fstest.MapFS {
 	return out
 }
 
-// TestUpgradeRenamesRiskPermission: roles and API keys stored before the
-// permission resource "risks" became "risk" grant the same after the
-// upgrade.
-func TestUpgradeRenamesRiskPermission(t *testing.T) {
+// older returns a folder holding a store migrated up to (not including)
+// the migration named first, and the store's database, open.
+func older(t *testing.T, first string) (string, *sql.DB) {
+	t.Helper()
 	dir := t.TempDir()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlitestore.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sqlmigrate.Apply(t.Context(), db, sqlmigrate.Engine{Name: "sqlite"}, upTo(t, "0010_"), "sql"); err != nil {
-		t.Fatalf("migrate to 0009: %v", err)
+	if err := sqlmigrate.Apply(t.Context(), db, sqlmigrate.Engine{Name: "sqlite"}, upTo(t, first), "sql"); err != nil {
+		t.Fatalf("migrate up to %s: %v", first, err)
 	}
+	return dir, db
+}
+
+// TestUpgradeRenamesRiskPermission: roles and API keys stored before the
+// permission resource "risks" became "risk" grant the same after the
+// upgrade.
+func TestUpgradeRenamesRiskPermission(t *testing.T) {
+	dir, db := older(t, "0010_")
 	for _, q := range []string{
 		`INSERT INTO organizations (id, name, created_at) VALUES ('o', 'org', 0)`,
 		`INSERT INTO roles (id, org_id, name, description, permissions, built_in, created_at)
@@ -67,5 +77,47 @@ func TestUpgradeRenamesRiskPermission(t *testing.T) {
 	}
 	if strings.Contains(perms, "risks") {
 		t.Errorf("permissions after the upgrade still name risks: %s", perms)
+	}
+}
+
+// TestUpgradeGrantsTrust: the built-in viewer and editor roles stored
+// before the trust score existed grant what a new organization's do
+// (trust:read; trust:write for editors), and a custom role is left alone.
+func TestUpgradeGrantsTrust(t *testing.T) {
+	dir, db := older(t, "0012_")
+	if _, err := db.Exec(`INSERT INTO organizations (id, name, created_at) VALUES ('o', 'org', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, r := range identity.BuiltInRoles() {
+		var before []string
+		for _, p := range r.Permissions {
+			if !strings.HasPrefix(p, "trust:") {
+				before = append(before, p)
+			}
+		}
+		b, _ := json.Marshal(before)
+		now, _ := json.Marshal(r.Permissions)
+		want[r.Name] = string(now)
+		if _, err := db.Exec(`INSERT INTO roles (id, org_id, name, description, permissions, built_in, created_at)
+			VALUES (?, 'o', ?, '', ?, 1, 0)`, r.Name, r.Name, string(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO roles (id, org_id, name, description, permissions, built_in, created_at)
+		VALUES ('auditor', 'o', 'auditor', '', '["risk:read"]', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	want["auditor"] = `["risk:read"]`
+	db.Close()
+	s := open(t, dir)
+	for id, w := range want {
+		var perms string
+		if err := s.SQL().QueryRow(`SELECT permissions FROM roles WHERE id = ?`, id).Scan(&perms); err != nil {
+			t.Fatal(err)
+		}
+		if perms != w {
+			t.Errorf("role %s after the upgrade: got %s, want %s", id, perms, w)
+		}
 	}
 }

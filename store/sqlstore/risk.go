@@ -221,14 +221,15 @@ func (s *DB) RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]ri
 	if limit <= 0 {
 		limit = 1 << 62
 	}
-	es, err := s.riskRows(ctx, `SELECT `+riskColumnsOf("e")+` FROM `+from+` WHERE `+cond+
+	es, err := s.riskRows(ctx, `SELECT `+qualify("e", riskColumns)+` FROM `+from+` WHERE `+cond+
 		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
 	return es, total, err
 }
 
-// riskColumnsOf is riskColumns qualified with the table alias.
-func riskColumnsOf(alias string) string {
-	cols := strings.Split(riskColumns, ",")
+// qualify qualifies each of the comma-separated columns with the table
+// alias.
+func qualify(alias, columns string) string {
+	cols := strings.Split(columns, ",")
 	for i, c := range cols {
 		cols[i] = alias + "." + strings.TrimSpace(c)
 	}

@@ -1,6 +1,6 @@
 // Package sqlstore is Vigil's transactional store over database/sql: one
 // implementation of the domains' stores (identity, registry, drift, bias,
-// governance/risk) for every SQL engine.
+// governance/risk, governance/trust) for every SQL engine.
 // What differs between engines (placeholders, row locks, error codes, the
 // migration lock) is a Dialect that the engine's package supplies, so the
 // dialect stays inside store/sqlitestore and store/postgres.
@@ -11,7 +11,7 @@
 //
 // It imports the store errors and, for their record types, the packages
 // whose stores it implements (identity, registry, drift, bias,
-// governance/risk, integrations/workflow, integrations/codehost,
+// governance/risk, governance/trust, integrations/workflow, integrations/codehost,
 // platform/ratelimit); it must not import the event log, the analytical
 // store, the processors, the ingest endpoints or the query API.
 package sqlstore

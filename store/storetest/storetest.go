@@ -21,6 +21,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
@@ -54,6 +55,11 @@ type Store interface {
 	RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
 	RiskCounts(ctx context.Context, orgID string) (risk.Counts, error)
 	TopRisks(ctx context.Context, orgID string, limit int) ([]risk.Entry, error)
+	TrustConfig(ctx context.Context, orgID string) (trust.Config, error)
+	PutTrustConfig(ctx context.Context, orgID string, w trust.Weights, changeID string, at time.Time) error
+	TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snapshot, error)
+	TrustPortfolio(ctx context.Context, orgID string) ([]trust.Latest, error)
+	TrustHistory(ctx context.Context, orgID, modelID string, from time.Time, limit int) ([]trust.Snapshot, error)
 	workflow.Store
 	codehost.Store
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
@@ -79,6 +85,9 @@ var _ bias.Store = Store(nil)
 // risk.Store shares Model and User with the identity and registry stores.
 var _ risk.Store = Store(nil)
 
+// trust.Store shares Model with registry.Store too.
+var _ trust.Store = Store(nil)
+
 // alerts.Store shares Model and Models with registry.Store too.
 var _ alerts.Store = Store(nil)
 
@@ -100,6 +109,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasTests...)
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, riskTests...)
+	tests = append(tests, trustTests...)
 	tests = append(tests, workflowTests...)
 	tests = append(tests, codehostTests...)
 	tests = append(tests, alertTests...)

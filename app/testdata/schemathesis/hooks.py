@@ -215,6 +215,12 @@ def _broken_rules(op, case):
         th = body.get("severity_thresholds")
         if isinstance(th, dict) and not (th.get("critical", 0) > th.get("high", 0) > th.get("medium", 0)):
             broken.add("severity_thresholds")  # "critical > high > medium"
+    if op == "PUT /trust-score/config":
+        sent = {k: v for k, v in body.items() if k.endswith("_weight") and v is not None}
+        if sent and all(v == 0 for v in sent.values()):
+            # "at least one weight in force must be positive": zeros sent
+            # may zero the last positive one.
+            broken |= set(sent)
     if op in ("POST /users", "PUT /users/{user_id}/role"):
         # The role must be one of the organization's (built-in or created
         # with POST /roles): a reference, which no schema can check.
