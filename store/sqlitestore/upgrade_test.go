@@ -9,6 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/sqlmigrate"
 	"github.com/vigilhq/vigil/schemas"
@@ -118,6 +119,39 @@ func TestUpgradeGrantsTrust(t *testing.T) {
 		}
 		if perms != w {
 			t.Errorf("role %s after the upgrade: got %s, want %s", id, perms, w)
+		}
+	}
+}
+
+// TestUpgradeTalliesRisks: the register's totals, read from the tallies
+// from 0013 on, count the entries stored before.
+func TestUpgradeTalliesRisks(t *testing.T) {
+	dir, db := older(t, "0013_")
+	for _, q := range []string{
+		`INSERT INTO organizations (id, name, created_at) VALUES ('o', 'org', 0)`,
+		`INSERT INTO risk_entries (id, org_id, title, description, category, likelihood, impact, risk_score, severity, severity_rank,
+			status, is_open, mitigation_plan, created_at, updated_at) VALUES
+			('a', 'o', 'a', '', 'drift', 4, 3, 12, 'high', 3, 'identified', 1, '', 1, 1),
+			('b', 'o', 'b', '', 'bias', 4, 3, 12, 'high', 3, 'identified', 1, '', 2, 2),
+			('c', 'o', 'c', '', 'bias', 1, 1, 1, 'low', 1, 'closed', 0, '', 3, 3)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	s := open(t, dir)
+	for _, tc := range []struct {
+		f    risk.Filter
+		want int64
+	}{
+		{risk.Filter{}, 3},
+		{risk.Filter{Category: "bias"}, 2},
+		{risk.Filter{Status: risk.StatusIdentified, Severity: "high"}, 2},
+		{risk.Filter{Status: risk.StatusClosed, Category: "drift"}, 0},
+	} {
+		if _, total, err := s.RiskEntries(t.Context(), "o", tc.f); err != nil || total != tc.want {
+			t.Errorf("filter %+v: got total %d (error %v), want %d", tc.f, total, err, tc.want)
 		}
 	}
 }

@@ -49,6 +49,7 @@ type Store interface {
 	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)
 	PutRiskConfig(ctx context.Context, orgID string, o risk.Override, at time.Time) error
 	CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error)
+	CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error)
 	RiskEntry(ctx context.Context, orgID, id string) (risk.Entry, error)
 	RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error)
 	UpdateRiskEntry(ctx context.Context, orgID, id string, change func(*risk.Entry) ([]risk.Event, error)) (risk.Entry, error)
