@@ -35,7 +35,8 @@
 // # Snapshots
 //
 // The store takes a snapshot in the transaction that stores a drift
-// report, completes a bias audit or changes the weights (then of every
+// report, completes a bias audit, deletes a completed one or changes the
+// weights (then of every
 // model of the organization with an input), never on a read; one per
 // cause, numbered per model, so a replayed write cannot take a second one.
 // A model whose inputs predate the trust score gets its first snapshot at

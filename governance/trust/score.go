@@ -160,7 +160,7 @@ func Note(w Weights) string {
 		"drift_component = the lowest, over the newest drift report of each drift type, of 100 × (1 − overall_drift_score clamped to [0, 1]), "+
 		"capped when drift was detected at 80 (low severity), 60 (medium) or 30 (high); "+
 		"explainability_component = 100 × explained_predictions_ratio (unavailable until explanations are recorded). "+
-		"A snapshot is taken whenever an input changes (a drift report is stored, a bias audit completes, the weights change).",
+		"A snapshot is taken whenever an input changes (a drift report is stored, a bias audit completes or a completed one is deleted, the weights change).",
 		w.Fairness, w.Drift, w.Explainability)
 }
 

@@ -13,6 +13,9 @@ const (
 	CauseDriftReport = "drift_report"
 	// CauseBiasAudit: a bias audit completed (CauseID is its id).
 	CauseBiasAudit = "bias_audit"
+	// CauseBiasAuditDeleted: a completed bias audit was deleted (CauseID
+	// is its id).
+	CauseBiasAuditDeleted = "bias_audit_deleted"
 	// CauseConfig: the organization's weights changed (CauseID names
 	// the change).
 	CauseConfig = "config"

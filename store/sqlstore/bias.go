@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
@@ -117,13 +118,26 @@ func (s *DB) UpdateBiasAudit(ctx context.Context, a bias.Audit) error {
 }
 
 // DeleteBiasAudit implements bias.Store: an audit owing its governance
-// event is not deleted.
-func (s *DB) DeleteBiasAudit(ctx context.Context, orgID, id string) error {
-	n, err := s.exec(ctx, s.db, `DELETE FROM bias_audits WHERE org_id = ? AND id = ? AND NOT governance_pending`, orgID, id)
-	if err == nil && n == 0 {
-		err = s.biasMissing(ctx, s.db, orgID, id)
-	}
-	return err
+// event is not deleted. Deleting a completed audit changes its model's
+// fairness input: the trust score is snapshotted in the same transaction.
+func (s *DB) DeleteBiasAudit(ctx context.Context, orgID, id string, at time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var model, status string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT model_id, status FROM bias_audits WHERE org_id = ? AND id = ? AND NOT governance_pending`),
+			orgID, id).Scan(&model, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return s.biasMissing(ctx, tx, orgID, id)
+		} else if err != nil {
+			return s.wrap(err)
+		}
+		if _, err := s.exec(ctx, tx, `DELETE FROM bias_audits WHERE org_id = ? AND id = ?`, orgID, id); err != nil {
+			return err
+		}
+		if status != string(bias.StatusCompleted) {
+			return nil
+		}
+		return s.snapshotTrust(ctx, tx, orgID, model, trust.CauseBiasAuditDeleted, id, at)
+	})
 }
 
 // biasMissing says why a conditional write changed no audit:

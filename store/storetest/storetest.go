@@ -43,7 +43,7 @@ type Store interface {
 	UpdateBiasAudit(ctx context.Context, a bias.Audit) error
 	TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error
 	FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error)
-	DeleteBiasAudit(ctx context.Context, orgID, id string) error
+	DeleteBiasAudit(ctx context.Context, orgID, id string, at time.Time) error
 	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
 	BiasGovernanceSent(ctx context.Context, orgID, id string) error
 	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)

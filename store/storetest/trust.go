@@ -112,6 +112,15 @@ func testTrustSnapshots(t *testing.T, s Store) {
 		t.Fatalf("got portfolio %+v, want credit at snapshot 5 and idle without one", all)
 	}
 	equal(t, "portfolio snapshot", all[0].Snapshot, last)
+
+	// Deleting a failed audit changes no input; deleting the completed one
+	// leaves drift alone, which the weights in force do not weigh: null.
+	must(t, s.DeleteBiasAudit(ctx(t), o.ID, failed.ID, at(55)), "DeleteBiasAudit failed")
+	checkLatest(t, s, o.ID, m.ID, 5, ptr(fair))
+	must(t, s.DeleteBiasAudit(ctx(t), o.ID, a.ID, at(60)), "DeleteBiasAudit completed")
+	gone := checkLatest(t, s, o.ID, m.ID, 6, nil)
+	equal(t, "after the delete", [3]any{gone.Available, gone.CauseType, gone.At},
+		[3]any{trust.Available{Drift: true}, trust.CauseBiasAuditDeleted, stored(at(60))})
 }
 
 // testTrustOtherOrg: another organization reads nothing of a model.
