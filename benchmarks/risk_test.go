@@ -217,8 +217,9 @@ func BenchmarkRiskRegister(b *testing.B) {
 // embedded log: events drafted per second, from the first poll until the
 // last entry is stored, on SQLite and PostgreSQL. The baseline of the same
 // run, baseline-rows/s, is the same number of bare risk_entries rows
-// inserted in transactions of drafting.MaxTransaction rows by a prepared
-// statement: what the store takes for the entries alone.
+// inserted, just before, into a fresh store of the same engine in
+// transactions of drafting.MaxTransaction rows by a prepared statement:
+// what the store takes for the entries alone.
 func BenchmarkRiskDrafting(b *testing.B) {
 	for _, be := range riskBackends {
 		b.Run(be.name, func(b *testing.B) { draftBacklog(b, be.name, b.N) })
@@ -241,17 +242,12 @@ func BenchmarkRiskDraftingBacklog(b *testing.B) {
 // engine and reports events/s and the baseline's rows/s.
 func draftBacklog(b *testing.B, engine string, n int) {
 	b.StopTimer()
-	dir := b.TempDir()
-	var s *sqlstore.DB
-	var err error
-	if engine == "sqlite" {
-		s, err = sqlitestore.Open(context.Background(), dir)
-	} else {
-		s, err = postgres.Open(context.Background(), testenv.PostgresSchema(b))
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
+	// The baseline first, on a fresh store of its own.
+	bs, _ := freshStore(b, engine)
+	org, _ := seedOrg(b, bs)
+	baseline := bareInserts(b, bs, org, n)
+	bs.Close()
+	s, dir := freshStore(b, engine)
 	defer s.Close()
 	l, err := embeddedlog.Open(context.Background(), filepath.Join(dir, "log"))
 	if err != nil {
@@ -294,8 +290,26 @@ func draftBacklog(b *testing.B, engine string, n int) {
 	cancel()
 	wg.Wait()
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "events/s")
-	b.ReportMetric(float64(n)/bareInserts(b, s, org, n).Seconds(), "baseline-rows/s")
+	b.ReportMetric(float64(n)/baseline.Seconds(), "baseline-rows/s")
 	b.StartTimer()
+}
+
+// freshStore opens an empty, migrated store of the engine (SQLite in a
+// new folder, also returned; PostgreSQL in a new schema).
+func freshStore(b *testing.B, engine string) (*sqlstore.DB, string) {
+	b.Helper()
+	dir := b.TempDir()
+	var s *sqlstore.DB
+	var err error
+	if engine == "sqlite" {
+		s, err = sqlitestore.Open(context.Background(), dir)
+	} else {
+		s, err = postgres.Open(context.Background(), testenv.PostgresSchema(b))
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s, dir
 }
 
 // bareInserts inserts n bare risk_entries rows of another source type in

@@ -47,5 +47,8 @@ CREATE TABLE trust_snapshots (
 CREATE INDEX trust_snapshots_time ON trust_snapshots (model_id, snapshot_at);
 CREATE INDEX trust_heads_org ON trust_heads (org_id);
 
+-- The drift input: a model's newest report of each drift type.
+CREATE INDEX drift_reports_type ON drift_reports (org_id, model_id, drift_type, created_at);
+
 -- The fairness input: a model's newest completed audit.
 CREATE INDEX bias_audits_completed ON bias_audits (org_id, model_id, completed_at) WHERE status = 'completed';

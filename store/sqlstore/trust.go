@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -99,8 +100,9 @@ func (s *DB) snapshotTrust(ctx context.Context, tx *sql.Tx, orgID, modelID, caus
 
 // trustInputs reads the model's trust inputs: the overall fairness score
 // of its newest completed audit that has one, and its newest drift report
-// of each type. Explanations are not stored yet: ExplainedRatio stays nil
-// until they are (issue 16 reads explained_predictions_ratio here).
+// of each type (data, prediction, concept). Explanations are not stored
+// yet: ExplainedRatio stays nil until they are (issue 16 reads
+// explained_predictions_ratio here).
 func (s *DB) trustInputs(ctx context.Context, qr querier, orgID, modelID string) (trust.Inputs, error) {
 	var in trust.Inputs
 	rows, err := qr.QueryContext(ctx, s.q(`SELECT result, completed_at FROM bias_audits
@@ -133,26 +135,20 @@ func (s *DB) trustInputs(ctx context.Context, qr querier, orgID, modelID string)
 		return in, s.wrap(err)
 	}
 	rows.Close()
-	drs, err := qr.QueryContext(ctx, s.q(`SELECT id, drift_type, overall_drift_score, severity, drift_detected, created_at
-		FROM drift_reports r WHERE org_id = ? AND model_id = ? AND created_at = (SELECT MAX(created_at) FROM drift_reports x
-		WHERE x.org_id = r.org_id AND x.model_id = r.model_id AND x.drift_type = r.drift_type)
-		ORDER BY drift_type, id DESC`), orgID, modelID)
-	if err != nil {
-		return in, s.wrap(err)
-	}
-	readings, err := collect(drs, func(row interface{ Scan(...any) error }) (trust.DriftReading, error) {
-		var d trust.DriftReading
+	for _, typ := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
+		d := trust.DriftReading{DriftType: typ}
 		var at int64
-		err := row.Scan(&d.ReportID, &d.DriftType, &d.Score, &d.Severity, &d.Detected, &at)
+		err := qr.QueryRowContext(ctx, s.q(`SELECT id, overall_drift_score, severity, drift_detected, created_at FROM drift_reports
+			WHERE org_id = ? AND model_id = ? AND drift_type = ? ORDER BY created_at DESC, id DESC LIMIT 1`), orgID, modelID, typ).
+			Scan(&d.ReportID, &d.Score, &d.Severity, &d.Detected, &at)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		} else if err != nil {
+			return in, s.wrap(err)
+		}
 		d.At = fromMicros(at)
-		return d, s.wrap(err)
-	})
-	if err != nil {
-		return in, err
+		in.Drift = append(in.Drift, d)
 	}
-	// One reading per type: reports of one type written at the same
-	// instant count once (the greatest id).
-	in.Drift = slices.CompactFunc(readings, func(a, b trust.DriftReading) bool { return a.DriftType == b.DriftType })
 	return in, nil
 }
 
