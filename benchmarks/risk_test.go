@@ -2,14 +2,12 @@ package benchmarks
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,24 +56,10 @@ var riskBackends = []struct {
 // categories, in one transaction of plain inserts (the API would take
 // minutes for 100,000), with the portfolio's counts and the list's
 // tallies. Each entry names one model.
-func seedRisks(b *testing.B, db *sql.DB, numbered bool, orgID string, models []string, n int) {
+func seedRisks(b *testing.B, s *sqlstore.DB, orgID string, models []string, n int) {
 	b.Helper()
-	q := func(s string) string {
-		if !numbered {
-			return s
-		}
-		out, i := "", 0
-		for _, r := range s {
-			if r == '?' {
-				i++
-				out += fmt.Sprint("$", i)
-				continue
-			}
-			out += string(r)
-		}
-		return out
-	}
-	tx, err := db.Begin()
+	q := s.Rebind
+	tx, err := s.SQL().Begin()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,6 +103,22 @@ func seedRisks(b *testing.B, db *sql.DB, numbered bool, orgID string, models []s
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// vacuum does on PostgreSQL what autovacuum does after a bulk load
+// (PostgreSQL 13 and later vacuum insert-only tables too): statistics,
+// and the visibility map that lets a count or a late page read an index
+// alone.
+func vacuum(b *testing.B, s *sqlstore.DB) {
+	b.Helper()
+	if s.Engine() != "postgres" {
+		return
+	}
+	for _, q := range []string{`VACUUM ANALYZE risk_entries`, `VACUUM ANALYZE risk_entry_models`} {
+		if _, err := s.SQL().Exec(q); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -176,18 +176,8 @@ func BenchmarkRiskRegister(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer s.Close()
-			seedRisks(b, s.SQL(), s.Engine() == "postgres", me.User.Org, models, riskEntries)
-			if s.Engine() == "postgres" {
-				// What autovacuum does after a bulk load (PostgreSQL 13 and
-				// later vacuum insert-only tables too): statistics, and the
-				// visibility map that lets a count or a late page read an
-				// index alone.
-				for _, q := range []string{`VACUUM ANALYZE risk_entries`, `VACUUM ANALYZE risk_entry_models`} {
-					if _, err := s.SQL().Exec(q); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
+			seedRisks(b, s, me.User.Org, models, riskEntries)
+			vacuum(b, s)
 			client := &http.Client{}
 			for _, c := range []struct{ name, path string }{
 				{"portfolio", "/risk-register/portfolio"},
@@ -320,9 +310,7 @@ func bareInserts(b *testing.B, s *sqlstore.DB, org string, n int) time.Duration 
 	q := `INSERT INTO risk_entries (id, org_id, title, description, category, likelihood, impact, risk_score,
 		severity, severity_rank, status, is_open, mitigation_plan, source_type, source_id, created_at, updated_at)
 		VALUES (?, ?, 'bare', '', 'drift', 4, 3, 12, 'high', 3, 'identified', TRUE, '', 'baseline', ?, 1, 1)`
-	if s.Engine() == "postgres" {
-		q = strings.NewReplacer("(?, ?,", "($1, $2,", "'baseline', ?", "'baseline', $3").Replace(q)
-	}
+	q = s.Rebind(q)
 	start := time.Now()
 	for i := 0; i < n; i += drafting.MaxTransaction {
 		tx, err := s.SQL().Begin()

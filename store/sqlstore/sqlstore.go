@@ -68,6 +68,10 @@ func (s *DB) Ping(ctx context.Context) error { return s.wrap(s.db.PingContext(ct
 // SQL returns the underlying pool, for tests and tools.
 func (s *DB) SQL() *sql.DB { return s.db }
 
+// Rebind rewrites the ? placeholders of query for the engine, for tests
+// and tools that write SQL of their own.
+func (s *DB) Rebind(query string) string { return s.q(query) }
+
 // q rewrites ? placeholders for the dialect.
 func (s *DB) q(query string) string {
 	if !s.d.Numbered || !strings.Contains(query, "?") {
