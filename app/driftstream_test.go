@@ -167,7 +167,10 @@ func startDrift(t *testing.T, cfg config.Config) *server {
 }
 
 // governanceEvents reads the governance events on s's event log through a
-// consumer group of the test's own, until want are read or 30 s pass.
+// consumer group of the test's own, until want distinct ones are read or
+// 30 s pass. An event appended twice (the outbox appends at least once:
+// a completing audit's append and a refresh's may both land) is one
+// event to its readers, who know it by its event_id; it is kept once.
 func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 	t.Helper()
 	var src eventlog.Source
@@ -188,6 +191,7 @@ func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out []governance.Event
+	seen := map[string]bool{}
 	for len(out) < want && ctx.Err() == nil {
 		msgs, err := src.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -201,7 +205,10 @@ func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 			if err := json.Unmarshal(m.Value, &e); err != nil {
 				t.Fatalf("governance event %s: %v", m.Value, err)
 			}
-			out = append(out, e)
+			if !seen[e.EventID] {
+				seen[e.EventID] = true
+				out = append(out, e)
+			}
 		}
 	}
 	return out
