@@ -49,7 +49,7 @@ var rooms = []room{
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"integrations", []string{"integrations/..."},
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract"}},
-	{"event log engines", []string{"eventlog/embeddedlog", "eventlog/kafka"},
+	{"event log engines", []string{"eventlog/embeddedlog", "eventlog/kafka", "eventlog/kafka/kafkatest"},
 		[]string{"event log contract", "plumbing", "store contract"}},
 	{"drift", []string{"drift", "drift/..."}, []string{"identity", "registry", "plumbing", "store contract", "maths"}},
 	{"bias", []string{"bias", "bias/..."},

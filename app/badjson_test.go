@@ -67,6 +67,8 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /risk-register":            {`{"title":"t","category":"drift","likelihood":3,%s}`, "impact", `4`, "impact", ""},
 	"PUT /risk-register/config":      {`{%s}`, "category_taxonomy", `["privacy"]`, "category_taxonomy", ""},
 	"PATCH /risk-register/:entry_id": {`{%s}`, "title", `"t"`, "title", ""},
+	// Nor have the trust score's weights.
+	"PUT /trust-score/config": {`{"fairness_weight":0.5,%s}`, "drift_weight", `0.3`, "drift_weight", ""},
 	"POST /webhooks/workflow-tool/execution": {`{"workflow_id":"wf","execution_id":"e","status":"running","started_at":"2026-01-31T12:00:00Z","meta_data":{%s}}`,
 		"x", `1`, "meta_data.x", ""},
 	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},

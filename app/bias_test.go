@@ -84,6 +84,9 @@ func TestBiasAuditLabels(t *testing.T) {
 	eachPipeline(t, func(t *testing.T, s *server) {
 		admin := s.admin()
 		model := s.model(admin, "credit", "1")
+		// A fair audit first: the trust score is fairness alone, 100.
+		fairAudit(t, s, admin, model)
+		wantScore(t, trustScore(t, s, admin, model), 100.0)
 		gender, band, yTrue, yPred := biasRows(1, 500)
 		req := map[string]any{"model_id": model, "sensitive_attributes": []string{"gender", "band"}, "y_true": yTrue, "y_pred": yPred,
 			"group_data": map[string]any{"gender": gender, "band": band}}
@@ -114,6 +117,11 @@ func TestBiasAuditLabels(t *testing.T) {
 		if events := governanceEvents(t, s, 1); len(events) != 1 || events[0].SourceType != governance.SourceBiasAudit ||
 			events[0].SourceID != id || events[0].ModelID != model || events[0].Severity != done.str("severity") {
 			t.Fatalf("got governance events %+v, want one for audit %s at %s", events, id, done.str("severity"))
+		}
+		// The audit lowered the trust score, with no endpoint called.
+		wantScore(t, trustScore(t, s, admin, model), 100*done.at("overall_fairness_score").(float64))
+		if h := s.do("GET", "/trust-score/models/"+model+"/history", admin, nil).want(t, 200); h.str("trend_direction") != "declining" {
+			t.Fatalf("got trust history %s, want it declining", h.raw)
 		}
 		// The processor role's drafter turns it into a risk entry.
 		e := waitDrafted(t, s, admin, model, 1)[0]

@@ -36,6 +36,10 @@ func TestDriftOnTheStream(t *testing.T) {
 				}
 				s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
 			}
+			// A fair audit before the shift: the model's trust score is
+			// fairness alone, 100.
+			fairAudit(t, s, admin, model)
+			wantScore(t, trustScore(t, s, key, model), 100.0)
 			traffic(0)
 			s.waitStored(t, key, model, 300)
 			s.app.skew.Store(int64(25 * time.Hour))
@@ -102,6 +106,18 @@ func TestDriftOnTheStream(t *testing.T) {
 					t.Errorf("got governance event %+v, want one of reports %v at high severity", e, ids)
 				}
 			}
+			// The reports lowered the trust score, with no endpoint called:
+			// the worst drift type's component, weighted with fairness.
+			drifted := min(driftComponent(data), driftComponent(pred))
+			ts := trustScore(t, s, key, model)
+			wantScore(t, ts, (0.4*100+0.4*drifted)/0.8)
+			if ts.at("drift_component") != drifted || ts.at("inputs_available.drift") != true {
+				t.Fatalf("got trust score %s, want drift component %v", ts.raw, drifted)
+			}
+			if h := s.do("GET", "/trust-score/models/"+model+"/history", key, nil).want(t, 200); h.str("trend_direction") != "declining" ||
+				len(h.at("data_points").([]any)) != 3 {
+				t.Fatalf("got trust history %s, want the audit's point and one per report, declining", h.raw)
+			}
 			// The processor role's drafter turns each into a risk entry,
 			// with no endpoint called.
 			drafted := waitDrafted(t, s, key, model, 2)
@@ -151,7 +167,10 @@ func startDrift(t *testing.T, cfg config.Config) *server {
 }
 
 // governanceEvents reads the governance events on s's event log through a
-// consumer group of the test's own, until want are read or 30 s pass.
+// consumer group of the test's own, until want distinct ones are read or
+// 30 s pass. An event appended twice (the outbox appends at least once:
+// a completing audit's append and a refresh's may both land) is one
+// event to its readers, who know it by its event_id; it is kept once.
 func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 	t.Helper()
 	var src eventlog.Source
@@ -172,6 +191,7 @@ func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out []governance.Event
+	seen := map[string]bool{}
 	for len(out) < want && ctx.Err() == nil {
 		msgs, err := src.Poll(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -185,8 +205,22 @@ func governanceEvents(t *testing.T, s *server, want int) []governance.Event {
 			if err := json.Unmarshal(m.Value, &e); err != nil {
 				t.Fatalf("governance event %s: %v", m.Value, err)
 			}
-			out = append(out, e)
+			if !seen[e.EventID] {
+				seen[e.EventID] = true
+				out = append(out, e)
+			}
 		}
 	}
 	return out
+}
+
+// driftComponent is the trust score's mapping of a drift report, as
+// governance/trust documents it: 100 × (1 − score), at most 80, 60 or 30
+// when drift was detected at low, medium or high severity.
+func driftComponent(report map[string]any) float64 {
+	c := 100 * (1 - min(1, max(0, report["overall_drift_score"].(float64))))
+	if report["drift_detected"] == true {
+		c = min(c, map[string]float64{"low": 80, "medium": 60, "high": 30}[report["severity"].(string)])
+	}
+	return c
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
@@ -296,6 +297,6 @@ func (s *server) model(token, name, version string) string {
 
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
-	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{},
+	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
 		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{})
 }

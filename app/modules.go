@@ -8,15 +8,14 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
@@ -27,7 +26,6 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/postgres"
@@ -231,6 +229,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
+	trusts := &trust.API{Store: a.store, Clock: a.clock()}
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
 	hooks := &codehost.API{Store: a.store, Box: box, Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Clock: a.clock()}
 	rules, err := a.alertsAPI(box)
@@ -244,7 +243,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	boards := &review.API{Store: a.store, Events: a.events, Clock: a.clock(), Log: a.log}
 	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
 	a.services = append(a.services, service{"review-outbox", resender.Run})
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, flows, hooks, rules, figures, boards), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -269,17 +268,20 @@ func (a *App) listenInvalidations(cache *identity.PrincipalCache) func(ctx conte
 	}
 }
 
-// Routes is the REST API: every package's route table, plus the OpenAPI
-// document.
-func Routes(ids *identity.API, models *registry.API, drifts *drift.API, audits *bias.API, events *ingest.API, reads *query.API,
-	risks *risk.API, flows *workflow.API, hooks *codehost.API, rules *alerts.API, figures *dashboard.API, boards *review.API) []web.Route {
+// A Router is one package's API: its route table.
+type Router interface {
+	Routes() []web.Route
+}
+
+// Routes is the REST API: every package's route table, in the order
+// given, after the OpenAPI document.
+func Routes(apis ...Router) []web.Route {
 	routes := []web.Route{{Method: fiber.MethodGet, Path: "/openapi.json", Public: true, Handler: func(c *fiber.Ctx) error {
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 		return c.Send(schemas.OpenAPI)
 	}}}
-	for _, rs := range [][]web.Route{ids.Routes(), models.Routes(), drifts.Routes(), audits.Routes(), events.Routes(), reads.Routes(),
-		risks.Routes(), flows.Routes(), hooks.Routes(), rules.Routes(), figures.Routes(), boards.Routes()} {
-		routes = append(routes, rs...)
+	for _, api := range apis {
+		routes = append(routes, api.Routes()...)
 	}
 	return routes
 }

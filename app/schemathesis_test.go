@@ -45,7 +45,8 @@ const (
 // admin resource and configure permission, so that every operation of the
 // document is reachable.
 var stScopes = []string{"read", "write", "users:read", "users:write", "roles:read", "roles:write",
-	"api_keys:read", "api_keys:write", "risk:configure", "governance:configure", "governance:review"}
+	"api_keys:read", "api_keys:write", "risk:configure", "governance:configure", "governance:review",
+	"trust:configure"}
 
 // stHooks keeps the run from locking itself out (filter_case) and tells
 // positive_data_acceptance about the rules the document states in words

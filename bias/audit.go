@@ -117,9 +117,9 @@ type Store interface {
 	// failed or cancelled), store.ErrNotFound when the audit is gone
 	// (deleted, or its model was).
 	UpdateBiasAudit(ctx context.Context, a Audit) error
-	// DeleteBiasAudit deletes an audit; store.ErrConflict while it owes
-	// its governance event (GovernancePending).
-	DeleteBiasAudit(ctx context.Context, orgID, id string) error
+	// DeleteBiasAudit deletes an audit, at at; store.ErrConflict while
+	// it owes its governance event (GovernancePending).
+	DeleteBiasAudit(ctx context.Context, orgID, id string, at time.Time) error
 	// BiasGovernancePending returns up to limit audits, of every
 	// organization, that owe their governance event, oldest first.
 	BiasGovernancePending(ctx context.Context, limit int) ([]Audit, error)

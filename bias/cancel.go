@@ -62,7 +62,7 @@ func (a *API) remove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	err = a.Store.DeleteBiasAudit(ctx, org, id)
+	err = a.Store.DeleteBiasAudit(ctx, org, id, a.Clock.Now())
 	if errors.Is(err, store.ErrConflict) {
 		err = a.removeOwing(ctx, org, id)
 	}
@@ -87,7 +87,7 @@ func (a *API) removeOwing(ctx context.Context, org, id string) error {
 	if err := a.Runner.outbox().Send(ctx, au); err != nil {
 		return web.Unavailable("the audit's governance event is not on the event log yet; retry shortly", 30*time.Second, err)
 	}
-	return a.Store.DeleteBiasAudit(ctx, org, id)
+	return a.Store.DeleteBiasAudit(ctx, org, id, a.Clock.Now())
 }
 
 // Cancel stops this process's work on an audit whose cancellation or

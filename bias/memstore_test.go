@@ -70,7 +70,7 @@ func (m *memStore) UpdateBiasAudit(_ context.Context, a Audit) error {
 	return m.write(a.OrgID, a.ID, func(old Audit) bool { return !old.Status.Done() }, func(Audit) { m.audits[a.ID] = a })
 }
 
-func (m *memStore) DeleteBiasAudit(_ context.Context, orgID, id string) error {
+func (m *memStore) DeleteBiasAudit(_ context.Context, orgID, id string, _ time.Time) error {
 	return m.write(orgID, id, func(old Audit) bool { return !old.GovernancePending }, func(Audit) { delete(m.audits, id) })
 }
 

@@ -9,7 +9,7 @@ import (
 // write or configure. "*" stands for every resource or action.
 var Resources = []string{
 	"models", "predictions", "metrics", "drift", "explanations", "bias", "llm",
-	"alerts", "dashboard", "governance", "risk", "reports", "integrations",
+	"alerts", "dashboard", "governance", "risk", "trust", "reports", "integrations",
 	"webhooks", "users", "roles", "api_keys",
 }
 

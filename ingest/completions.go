@@ -26,6 +26,11 @@ type completionRequest struct {
 // which JSON cannot carry.
 const maxCost = 1e9
 
+// maxTokens bounds each token count of one completion, for the same
+// reason: the sums of GET /llm/metrics stay within int64 (9.2e18) over
+// billions of completions.
+const maxTokens = 1_000_000_000
+
 // tokensInput is Tokens as a request sends it: integers written as any
 // integer-valued number (12.0), as the document's type integer allows.
 type tokensInput struct {
@@ -47,6 +52,14 @@ func (r *completionRequest) validate() error {
 	if t := r.Tokens; t != nil {
 		if t.PromptTokens < 0 || t.CompletionTokens < 0 || t.TotalTokens < 0 {
 			v.Add("tokens", "counts must not be negative")
+		}
+		for _, c := range []struct {
+			name string
+			n    web.Int
+		}{{"prompt_tokens", t.PromptTokens}, {"completion_tokens", t.CompletionTokens}, {"total_tokens", t.TotalTokens}} {
+			if c.n > maxTokens {
+				v.Add("tokens."+c.name, "must be at most 1000000000")
+			}
 		}
 		if t.TotalTokens != 0 && t.TotalTokens != t.PromptTokens+t.CompletionTokens {
 			v.Add("tokens.total_tokens", "must equal prompt_tokens + completion_tokens, or be left out")

@@ -224,6 +224,8 @@ func TestLogExactNames(t *testing.T) {
 	f("/metrics", `{"model_id":"m","Metric_Type":"f1","value":1}`, "422 VALIDATION_ERROR Metric_Type")
 	f("/llm/completions", `{"model_id":"m","provider":"p","model_name":"g","tokens":{"Prompt_Tokens":1}}`,
 		"422 VALIDATION_ERROR tokens.Prompt_Tokens")
+	f("/llm/completions", `{"model_id":"m","provider":"p","model_name":"g","tokens":{"prompt_tokens":1000000001}}`,
+		"422 VALIDATION_ERROR tokens.prompt_tokens")
 	f("/predictions/log/batch", `{"model_id":"m","predictions":[`+ok+`,{"input_data":{},"output_data":{},"Latency_MS":1},`+ok+`]}`,
 		"201 logged 2 total 3 failed 1 1:Latency_MS")
 	f("/predictions/log/batch", `{"model_id":"m","predictions":[{"Input_Data":{},"output_data":{}}]}`,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
+	"github.com/vigilhq/vigil/eventlog/kafka/kafkatest"
 	"github.com/vigilhq/vigil/eventlog/logtest"
 	"github.com/vigilhq/vigil/platform/testenv"
 )
@@ -35,20 +36,8 @@ func TestContractFake(t *testing.T) {
 // when the test ends.
 func newLog(brokers []string) logtest.NewFunc {
 	return func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
-		prefix := testenv.KafkaPrefix(t, brokers)
-		p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
-		if err != nil {
-			t.Fatalf("NewProducer: %v", err)
-		}
-		t.Cleanup(p.Close)
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		defer cancel()
-		if err := kafka.EnsureTopics(ctx, p.Client(), prefix, 3, 1); err != nil {
-			t.Fatalf("EnsureTopics: %v", err)
-		}
-		return p, func(group string) eventlog.Source {
-			return source(t, brokers, prefix, prefix+group)
-		}
+		p, consumer := kafkatest.Log(t, brokers, kafka.Options{PollMax: 1000})
+		return p, func(group string) eventlog.Source { return consumer(group) }
 	}
 }
 

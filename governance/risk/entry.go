@@ -146,6 +146,13 @@ type Counts struct {
 	BySeverity map[string]int
 }
 
+// Drafted is an entry to store with its create event, as the drafting of
+// a governance event makes them (CreateRiskEntries stores a batch).
+type Drafted struct {
+	Entry Entry
+	Event Event
+}
+
 // Store keeps the register. Every method takes the caller's organization;
 // another organization's entry is store.ErrNotFound like a missing one.
 type Store interface {

@@ -3,7 +3,10 @@
 // reports and bias audits at high or critical severity, review-board
 // outcomes) with a consumer group of its own, drafts each by spec 1's
 // table (risk.Draft) and commits the offsets only after the batch is
-// stored.
+// stored: the entries of one polled batch in one transaction
+// (CreateRiskEntries), with each model and organization's configuration
+// read once; should that transaction fail, each event of the batch is
+// drafted alone, as before, and retried.
 //
 // Exactly once per source record: the store keeps one entry per
 // organization, source type and source id (risk.Store.CreateRiskEntry), so
@@ -40,11 +43,20 @@ import (
 // prefix on Kafka).
 const Group = "risk-drafting"
 
+// MaxTransaction is the most entries one transaction stores, so that a
+// large polled batch holds the store's write lock (the whole file, on
+// SQLite) a short while at a time.
+const MaxTransaction = 500
+
 // Store is what drafting needs of the transactional store.
 type Store interface {
 	registry.Finder
 	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)
 	CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error)
+	// CreateRiskEntries stores a batch in one transaction, each entry at
+	// most once per source, and reports which were created; on an error
+	// nothing is stored.
+	CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error)
 }
 
 // Drafter drafts risk entries from the governance events of Source.
@@ -75,18 +87,114 @@ func (d *Drafter) Run(ctx context.Context) error {
 			}
 			continue
 		}
-		for _, m := range msgs {
-			if m.Kind != eventlog.KindGovernance {
-				continue
-			}
-			if !d.retry(ctx, m) {
-				return nil
-			}
+		if !d.batch(ctx, msgs) {
+			return nil
 		}
 		if err := d.Source.Commit(ctx); err != nil && ctx.Err() == nil {
 			d.Log.Warn("risk drafting: committing offsets failed; the batch will be read again and draft nothing twice", "err", err)
 		}
 	}
+}
+
+// batch drafts the governance events of msgs: their entries in one
+// transaction when it can, else each event alone, retried until it is
+// done. false when ctx ended first.
+func (d *Drafter) batch(ctx context.Context, msgs []eventlog.Message) bool {
+	var gov []eventlog.Message
+	for _, m := range msgs {
+		if m.Kind == eventlog.KindGovernance {
+			gov = append(gov, m)
+		}
+	}
+	if len(gov) == 0 {
+		return true
+	}
+	if len(gov) > 1 {
+		err := d.draftAll(ctx, gov)
+		if err == nil {
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		d.Log.Warn("risk drafting: drafting the batch at once failed; drafting its events one by one", "events", len(gov), "err", err)
+	}
+	for _, m := range gov {
+		if !d.retry(ctx, m) {
+			return false
+		}
+	}
+	return true
+}
+
+// draftAll stores the entries msgs' events draft in one transaction,
+// reading each organization's configuration and each model once.
+func (d *Drafter) draftAll(ctx context.Context, msgs []eventlog.Message) error {
+	r := reads{d: d, models: map[[2]string]*registry.Model{}, configs: map[string]risk.Override{}}
+	var ds []risk.Drafted
+	var srcs []governance.Event
+	for _, m := range msgs {
+		e, ev, err := d.prepare(ctx, m, r.model, r.config)
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			ds, srcs = append(ds, risk.Drafted{Entry: *e, Event: risk.CreateEvent(*e, "", risk.SystemUser)}), append(srcs, ev)
+		}
+	}
+	for start := 0; start < len(ds); start += MaxTransaction {
+		end := min(start+MaxTransaction, len(ds))
+		created, err := d.Store.CreateRiskEntries(ctx, ds[start:end])
+		if err != nil {
+			return fmt.Errorf("store %d drafted entries: %w", end-start, err)
+		}
+		for i, ok := range created {
+			if ok {
+				e, src := ds[start+i].Entry, srcs[start+i]
+				d.Log.Info("risk drafting: drafted a risk entry", "entry_id", e.ID, "source_type", src.SourceType, "source_id", src.SourceID)
+			}
+		}
+	}
+	return nil
+}
+
+// reads keeps the models and configurations one batch has read.
+type reads struct {
+	d       *Drafter
+	models  map[[2]string]*registry.Model
+	configs map[string]risk.Override
+}
+
+// model is Store.Model, read once per batch; a missing model is
+// remembered as such.
+func (r reads) model(ctx context.Context, orgID, id string) (registry.Model, error) {
+	k := [2]string{orgID, id}
+	if m, ok := r.models[k]; ok {
+		if m == nil {
+			return registry.Model{}, store.ErrNotFound
+		}
+		return *m, nil
+	}
+	m, err := r.d.Store.Model(ctx, orgID, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		r.models[k] = nil
+	case err == nil:
+		r.models[k] = &m
+	}
+	return m, err
+}
+
+// config is Store.RiskConfig, read once per batch.
+func (r reads) config(ctx context.Context, orgID string) (risk.Override, error) {
+	if o, ok := r.configs[orgID]; ok {
+		return o, nil
+	}
+	o, err := r.d.Store.RiskConfig(ctx, orgID)
+	if err == nil {
+		r.configs[orgID] = o
+	}
+	return o, err
 }
 
 // retry drafts m until it is done or ctx ends (false).
@@ -113,30 +221,11 @@ func (d *Drafter) retry(ctx context.Context, m eventlog.Message) bool {
 // draft stores the entry m's event drafts; nil when it is stored, was
 // stored before, or there is nothing to draft.
 func (d *Drafter) draft(ctx context.Context, m eventlog.Message) error {
-	var ev governance.Event
-	if err := eventlog.DecodeEvent(m.Value, &ev); err != nil {
-		d.Log.Error("risk drafting: unreadable governance event skipped", "partition", m.Partition, "offset", m.Offset, "err", err)
-		return nil
-	}
-	model, err := d.Store.Model(ctx, ev.OrgID, ev.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		d.Log.Info("risk drafting: the event's model is gone; nothing drafted", "source_type", ev.SourceType, "source_id", ev.SourceID)
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("look up the model: %w", err)
-	}
-	cfg, err := d.Store.RiskConfig(ctx, ev.OrgID)
-	if err != nil {
-		return fmt.Errorf("read the scoring configuration: %w", err)
-	}
-	e, err := risk.Draft(ev, model.Name+" (version "+model.Version+")", cfg.Apply().Thresholds, d.Clock.Now())
-	if errors.Is(err, risk.ErrNoRule) {
-		d.Log.Info("risk drafting: no rule drafts the event", "event_id", ev.EventID, "err", err)
-		return nil
-	} else if err != nil {
+	e, ev, err := d.prepare(ctx, m, d.Store.Model, d.Store.RiskConfig)
+	if err != nil || e == nil {
 		return err
 	}
-	created, err := d.Store.CreateRiskEntry(ctx, e, risk.CreateEvent(e, "", risk.SystemUser))
+	created, err := d.Store.CreateRiskEntry(ctx, *e, risk.CreateEvent(*e, "", risk.SystemUser))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		d.Log.Info("risk drafting: the event's model was deleted; nothing drafted", "source_type", ev.SourceType, "source_id", ev.SourceID)
@@ -147,4 +236,37 @@ func (d *Drafter) draft(ctx context.Context, m eventlog.Message) error {
 		d.Log.Info("risk drafting: drafted a risk entry", "entry_id", e.ID, "source_type", ev.SourceType, "source_id", ev.SourceID)
 	}
 	return nil
+}
+
+// prepare drafts the entry of m's event, reading the model and the
+// scoring configuration through model and config; a nil entry when there
+// is nothing to draft (an unreadable event, a model gone, no rule), an
+// error when a read failed.
+func (d *Drafter) prepare(ctx context.Context, m eventlog.Message,
+	model func(ctx context.Context, orgID, id string) (registry.Model, error),
+	config func(ctx context.Context, orgID string) (risk.Override, error)) (*risk.Entry, governance.Event, error) {
+	var ev governance.Event
+	if err := eventlog.DecodeEvent(m.Value, &ev); err != nil {
+		d.Log.Error("risk drafting: unreadable governance event skipped", "partition", m.Partition, "offset", m.Offset, "err", err)
+		return nil, ev, nil
+	}
+	mod, err := model(ctx, ev.OrgID, ev.ModelID)
+	if errors.Is(err, store.ErrNotFound) {
+		d.Log.Info("risk drafting: the event's model is gone; nothing drafted", "source_type", ev.SourceType, "source_id", ev.SourceID)
+		return nil, ev, nil
+	} else if err != nil {
+		return nil, ev, fmt.Errorf("look up the model: %w", err)
+	}
+	cfg, err := config(ctx, ev.OrgID)
+	if err != nil {
+		return nil, ev, fmt.Errorf("read the scoring configuration: %w", err)
+	}
+	e, err := risk.Draft(ev, mod.Name+" (version "+mod.Version+")", cfg.Apply().Thresholds, d.Clock.Now())
+	if errors.Is(err, risk.ErrNoRule) {
+		d.Log.Info("risk drafting: no rule drafts the event", "event_id", ev.EventID, "err", err)
+		return nil, ev, nil
+	} else if err != nil {
+		return nil, ev, err
+	}
+	return &e, ev, nil
 }

@@ -16,12 +16,14 @@ import (
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
+	"github.com/vigilhq/vigil/eventlog/kafka/kafkatest"
 	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors/drafting"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
 	"github.com/vigilhq/vigil/store/postgres"
 	"github.com/vigilhq/vigil/store/sqlitestore"
 	"github.com/vigilhq/vigil/store/sqlstore"
@@ -55,31 +57,14 @@ var engines = []struct {
 		return engine{log: l, consumer: func(g string) eventlog.Source { return l.Consumer(g) }, store: s}
 	}},
 	{"kafka+postgres", func(t *testing.T) engine {
-		brokers := strings.Split(testenv.URL(t, testenv.Kafka), ",")
-		prefix := testenv.KafkaPrefix(t, brokers)
-		p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
-		if err != nil {
-			t.Fatalf("NewProducer: %v", err)
-		}
-		t.Cleanup(p.Close)
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		defer cancel()
-		if err := kafka.EnsureTopics(ctx, p.Client(), prefix, 3, 1); err != nil {
-			t.Fatalf("EnsureTopics: %v", err)
-		}
+		p, consumer := kafkatest.Log(t, strings.Split(testenv.URL(t, testenv.Kafka), ","),
+			kafka.Options{Kinds: []string{eventlog.KindGovernance, eventlog.KindPrediction}})
 		s, err := postgres.Open(t.Context(), testenv.PostgresSchema(t))
 		if err != nil {
 			t.Fatalf("postgres.Open: %v", err)
 		}
 		t.Cleanup(func() { s.Close() })
-		return engine{log: p, store: s, consumer: func(g string) eventlog.Source {
-			src, err := kafka.New(kafka.Options{Brokers: brokers, Group: prefix + g, Prefix: prefix,
-				Kinds: []string{eventlog.KindGovernance, eventlog.KindPrediction}})
-			if err != nil {
-				t.Fatalf("kafka.New: %v", err)
-			}
-			return src
-		}}
+		return engine{log: p, store: s, consumer: func(g string) eventlog.Source { return consumer(g) }}
 	}},
 }
 
@@ -129,16 +114,16 @@ func (c *counting) done() int {
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// run runs a drafter on src until it has committed n messages (or, with
-// kill set, until kill stops it) and waits for it to stop. It may run
-// outside the test's goroutine, so it returns its failure.
-func run(t *testing.T, e engine, src *counting, n int) error {
+// run runs a drafter of st on src until it has committed n messages (or,
+// with kill set, until kill stops it) and waits for it to stop. It may
+// run outside the test's goroutine, so it returns its failure.
+func run(t *testing.T, st drafting.Store, src *counting, n int) error {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	if src.kill != nil {
 		src.kill = cancel
 	}
-	d := &drafting.Drafter{Source: src, Store: e.store, Log: quiet, MaxBackoff: 10 * time.Millisecond}
+	d := &drafting.Drafter{Source: src, Store: st, Log: quiet, MaxBackoff: 10 * time.Millisecond}
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
 	deadline := time.Now().Add(60 * time.Second)
@@ -265,7 +250,7 @@ func TestReplay(t *testing.T) {
 
 			// Killed after writing its first batch, before committing it.
 			first := &counting{Source: e.consumer(drafting.Group), kill: func() {}}
-			if err := run(t, e, first, n); err != nil {
+			if err := run(t, e.store, first, n); err != nil {
 				t.Fatal(err)
 			}
 			if first.done() != 0 {
@@ -276,7 +261,7 @@ func TestReplay(t *testing.T) {
 			}
 			// The restart reads the batch again.
 			again := &counting{Source: e.consumer(drafting.Group)}
-			if err := run(t, e, again, n); err != nil {
+			if err := run(t, e.store, again, n); err != nil {
 				t.Fatal(err)
 			}
 			f.check(t, e, "after the restart")
@@ -288,7 +273,7 @@ func TestReplay(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					errs[i] = run(t, e, &counting{Source: e.consumer(fmt.Sprint("replay-", i))}, n)
+					errs[i] = run(t, e.store, &counting{Source: e.consumer(fmt.Sprint("replay-", i))}, n)
 				}()
 			}
 			wg.Wait()
@@ -296,6 +281,40 @@ func TestReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.check(t, e, "after two replicas replayed the log")
+		})
+	}
+}
+
+// refusing is a store whose batch writes fail, as when a batch's model is
+// deleted between the drafter's read and its transaction.
+type refusing struct {
+	*sqlstore.DB
+	mu    sync.Mutex
+	calls int
+}
+
+func (r *refusing) CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error) {
+	r.mu.Lock()
+	r.calls++
+	r.mu.Unlock()
+	return make([]bool, len(ds)), fmt.Errorf("refused: %w", store.ErrNotFound)
+}
+
+// TestBatchFallback: when a batch's transaction fails, each of its events
+// is drafted alone, and still once.
+func TestBatchFallback(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			e := eng.open(t)
+			f := newFixture(t, e)
+			st := &refusing{DB: e.store}
+			if err := run(t, st, &counting{Source: e.consumer(drafting.Group)}, len(f.records)); err != nil {
+				t.Fatal(err)
+			}
+			if st.calls == 0 {
+				t.Fatal("got no batch write, want the batch tried first")
+			}
+			f.check(t, e, "after the fallback")
 		})
 	}
 }

@@ -3,10 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/bias"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -91,35 +93,59 @@ func (s *DB) BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bia
 }
 
 // UpdateBiasAudit implements bias.Store: a finished audit is not written.
+// The write that completes an audit snapshots the model's trust score in
+// its transaction.
 func (s *DB) UpdateBiasAudit(ctx context.Context, a bias.Audit) error {
 	state, err := biasState(a)
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `UPDATE bias_audits SET status = ?, request = ?, result = ?, error = ?, updated_at = ?,
-		completed_at = ?, governance_pending = ? WHERE org_id = ? AND id = ? AND `+unfinished, append(state, a.OrgID, a.ID)...)
-	if err == nil && n == 0 {
-		err = s.biasMissing(ctx, a.OrgID, a.ID)
-	}
-	return err
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := s.exec(ctx, tx, `UPDATE bias_audits SET status = ?, request = ?, result = ?, error = ?, updated_at = ?,
+			completed_at = ?, governance_pending = ? WHERE org_id = ? AND id = ? AND `+unfinished, append(state, a.OrgID, a.ID)...)
+		if err == nil && n == 0 {
+			err = s.biasMissing(ctx, tx, a.OrgID, a.ID)
+		}
+		if err != nil || a.Status != bias.StatusCompleted {
+			return err
+		}
+		at := a.UpdatedAt
+		if a.CompletedAt != nil {
+			at = *a.CompletedAt
+		}
+		return s.snapshotTrust(ctx, tx, a.OrgID, a.ModelID, trust.CauseBiasAudit, a.ID, at)
+	})
 }
 
 // DeleteBiasAudit implements bias.Store: an audit owing its governance
-// event is not deleted.
-func (s *DB) DeleteBiasAudit(ctx context.Context, orgID, id string) error {
-	n, err := s.exec(ctx, s.db, `DELETE FROM bias_audits WHERE org_id = ? AND id = ? AND NOT governance_pending`, orgID, id)
-	if err == nil && n == 0 {
-		err = s.biasMissing(ctx, orgID, id)
-	}
-	return err
+// event is not deleted. Deleting a completed audit changes its model's
+// fairness input: the trust score is snapshotted in the same transaction.
+func (s *DB) DeleteBiasAudit(ctx context.Context, orgID, id string, at time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var model, status string
+		err := tx.QueryRowContext(ctx, s.q(`SELECT model_id, status FROM bias_audits WHERE org_id = ? AND id = ? AND NOT governance_pending`),
+			orgID, id).Scan(&model, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return s.biasMissing(ctx, tx, orgID, id)
+		} else if err != nil {
+			return s.wrap(err)
+		}
+		if _, err := s.exec(ctx, tx, `DELETE FROM bias_audits WHERE org_id = ? AND id = ?`, orgID, id); err != nil {
+			return err
+		}
+		if status != string(bias.StatusCompleted) {
+			return nil
+		}
+		return s.snapshotTrust(ctx, tx, orgID, model, trust.CauseBiasAuditDeleted, id, at)
+	})
 }
 
 // biasMissing says why a conditional write changed no audit:
 // store.ErrNotFound when the organization has none of that id,
 // store.ErrConflict when the condition did not hold.
-func (s *DB) biasMissing(ctx context.Context, orgID, id string) error {
+func (s *DB) biasMissing(ctx context.Context, qr querier, orgID, id string) error {
 	var one int
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT 1 FROM bias_audits WHERE org_id = ? AND id = ?`), orgID, id).Scan(&one)
+	err := qr.QueryRowContext(ctx, s.q(`SELECT 1 FROM bias_audits WHERE org_id = ? AND id = ?`), orgID, id).Scan(&one)
 	if err == nil {
 		return store.ErrConflict
 	}

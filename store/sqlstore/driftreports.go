@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -23,7 +24,8 @@ func reportDocs(r *drift.Report) []any {
 // CreateDriftReport implements drift.ReportStore. The model is checked in
 // the same statement, so another organization's model id is
 // store.ErrNotFound. A report at high severity is stored owing its
-// governance event.
+// governance event, and the model's trust score is snapshotted in the same
+// transaction.
 func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 	ref := r.Reference
 	ref.Start, ref.End = fromNullMicros(nullMicros(ref.Start)), fromNullMicros(nullMicros(ref.End))
@@ -39,14 +41,19 @@ func (s *DB) CreateDriftReport(ctx context.Context, r drift.Report) error {
 	args := []any{r.ID, r.OrgID, r.ModelID, r.DriftType, micros(r.WindowStart), micros(r.WindowEnd), refDoc,
 		r.DriftDetected, r.OverallDriftScore, string(r.Severity), docs[0], docs[1], docs[2], docs[3], micros(r.CreatedAt),
 		r.Severity == drift.High, r.OrgID, r.ModelID}
-	n, err := s.exec(ctx, s.db, `INSERT INTO drift_reports (`+reportColumns+`, governance_pending)
-		SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
-		CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BOOLEAN)
-		WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
-	}
-	return err
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		n, err := s.exec(ctx, tx, `INSERT INTO drift_reports (`+reportColumns+`, governance_pending)
+			SELECT ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT), ?,
+			CAST(? AS BOOLEAN), CAST(? AS DOUBLE PRECISION), ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BOOLEAN)
+			WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`, args...)
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return s.snapshotTrust(ctx, tx, r.OrgID, r.ModelID, trust.CauseDriftReport, r.ID, r.CreatedAt)
+	})
 }
 
 func (s *DB) scanReport(row interface{ Scan(...any) error }) (drift.Report, error) {

@@ -1,9 +1,11 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -102,18 +104,54 @@ func (s *DB) CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (
 			return err
 		}
 		created = true
-		if err := s.countRisk(ctx, tx, e, 1); err != nil {
-			return err
-		}
 		if err := s.linkModels(ctx, tx, e); err != nil {
 			return err
 		}
-		return s.insertRiskEvents(ctx, tx, []risk.Event{ev})
+		if err := s.insertRiskEvents(ctx, tx, []risk.Event{ev}); err != nil {
+			return err
+		}
+		return s.countRisks(ctx, tx, counted{e, 1})
 	})
 	if err != nil {
 		created = false
 	}
 	return created, err
+}
+
+// CreateRiskEntries stores a batch of drafted entries in one transaction,
+// each as CreateRiskEntry would: at most once per source (an entry whose
+// source is on file, or is earlier in the batch, is not created), its
+// models, its create event and the counts. It reports which were created.
+// store.ErrNotFound (nothing stored) when a model id is not the
+// organization's.
+func (s *DB) CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error) {
+	created := make([]bool, len(ds))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var deltas []counted
+		for i, d := range ds {
+			n, err := s.exec(ctx, tx, `INSERT INTO risk_entries (`+riskColumns+`) VALUES (`+placeholders(23)+`)
+				ON CONFLICT (org_id, source_type, source_id) DO NOTHING`, riskArgs(d.Entry)...)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				continue
+			}
+			created[i] = true
+			if err := s.linkModels(ctx, tx, d.Entry); err != nil {
+				return err
+			}
+			if err := s.insertRiskEvents(ctx, tx, []risk.Event{d.Event}); err != nil {
+				return err
+			}
+			deltas = append(deltas, counted{d.Entry, 1})
+		}
+		return s.countRisks(ctx, tx, deltas...)
+	})
+	if err != nil {
+		return make([]bool, len(ds)), err
+	}
+	return created, nil
 }
 
 // linkModels stores e's models, each checked to be the organization's:
@@ -199,36 +237,97 @@ func (s *DB) riskModels(ctx context.Context, qr querier, es []risk.Entry) error 
 
 // RiskEntries implements risk.Store, newest first. With a model, the
 // model's links lead (their index holds each entry's creation time), so
-// that a page of one model's entries reads that model's rows alone.
+// that a page of one model's entries reads that model's rows alone. The
+// total sums the kept tallies unless an owner or a model is filtered on
+// (then it counts in the filter's index), and a page first reads its 50
+// ids in the filter's index, skipping the earlier pages there, then those
+// entries by id.
 func (s *DB) RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error) {
-	from, order := `risk_entries e`, `e.created_at DESC, e.id DESC`
+	from, order, idCol := `risk_entries e`, `e.created_at DESC, e.id DESC`, `e.id`
 	where, args := []string{"e.org_id = ?"}, []any{orgID}
 	if f.ModelID != "" {
-		from, order = `risk_entry_models m JOIN risk_entries e ON e.id = m.entry_id`, `m.created_at DESC, m.entry_id DESC`
+		from, order, idCol = `risk_entry_models m`, `m.created_at DESC, m.entry_id DESC`, `m.entry_id`
 		where, args = []string{"m.org_id = ?", "m.model_id = ?"}, []any{orgID, f.ModelID}
 	}
-	for _, c := range [][2]string{{"category", f.Category}, {"owner_id", f.OwnerID}, {"severity", f.Severity}, {"status", string(f.Status)}} {
-		if c[1] != "" {
-			where, args = append(where, "e."+c[0]+" = ?"), append(args, c[1])
-		}
+	byEntry := false
+	for _, c := range riskFilters(f) {
+		where, args, byEntry = append(where, "e."+c[0]+" = ?"), append(args, c[1]), true
+	}
+	if f.ModelID != "" && byEntry {
+		from += ` JOIN risk_entries e ON e.id = m.entry_id`
 	}
 	cond := strings.Join(where, " AND ")
-	var total int64
-	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM `+from+` WHERE `+cond), args...).Scan(&total); err != nil {
+	total, err := s.riskTotal(ctx, orgID, f, from, cond, args)
+	if err != nil {
+		return nil, 0, err
+	}
+	if f.Limit <= 0 {
+		if f.ModelID != "" && !byEntry {
+			from += ` JOIN risk_entries e ON e.id = m.entry_id`
+		}
+		es, err := s.riskRows(ctx, `SELECT `+qualify("e", riskColumns)+` FROM `+from+` WHERE `+cond+
+			` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, int64(1)<<62, f.Offset)...)
+		return es, total, err
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+idCol+` FROM `+from+` WHERE `+cond+` ORDER BY `+order+` LIMIT ? OFFSET ?`),
+		append(args, f.Limit, f.Offset)...)
+	if err != nil {
 		return nil, 0, s.wrap(err)
 	}
-	limit := int64(f.Limit)
-	if limit <= 0 {
-		limit = 1 << 62
+	ids, err := collect(rows, func(row interface{ Scan(...any) error }) (string, error) {
+		var id string
+		return id, s.wrap(row.Scan(&id))
+	})
+	if err != nil || len(ids) == 0 {
+		return []risk.Entry{}, total, err
 	}
-	es, err := s.riskRows(ctx, `SELECT `+riskColumnsOf("e")+` FROM `+from+` WHERE `+cond+
-		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, limit, f.Offset)...)
-	return es, total, err
+	// The ids are the organization's: looked up by primary key alone, so
+	// that no engine walks the organization's index for them.
+	var byID []any
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		byID, at[id] = append(byID, id), i
+	}
+	es, err := s.riskRows(ctx, `SELECT `+riskColumns+` FROM risk_entries WHERE id IN (`+placeholders(len(ids))+`)`, byID...)
+	if err != nil {
+		return nil, 0, err
+	}
+	slices.SortFunc(es, func(a, b risk.Entry) int { return at[a.ID] - at[b.ID] })
+	return es, total, nil
 }
 
-// riskColumnsOf is riskColumns qualified with the table alias.
-func riskColumnsOf(alias string) string {
-	cols := strings.Split(riskColumns, ",")
+// riskFilters are the entry columns f filters on, with their values.
+func riskFilters(f risk.Filter) [][2]string {
+	var out [][2]string
+	for _, c := range [][2]string{{"category", f.Category}, {"owner_id", f.OwnerID}, {"severity", f.Severity}, {"status", string(f.Status)}} {
+		if c[1] != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// riskTotal is the number of entries f selects: the sum of the kept
+// tallies when f filters on status, severity and category alone, else a
+// count of the filter's rows (from and cond).
+func (s *DB) riskTotal(ctx context.Context, orgID string, f risk.Filter, from, cond string, args []any) (int64, error) {
+	var total int64
+	if f.ModelID != "" || f.OwnerID != "" {
+		err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM `+from+` WHERE `+cond), args...).Scan(&total)
+		return total, s.wrap(err)
+	}
+	where, targs := []string{"org_id = ?"}, []any{orgID}
+	for _, c := range riskFilters(f) {
+		where, targs = append(where, c[0]+" = ?"), append(targs, c[1])
+	}
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COALESCE(SUM(n), 0) FROM risk_tallies WHERE `+strings.Join(where, " AND ")), targs...).Scan(&total)
+	return total, s.wrap(err)
+}
+
+// qualify qualifies each of the comma-separated columns with the table
+// alias.
+func qualify(alias, columns string) string {
+	cols := strings.Split(columns, ",")
 	for i, c := range cols {
 		cols[i] = alias + "." + strings.TrimSpace(c)
 	}
@@ -261,10 +360,7 @@ func (s *DB) UpdateRiskEntry(ctx context.Context, orgID, id string, change func(
 		if err != nil || len(evs) == 0 {
 			return err
 		}
-		if err := s.countRisk(ctx, tx, before, -1); err != nil {
-			return err
-		}
-		if err := s.countRisk(ctx, tx, e, 1); err != nil {
+		if err := s.countRisks(ctx, tx, counted{before, -1}, counted{e, 1}); err != nil {
 			return err
 		}
 		e.OrgID, e.ID = orgID, id
@@ -315,16 +411,60 @@ func (s *DB) RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, e
 	})
 }
 
-// countRisk adds delta to the open entries counted in e's cell and
-// severity; a closed e counts nothing.
-func (s *DB) countRisk(ctx context.Context, tx *sql.Tx, e risk.Entry, delta int) error {
-	if !e.Status.Open() {
-		return nil
+// counted is an entry counted in (delta 1) or out (delta -1).
+type counted struct {
+	e     risk.Entry
+	delta int
+}
+
+// countRisks applies the entries' deltas to the counts the writes keep:
+// the open entries per cell and severity (risk_counts), then every entry
+// per status, severity and category (risk_tallies). The deltas are summed
+// per row and the rows written in key order, so that transactions
+// counting several entries lock the rows in one order and never wait on
+// each other in a cycle.
+func (s *DB) countRisks(ctx context.Context, tx *sql.Tx, cs ...counted) error {
+	type cell struct {
+		org             string
+		likelihood, imp int
+		severity        string
 	}
-	_, err := s.exec(ctx, tx, `INSERT INTO risk_counts (org_id, likelihood, impact, severity, n) VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (org_id, likelihood, impact, severity) DO UPDATE SET n = risk_counts.n + excluded.n`,
-		e.OrgID, e.Likelihood, e.Impact, e.Severity, delta)
-	return err
+	type tally struct{ org, status, severity, category string }
+	cells, tallies := map[cell]int{}, map[tally]int{}
+	for _, c := range cs {
+		if c.e.Status.Open() {
+			cells[cell{c.e.OrgID, c.e.Likelihood, c.e.Impact, c.e.Severity}] += c.delta
+		}
+		tallies[tally{c.e.OrgID, string(c.e.Status), c.e.Severity, c.e.Category}] += c.delta
+	}
+	err := addSorted(ctx, s, tx, cells, func(a, b cell) int {
+		return cmp.Or(cmp.Compare(a.org, b.org), cmp.Compare(a.likelihood, b.likelihood), cmp.Compare(a.imp, b.imp), cmp.Compare(a.severity, b.severity))
+	}, func(k cell) []any { return []any{k.org, k.likelihood, k.imp, k.severity} },
+		`INSERT INTO risk_counts (org_id, likelihood, impact, severity, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, likelihood, impact, severity) DO UPDATE SET n = risk_counts.n + excluded.n`)
+	if err != nil {
+		return err
+	}
+	return addSorted(ctx, s, tx, tallies, func(a, b tally) int {
+		return cmp.Or(cmp.Compare(a.org, b.org), cmp.Compare(a.status, b.status), cmp.Compare(a.severity, b.severity), cmp.Compare(a.category, b.category))
+	}, func(k tally) []any { return []any{k.org, k.status, k.severity, k.category} },
+		`INSERT INTO risk_tallies (org_id, status, severity, category, n) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (org_id, status, severity, category) DO UPDATE SET n = risk_tallies.n + excluded.n`)
+}
+
+// addSorted runs upsert, with key's columns then its delta, for each key
+// of deltas whose delta is not 0, in the order of compare.
+func addSorted[K comparable](ctx context.Context, s *DB, tx *sql.Tx, deltas map[K]int, compare func(a, b K) int,
+	columns func(K) []any, upsert string) error {
+	for _, k := range slices.SortedFunc(maps.Keys(deltas), compare) {
+		if deltas[k] == 0 {
+			continue
+		}
+		if _, err := s.exec(ctx, tx, upsert, append(columns(k), deltas[k])...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RiskCounts implements risk.Store from the counts the writes keep.

@@ -1,6 +1,6 @@
 // Package sqlstore is Vigil's transactional store over database/sql: one
 // implementation of the domains' stores (identity, registry, drift, bias,
-// governance/risk, governance/review) for every SQL engine.
+// governance/risk, governance/trust, governance/review) for every SQL engine.
 // What differs between engines (placeholders, row locks, error codes, the
 // migration lock) is a Dialect that the engine's package supplies, so the
 // dialect stays inside store/sqlitestore and store/postgres.
@@ -11,7 +11,7 @@
 //
 // It imports the store errors and, for their record types, the packages
 // whose stores it implements (identity, registry, drift, bias,
-// governance/risk, governance/review, integrations/workflow, integrations/codehost,
+// governance/risk, governance/trust, governance/review, integrations/workflow, integrations/codehost,
 // platform/ratelimit); it must not import the event log, the analytical
 // store, the processors, the ingest endpoints or the query API.
 package sqlstore
@@ -67,6 +67,10 @@ func (s *DB) Ping(ctx context.Context) error { return s.wrap(s.db.PingContext(ct
 
 // SQL returns the underlying pool, for tests and tools.
 func (s *DB) SQL() *sql.DB { return s.db }
+
+// Rebind rewrites the ? placeholders of query for the engine, for tests
+// and tools that write SQL of their own.
+func (s *DB) Rebind(query string) string { return s.q(query) }
 
 // q rewrites ? placeholders for the dialect.
 func (s *DB) q(query string) string {

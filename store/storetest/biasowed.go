@@ -91,16 +91,16 @@ func testBiasDelete(t *testing.T, s Store) {
 	owing = completed(t, owing, 4, true)
 	must(t, s.UpdateBiasAudit(ctx(t), owing), "UpdateBiasAudit completed")
 
-	wantErr(t, s.DeleteBiasAudit(ctx(t), b.ID, running.ID), store.ErrNotFound, "DeleteBiasAudit from another organization")
+	wantErr(t, s.DeleteBiasAudit(ctx(t), b.ID, running.ID, at(9)), store.ErrNotFound, "DeleteBiasAudit from another organization")
 	checkAudit(t, s, "audit after another organization's delete", running)
-	must(t, s.DeleteBiasAudit(ctx(t), a.ID, running.ID), "DeleteBiasAudit of a running audit")
+	must(t, s.DeleteBiasAudit(ctx(t), a.ID, running.ID, at(9)), "DeleteBiasAudit of a running audit")
 	_, err := s.BiasAudit(ctx(t), a.ID, running.ID)
 	wantErr(t, err, store.ErrNotFound, "BiasAudit after DeleteBiasAudit")
 	wantErr(t, s.UpdateBiasAudit(ctx(t), completed(t, running, 5, true)), store.ErrNotFound, "UpdateBiasAudit after DeleteBiasAudit")
-	wantErr(t, s.DeleteBiasAudit(ctx(t), a.ID, running.ID), store.ErrNotFound, "DeleteBiasAudit twice")
+	wantErr(t, s.DeleteBiasAudit(ctx(t), a.ID, running.ID, at(9)), store.ErrNotFound, "DeleteBiasAudit twice")
 
-	wantErr(t, s.DeleteBiasAudit(ctx(t), a.ID, owing.ID), store.ErrConflict, "DeleteBiasAudit of an audit owing its event")
+	wantErr(t, s.DeleteBiasAudit(ctx(t), a.ID, owing.ID, at(9)), store.ErrConflict, "DeleteBiasAudit of an audit owing its event")
 	checkAudit(t, s, "audit owing its event after a refused delete", owing)
 	must(t, s.BiasGovernanceSent(ctx(t), a.ID, owing.ID), "BiasGovernanceSent")
-	must(t, s.DeleteBiasAudit(ctx(t), a.ID, owing.ID), "DeleteBiasAudit once sent")
+	must(t, s.DeleteBiasAudit(ctx(t), a.ID, owing.ID, at(9)), "DeleteBiasAudit once sent")
 }

@@ -15,6 +15,7 @@ var riskTests = []test{
 	{"Risk/List", testRiskList},
 	{"Risk/Update", testRiskUpdate},
 	{"Risk/DraftOnce", testRiskDraftOnce},
+	{"Risk/DraftBatch", testRiskDraftBatch},
 	{"Risk/Config", testRiskConfig},
 	{"Risk/Portfolio", testRiskPortfolio},
 	{"Risk/DeleteModel", testRiskDeleteModel},
@@ -156,9 +157,36 @@ func testRiskList(t *testing.T, s Store) {
 	f("severity", risk.Filter{Severity: "critical"}, "[e2]", 1)
 	f("severity and model", risk.Filter{Severity: "high", ModelID: m.ID}, "[e3]", 1)
 	f("nothing", risk.Filter{Category: "security"}, "[]", 0)
+	f("status and category", risk.Filter{Status: risk.StatusIdentified, Category: "drift"}, "[e1]", 1)
+	f("model, page 2", risk.Filter{ModelID: m.ID, Limit: 1, Offset: 1}, "[e1]", 2)
+	f("past the end", risk.Filter{Category: "drift", Limit: 5, Offset: 5}, "[]", 2)
 	got, _, err := s.RiskEntries(ctx(t), o.ID, risk.Filter{ModelID: m.ID})
 	must(t, err, "RiskEntries")
 	equal(t, "listed e3", got[0], storedEntry(e3))
+
+	// Totals follow the moves: e1 rescored to critical, recategorized and
+	// closed; e2 reassessed.
+	_, err = s.UpdateRiskEntry(ctx(t), o.ID, e1.ID, func(x *risk.Entry) ([]risk.Event, error) {
+		x.Likelihood, x.Impact, x.Score, x.Severity, x.Category, x.Status = 5, 4, 20, "critical", "security", risk.StatusClosed
+		return []risk.Event{createEvent(*x)}, nil
+	})
+	must(t, err, "UpdateRiskEntry e1")
+	_, err = s.UpdateRiskEntry(ctx(t), o.ID, e2.ID, func(x *risk.Entry) ([]risk.Event, error) {
+		x.Status = risk.StatusAssessed
+		return []risk.Event{createEvent(*x)}, nil
+	})
+	must(t, err, "UpdateRiskEntry e2")
+	f("all after the moves", risk.Filter{}, "[e3 e2 e1]", 3)
+	f("critical", risk.Filter{Severity: "critical"}, "[e2 e1]", 2)
+	f("assessed", risk.Filter{Status: risk.StatusAssessed}, "[e3 e2]", 2)
+	f("identified", risk.Filter{Status: risk.StatusIdentified}, "[]", 0)
+	f("security, closed", risk.Filter{Category: "security", Status: risk.StatusClosed}, "[e1]", 1)
+	f("drift", risk.Filter{Category: "drift"}, "[e3]", 1)
+	// Another organization's register counts nothing of these.
+	other := newOrg(t, s)
+	if _, total, err := s.RiskEntries(ctx(t), other.ID, risk.Filter{}); err != nil || total != 0 {
+		t.Errorf("another organization: got total %d (error %v), want 0", total, err)
+	}
 }
 
 func testRiskUpdate(t *testing.T, s Store) {
@@ -245,6 +273,50 @@ func testRiskDraftOnce(t *testing.T, s Store) {
 	createEntry(t, s, newEntry(a.ID, "manual 2", 1, 1, 3))
 	// Another organization's record of the same id is its own source.
 	createEntry(t, s, draft(b.ID))
+}
+
+// testRiskDraftBatch: a batch stores each source once (on file before,
+// twice in the batch, or batches racing), with its models, event and
+// counts; a batch naming another organization's model stores nothing.
+func testRiskDraftBatch(t *testing.T, s Store) {
+	o, other := newOrg(t, s), newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	foreign := modelFor(t, s, other.ID, "theirs")
+	drafted := func(src string, n int, models ...string) risk.Drafted {
+		e := newEntry(o.ID, "drafted "+src, 4, 3, n, models...)
+		e.SourceType, e.SourceID, e.CreatedBy = risk.SourceDriftReport, src, ""
+		return risk.Drafted{Entry: e, Event: createEvent(e)}
+	}
+	before := drafted("s0", 1, m.ID)
+	createEntry(t, s, before.Entry)
+	batch := []risk.Drafted{drafted("s0", 2, m.ID), drafted("s1", 3, m.ID), drafted("s2", 4), drafted("s1", 5, m.ID)}
+	created, err := s.CreateRiskEntries(ctx(t), batch)
+	must(t, err, "CreateRiskEntries")
+	equal(t, "created", created, []bool{false, true, true, false})
+	checkEntry(t, s, "batch entry", batch[1].Entry)
+	evs, err := s.RiskHistory(ctx(t), o.ID, batch[1].Entry.ID)
+	must(t, err, "RiskHistory")
+	if len(evs) != 1 {
+		t.Errorf("events of a batch entry: got %d, want 1", len(evs))
+	}
+	errs := parallel(4, func(int) error {
+		_, err := s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("s3", 6), drafted("s4", 7, m.ID)})
+		return err
+	})
+	for i, err := range errs {
+		must(t, err, fmt.Sprintf("CreateRiskEntries racing %d", i))
+	}
+	_, err = s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("s5", 8), drafted("s6", 9, foreign.ID)})
+	wantErr(t, err, store.ErrNotFound, "CreateRiskEntries naming another organization's model")
+	_, total, err := s.RiskEntries(ctx(t), o.ID, risk.Filter{})
+	must(t, err, "RiskEntries")
+	_, linked, err := s.RiskEntries(ctx(t), o.ID, risk.Filter{ModelID: m.ID})
+	must(t, err, "RiskEntries of the model")
+	counts, err := s.RiskCounts(ctx(t), o.ID)
+	must(t, err, "RiskCounts")
+	if total != 5 || linked != 3 || counts.BySeverity["high"] != 5 {
+		t.Fatalf("got %d entries, %d of the model, %d counted high, want 5 (s0-s4), 3 and 5", total, linked, counts.BySeverity["high"])
+	}
 }
 
 func testRiskConfig(t *testing.T, s Store) {

@@ -22,6 +22,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
+	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
@@ -43,12 +44,13 @@ type Store interface {
 	UpdateBiasAudit(ctx context.Context, a bias.Audit) error
 	TouchBiasAudits(ctx context.Context, ids []string, at time.Time) error
 	FailStaleBiasAudits(ctx context.Context, before, at time.Time, reason string) (int64, error)
-	DeleteBiasAudit(ctx context.Context, orgID, id string) error
+	DeleteBiasAudit(ctx context.Context, orgID, id string, at time.Time) error
 	BiasGovernancePending(ctx context.Context, limit int) ([]bias.Audit, error)
 	BiasGovernanceSent(ctx context.Context, orgID, id string) error
 	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)
 	PutRiskConfig(ctx context.Context, orgID string, o risk.Override, at time.Time) error
 	CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error)
+	CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error)
 	RiskEntry(ctx context.Context, orgID, id string) (risk.Entry, error)
 	RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error)
 	UpdateRiskEntry(ctx context.Context, orgID, id string, change func(*risk.Entry) ([]risk.Event, error)) (risk.Entry, error)
@@ -66,6 +68,11 @@ type Store interface {
 	ReviewRequests(ctx context.Context, orgID string, f review.Filter) ([]review.Request, int64, error)
 	ReviewGovernancePending(ctx context.Context, limit int) ([]review.Request, error)
 	ReviewGovernanceSent(ctx context.Context, orgID, id string) error
+	TrustConfig(ctx context.Context, orgID string) (trust.Config, error)
+	PutTrustConfig(ctx context.Context, orgID string, w trust.Weights, changeID string, at time.Time) error
+	TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snapshot, error)
+	TrustPortfolio(ctx context.Context, orgID string) ([]trust.Latest, error)
+	TrustHistory(ctx context.Context, orgID, modelID string, from time.Time, limit int) ([]trust.Snapshot, error)
 	workflow.Store
 	codehost.Store
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
@@ -94,6 +101,9 @@ var _ risk.Store = Store(nil)
 // review.Store shares Model and User with the identity and registry stores.
 var _ review.Store = Store(nil)
 
+// trust.Store shares Model with registry.Store too.
+var _ trust.Store = Store(nil)
+
 // alerts.Store shares Model and Models with registry.Store too.
 var _ alerts.Store = Store(nil)
 
@@ -116,6 +126,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, biasOwedTests...)
 	tests = append(tests, riskTests...)
 	tests = append(tests, reviewTests...)
+	tests = append(tests, trustTests...)
 	tests = append(tests, workflowTests...)
 	tests = append(tests, codehostTests...)
 	tests = append(tests, alertTests...)

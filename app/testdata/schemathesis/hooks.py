@@ -225,6 +225,12 @@ def _broken_rules(op, case):
             broken.add("severity_thresholds")  # "critical > high > medium"
     if op.startswith("POST /governance/review-boards") or op.startswith("PUT /governance/review-boards"):
         broken |= _review_rules(op, body)
+    if op == "PUT /trust-score/config":
+        sent = {k: v for k, v in body.items() if k.endswith("_weight") and v is not None}
+        if sent and all(v == 0 for v in sent.values()):
+            # "at least one weight in force must be positive": zeros sent
+            # may zero the last positive one.
+            broken |= set(sent)
     if op in ("POST /users", "PUT /users/{user_id}/role"):
         # The role must be one of the organization's (built-in or created
         # with POST /roles): a reference, which no schema can check.
