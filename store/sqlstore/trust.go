@@ -61,8 +61,12 @@ func (s *DB) PutTrustConfig(ctx context.Context, orgID string, w trust.Weights, 
 		if err != nil {
 			return err
 		}
+		cfg, err := s.trustConfig(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
 		for _, id := range ids {
-			if err := s.snapshotTrust(ctx, tx, orgID, id, trust.CauseConfig, changeID, at); err != nil {
+			if err := s.snapshotTrustUnder(ctx, tx, &cfg.Weights, orgID, id, trust.CauseConfig, changeID, at); err != nil {
 				return err
 			}
 		}
@@ -76,20 +80,30 @@ func (s *DB) PutTrustConfig(ctx context.Context, orgID string, w trust.Weights, 
 // then reads this transaction's inputs), reads the inputs and the weights,
 // and stores the result.
 func (s *DB) snapshotTrust(ctx context.Context, tx *sql.Tx, orgID, modelID, causeType, causeID string, at time.Time) error {
+	return s.snapshotTrustUnder(ctx, tx, nil, orgID, modelID, causeType, causeID, at)
+}
+
+// snapshotTrustUnder is snapshotTrust under weights w, the ones tx itself
+// wrote, read once for every model it snapshots; nil reads the
+// organization's after the head is held.
+func (s *DB) snapshotTrustUnder(ctx context.Context, tx *sql.Tx, w *trust.Weights, orgID, modelID, causeType, causeID string, at time.Time) error {
 	var seq int64
 	if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO trust_heads (model_id, org_id, seq) VALUES (?, ?, 1)
 		ON CONFLICT (model_id) DO UPDATE SET seq = trust_heads.seq + 1 RETURNING seq`), modelID, orgID).Scan(&seq); err != nil {
 		return s.wrap(err)
 	}
-	cfg, err := s.trustConfig(ctx, tx, orgID)
-	if err != nil {
-		return err
+	if w == nil {
+		cfg, err := s.trustConfig(ctx, tx, orgID)
+		if err != nil {
+			return err
+		}
+		w = &cfg.Weights
 	}
 	in, err := s.trustInputs(ctx, tx, orgID, modelID)
 	if err != nil {
 		return err
 	}
-	r := trust.Compute(in, cfg.Weights)
+	r := trust.Compute(in, *w)
 	c := r.Components
 	_, err = s.exec(ctx, tx, `INSERT INTO trust_snapshots (`+snapshotColumns+`) VALUES (`+placeholders(16)+`)`,
 		orgID, modelID, seq, micros(at), causeType, causeID, r.Score, c.Fairness, c.Drift, c.Explainability,
