@@ -227,7 +227,9 @@ def main():
         cases.append({"name": name, "kernel_width": float(np.sqrt(5) * 0.75), "num_features": num_features,
                       "scaled": rows(seen["data"]), "labels": floats(seen["labels"][:, seen["label"]]),
                       "intercept": float(exp.intercept[label]),
-                      "weights": [[int(f), float(w)] for f, w in exp.local_exp[label]],
+                      # for regression lime keeps the fit's weights under label 1
+                      # and their negation under label 0
+                      "weights": [[int(f), float(w)] for f, w in exp.local_exp[1]],
                       "score": float(exp.score if np.ndim(exp.score) == 0 else exp.score[label]),
                       "local_pred": float(np.ravel(exp.local_pred)[0])})
     json.dump({"versions": {"lime": "0.2.0.1", "sklearn": sklearn.__version__}, "cases": cases},
