@@ -6,8 +6,11 @@
 // stats/forest/testdata/export_sklearn.py. An artifact is validated when
 // it is uploaded (the tree ensemble is parsed: 422 naming the field when
 // it cannot be), capped in size, and kept in the transactional store, one
-// per model; a new upload replaces it. The maths (TreeSHAP, linear and
-// Kernel SHAP, LIME) lives in stats/shap and stats/lime.
+// per model; a new upload replaces it. Artifact.Compute explains one
+// instance (Artifact.Instance reads it from JSON) with TreeSHAP, linear
+// SHAP, Kernel SHAP or LIME and says whether the result is exact; the
+// maths lives in stats/shap and stats/lime. The explanations API of spec 3
+// (generate, jobs, lists, configuration) is still to come.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an
