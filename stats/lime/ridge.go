@@ -2,7 +2,8 @@ package lime
 
 import (
 	"fmt"
-	"math"
+
+	"github.com/vigilhq/vigil/stats/solver"
 )
 
 // linearFit is a fitted linear model over some columns.
@@ -52,10 +53,9 @@ func ridge(x [][]float64, y, w []float64, cols []int, alpha float64) (linearFit,
 	for j := range p {
 		a[j*p+j] += alpha
 	}
-	coef, err := solveSym(a, b, p)
-	if err != nil {
-		return linearFit{}, err
-	}
+	// A column without a pivot (alpha 0 and collinear columns) keeps
+	// coefficient 0.
+	coef, _ := solver.Solve(a, b, p)
 	f := linearFit{coef: coef, intercept: ym}
 	for j := range p {
 		f.intercept -= xm[j] * coef[j]
@@ -94,46 +94,4 @@ func (f linearFit) score(x [][]float64, y, w []float64, cols []int) float64 {
 		return 0
 	}
 	return 1 - num/den
-}
-
-// solveSym solves a·x = b (a symmetric, p×p) by Gaussian elimination with
-// partial pivoting. In a singular system (alpha 0 and collinear columns)
-// a column without a pivot keeps coefficient 0.
-func solveSym(a, b []float64, p int) ([]float64, error) {
-	for col := range p {
-		piv := col
-		for r := col + 1; r < p; r++ {
-			if math.Abs(a[r*p+col]) > math.Abs(a[piv*p+col]) {
-				piv = r
-			}
-		}
-		if a[piv*p+col] == 0 {
-			continue
-		}
-		if piv != col {
-			for j := range p {
-				a[col*p+j], a[piv*p+j] = a[piv*p+j], a[col*p+j]
-			}
-			b[col], b[piv] = b[piv], b[col]
-		}
-		for r := col + 1; r < p; r++ {
-			f := a[r*p+col] / a[col*p+col]
-			for j := col; j < p; j++ {
-				a[r*p+j] -= f * a[col*p+j]
-			}
-			b[r] -= f * b[col]
-		}
-	}
-	x := make([]float64, p)
-	for r := p - 1; r >= 0; r-- {
-		if a[r*p+r] == 0 {
-			continue
-		}
-		s := b[r]
-		for j := r + 1; j < p; j++ {
-			s -= a[r*p+j] * x[j]
-		}
-		x[r] = s / a[r*p+r]
-	}
-	return x, nil
 }

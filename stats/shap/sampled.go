@@ -3,6 +3,8 @@ package shap
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/vigilhq/vigil/stats/solver"
 )
 
 // sampled estimates the Shapley values from a sample of coalitions, as
@@ -157,59 +159,13 @@ func constrainedFit(m int, masks []uint64, w, v []float64, delta, fnull float64)
 			}
 		}
 	}
-	phi, err := solve(a, b, p)
-	if err != nil {
-		return nil, err
+	phi, singular := solver.Solve(a, b, p)
+	if len(singular) > 0 {
+		return nil, fmt.Errorf("%w: the sampled coalitions do not determine feature %d; sample more", ErrInvalid, singular[0])
 	}
 	sum := 0.0
 	for _, x := range phi {
 		sum += x
 	}
 	return append(phi, delta-sum), nil
-}
-
-// solve solves the p×p system a·x = b by Gaussian elimination with
-// partial pivoting.
-func solve(a, b []float64, p int) ([]float64, error) {
-	for col := range p {
-		piv := col
-		for r := col + 1; r < p; r++ {
-			if abs(a[r*p+col]) > abs(a[piv*p+col]) {
-				piv = r
-			}
-		}
-		if a[piv*p+col] == 0 {
-			return nil, fmt.Errorf("%w: the sampled coalitions do not determine feature %d; sample more", ErrInvalid, col)
-		}
-		if piv != col {
-			for j := range p {
-				a[col*p+j], a[piv*p+j] = a[piv*p+j], a[col*p+j]
-			}
-			b[col], b[piv] = b[piv], b[col]
-		}
-		for r := col + 1; r < p; r++ {
-			f := a[r*p+col] / a[col*p+col]
-			for j := col; j < p; j++ {
-				a[r*p+j] -= f * a[col*p+j]
-			}
-			b[r] -= f * b[col]
-		}
-	}
-	x := make([]float64, p)
-	for r := p - 1; r >= 0; r-- {
-		s := b[r]
-		for j := r + 1; j < p; j++ {
-			s -= a[r*p+j] * x[j]
-		}
-		x[r] = s / a[r*p+r]
-	}
-	return x, nil
-}
-
-// abs is |x|.
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
