@@ -139,7 +139,7 @@ func (e *Ensemble) Predict(x []float64) float64 {
 
 // Validate checks that every tree is well formed: children in range,
 // every node reached once from the root, features below NumFeatures,
-// covers not negative. Parsers call it; a caller building an Ensemble by
+// covers not negative, no tree deeper than MaxDepth. Parsers call it; a caller building an Ensemble by
 // hand should too.
 func (e *Ensemble) Validate() error {
 	if len(e.Trees) == 0 {
@@ -159,8 +159,15 @@ func (e *Ensemble) Validate() error {
 			return err
 		}
 	}
+	if d := e.MaxDepth(); d > MaxDepth {
+		return invalid("a tree is %d levels deep; at most %d are read", d, MaxDepth)
+	}
 	return nil
 }
+
+// MaxDepth is the deepest tree Validate accepts: TreeSHAP keeps a path of
+// d(d+1)/2 elements for depth d.
+const MaxDepth = 512
 
 // validateTree checks tree ti (see Validate).
 func (e *Ensemble) validateTree(ti int) error {

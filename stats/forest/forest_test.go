@@ -121,6 +121,26 @@ func TestParseRefusesBadModels(t *testing.T) {
 	f("sk link", forest.ParseSklearn, strings.Replace(string(sk), `"link": "identity"`, `"link": "probit"`, 1), "link")
 }
 
+// TestValidateRefusesDeepTrees checks the depth cap: a chain of
+// MaxDepth+1 splits is refused, one of MaxDepth accepted.
+func TestValidateRefusesDeepTrees(t *testing.T) {
+	chain := func(depth int) *forest.Ensemble {
+		nodes := make([]forest.Node, 0, 2*depth+1)
+		for i := range depth {
+			nodes = append(nodes, forest.Node{Left: 2*i + 1, Right: 2*i + 2, Cover: 1})
+			nodes = append(nodes, forest.Node{Left: -1, Right: -1, Value: 1, Cover: 1})
+		}
+		nodes = append(nodes, forest.Node{Left: -1, Right: -1, Cover: 1})
+		return &forest.Ensemble{Trees: []forest.Tree{{Nodes: nodes}}, Scale: 1, NumFeatures: 1}
+	}
+	if err := chain(forest.MaxDepth).Validate(); err != nil {
+		t.Errorf("depth %d: got %v, want nil", forest.MaxDepth, err)
+	}
+	if err := chain(forest.MaxDepth + 1).Validate(); !errors.Is(err, forest.ErrInvalid) {
+		t.Errorf("depth %d: got %v, want ErrInvalid", forest.MaxDepth+1, err)
+	}
+}
+
 // TestXGBoostBaseScoreForms checks both forms of base_score: "0.5" before
 // XGBoost 3 and "[5E-1]" since.
 func TestXGBoostBaseScoreForms(t *testing.T) {
