@@ -49,6 +49,7 @@ var rooms = []room{
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"integrations", []string{"integrations/..."},
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract"}},
+	{"explanation", []string{"explanation", "explanation/..."}, []string{"identity", "registry", "plumbing", "store contract", "maths"}},
 	{"event log engines", []string{"eventlog/embeddedlog", "eventlog/kafka", "eventlog/kafka/kafkatest"},
 		[]string{"event log contract", "plumbing", "store contract"}},
 	{"drift", []string{"drift", "drift/..."}, []string{"identity", "registry", "plumbing", "store contract", "maths"}},
@@ -63,17 +64,17 @@ var rooms = []room{
 	{"query", []string{"query", "query/..."},
 		[]string{"analytics contract", "event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"store engines", []string{"store/..."},
-		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "plumbing", "schemas", "maths"}},
+		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
 	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
-		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations"}},
+		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},
 	{"benchmarks", []string{"benchmarks"}, []string{"maths", "schemas", "store contract", "plumbing",
 		"event log contract", "analytics contract", "identity", "registry", "governance", "ingest",
 		"event log engines", "drift", "bias", "alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "app",
-		"integrations"}},
+		"integrations", "explanation"}},
 }
 
 // roomOf returns the room of pkg (a path below the module): the one whose
