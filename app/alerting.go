@@ -87,12 +87,8 @@ func (a *App) initAlerting() error {
 	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookSecrets(box), SMTP: relay, Clock: a.clock(), Logger: a.log}
 	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Tick: a.cfg.AlertTick,
 		Settle: a.cfg.AlertSettle, Logger: a.log,
-		Notify: func(ctx context.Context, n alerting.Notice) {
-			event := alerts.EventOpened
-			if n.Reopened {
-				event = alerts.EventReopened
-			}
-			_ = disp.Enqueue(ctx, n.Rule, n.Instance, event)
+		Outbox: func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {
+			return channels.Deliveries(r, in, event, a.clock().Now().UTC())
 		}}
 	a.services = append(a.services, service{"alert-evaluation", ev.Run}, service{"alert-delivery", disp.Run})
 	return nil

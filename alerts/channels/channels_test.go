@@ -40,8 +40,15 @@ type fixture struct {
 
 func newFixture(t *testing.T, chans ...alerts.Channel) *fixture {
 	t.Helper()
+	return openFixture(t, t.TempDir(), nil, chans...)
+}
+
+// openFixture is newFixture with the store in dir; the alert is fired
+// with outbox.
+func openFixture(t *testing.T, dir string, outbox func(alerts.Rule) alerts.Outbox, chans ...alerts.Channel) *fixture {
+	t.Helper()
 	ctx := t.Context()
-	s, err := sqlitestore.Open(ctx, t.TempDir())
+	s, err := sqlitestore.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +72,11 @@ func newFixture(t *testing.T, chans ...alerts.Channel) *fixture {
 	}
 	v := 912.5
 	in := alerts.NewInstance(r, modelID, now.Truncate(time.Minute), []alerts.Observation{{Condition: r.Conditions[0], Value: &v, Holds: true}}, now)
-	if _, _, err := s.FireAlert(ctx, in, now, nil); err != nil {
+	var ob alerts.Outbox
+	if outbox != nil {
+		ob = outbox(r)
+	}
+	if _, _, err := s.FireAlert(ctx, in, now, nil, ob); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, store: s, rule: r, alert: in}
@@ -281,5 +292,61 @@ func TestEmail(t *testing.T) {
 	}
 	if ds := f.deliveries(); ds[1].Event != alerts.EventReopened || ds[1].Status != alerts.DeliveryPending || len(ds[1].Attempts) != 1 || ds[1].Attempts[0].OK {
 		t.Fatalf("unreachable relay: got %+v, want a failed attempt, retried later", ds[1])
+	}
+}
+
+// TestRestartSendsQueuedOnce: the evaluation stores an alert's deliveries
+// in the alert's write; the process stops before any is sent; after a
+// restart two dispatchers work the outbox off and the receiver hears of
+// each delivery exactly once.
+func TestRestartSendsQueuedOnce(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.Header.Get(channels.HeaderDelivery)]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	f := openFixture(t, dir, func(r alerts.Rule) alerts.Outbox {
+		return func(in alerts.Instance, created bool) ([]alerts.Delivery, error) {
+			return channels.Deliveries(r, in, alerts.EventOpened, in.TriggeredAt)
+		}
+	}, alerts.Channel{Type: "webhook", Target: srv.URL + "/a"}, alerts.Channel{Type: "webhook", Target: srv.URL + "/b"})
+	if ds := f.deliveries(); len(ds) != 2 || ds[0].Status != alerts.DeliveryPending {
+		t.Fatalf("queued with the alert: got %+v, want 2 pending", ds)
+	}
+	if err := f.store.Close(); err != nil { // the process stops here
+		t.Fatal(err)
+	}
+	s, err := sqlitestore.Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f.store = s
+	d1, d2 := f.dispatcher(), f.dispatcher()
+	for range 3 {
+		var wg sync.WaitGroup
+		for _, d := range []*channels.Dispatcher{d1, d2} {
+			wg.Go(func() {
+				if _, err := d.RunOnce(t.Context()); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		f.advance(2 * time.Minute) // past any lease
+	}
+	ds := f.deliveries()
+	for _, d := range ds {
+		if d.Status != alerts.DeliveryDelivered || len(d.Attempts) != 1 || got[d.ID] != 1 {
+			t.Errorf("delivery %s: got %s after %d attempts, received %d times, want delivered once", d.ID, d.Status, len(d.Attempts), got[d.ID])
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("receiver: got %d deliveries, want 2", len(got))
 	}
 }

@@ -50,29 +50,32 @@ type Dispatcher struct {
 	http *http.Client
 }
 
-// Enqueue stores a pending delivery of the event for each channel of the
-// rule. It is called after the alert's write; an error is logged and
-// returned, the evaluation goes on.
-func (d *Dispatcher) Enqueue(ctx context.Context, r alerts.Rule, in alerts.Instance, event string) error {
-	if len(r.Channels) == 0 {
-		return nil
-	}
-	now := d.Clock.Now().UTC()
+// Deliveries returns a pending delivery of the event for each channel of
+// the rule, due at now: what the evaluation stores in the alert's own
+// write (alerts.Outbox), so that an alert never commits without them.
+func Deliveries(r alerts.Rule, in alerts.Instance, event string, now time.Time) ([]alerts.Delivery, error) {
 	ds := make([]alerts.Delivery, 0, len(r.Channels))
 	for i, ch := range r.Channels {
 		id := uuid.NewString()
 		body, err := json.Marshal(newPayload(event, id, in))
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("encode the payload of alert %s: %w", in.ID, err)
 		}
 		ds = append(ds, alerts.Delivery{ID: id, OrgID: in.OrgID, AlertID: in.ID, RuleID: r.ID, Event: event, ChannelIndex: i,
 			Channel: ch, Payload: body, Status: alerts.DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now})
 	}
-	if err := d.Store.CreateAlertDeliveries(ctx, ds); err != nil {
-		d.logger().Error("storing an alert's deliveries failed; its channels will not hear of it", "alert_id", in.ID, "err", err)
+	return ds, nil
+}
+
+// Enqueue stores a pending delivery of the event for each channel of the
+// rule in a write of its own (a resend; the evaluation stores them in
+// the alert's write through Deliveries).
+func (d *Dispatcher) Enqueue(ctx context.Context, r alerts.Rule, in alerts.Instance, event string) error {
+	ds, err := Deliveries(r, in, event, d.Clock.Now().UTC())
+	if err != nil || len(ds) == 0 {
 		return err
 	}
-	return nil
+	return d.Store.CreateAlertDeliveries(ctx, ds)
 }
 
 // Run sends due deliveries every tick until ctx ends.

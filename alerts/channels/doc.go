@@ -1,6 +1,10 @@
 // Package channels delivers alerts: a Dispatcher works off the
 // transactional store's outbox of deliveries (alerts.Deliveries), one per
-// alert event and channel of its rule, in the processor role.
+// alert event and channel of its rule, in the processor role. The
+// evaluation stores an alert's deliveries (Deliveries) in the alert's own
+// transaction (alerts.Ledger.FireAlert's outbox): an alert never commits
+// without the pages it owes, and a pending delivery survives a restart
+// and is claimed by one dispatcher at a time.
 //
 //   - webhook: POST of the JSON payload, signed. X-Vigil-Timestamp is the
 //     Unix time of the attempt and X-Vigil-Signature is "sha256=" and the
