@@ -193,6 +193,9 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if p := r.managedProblem(); p != "" { // managed_by never changes: no race
+		return web.Conflict(p)
+	}
 	var q ruleRequest
 	if err := web.Decode(c, &q); err != nil {
 		return err
@@ -225,13 +228,17 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 }
 
 // deleteRule answers DELETE /alerts/rules/{rule_id}: 204; its instances
-// that are not resolved are resolved and kept.
+// that are not resolved are resolved and kept. A managed rule answers 409
+// naming what manages it.
 func (a *API) deleteRule(c *fiber.Ctx) error {
-	id, err := web.PathParam(c, "rule_id")
+	r, err := a.rule(c)
 	if err != nil {
 		return err
 	}
-	err = a.Store.DeleteAlertRule(c.UserContext(), identity.OrgID(c), id, userID(c), a.Clock.Now())
+	if p := r.managedProblem(); p != "" {
+		return web.Conflict(p)
+	}
+	err = a.Store.DeleteAlertRule(c.UserContext(), r.OrgID, r.ID, userID(c), a.Clock.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("alert rule")
 	} else if err != nil {
@@ -308,9 +315,12 @@ type ruleView struct {
 	Channels        []Channel   `json:"notification_channels"`
 	Enabled         bool        `json:"enabled"`
 	CooldownMinutes int         `json:"cooldown_minutes"`
-	CreatedBy       string      `json:"created_by"`
-	CreatedAt       time.Time   `json:"created_at"`
-	UpdatedAt       time.Time   `json:"updated_at"`
+	// ManagedBy names the resource that manages the rule (null for a
+	// rule users define): such a rule is read-only here.
+	ManagedBy *string   `json:"managed_by"`
+	CreatedBy string    `json:"created_by"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 func newRuleView(r Rule) ruleView {
@@ -325,6 +335,9 @@ func newRuleView(r Rule) ruleView {
 	}
 	if r.ModelID != "" {
 		v.ModelID = &r.ModelID
+	}
+	if r.ManagedBy != "" {
+		v.ManagedBy = &r.ManagedBy
 	}
 	return v
 }

@@ -23,6 +23,7 @@ var alertTests = []test{
 	{"Alerts/DeleteRule", testAlertDeleteRule},
 	{"Alerts/ChangeConditions", testAlertChangeConditions},
 	{"Alerts/DeleteModel", testAlertDeleteModel},
+	{"Alerts/ManagedByDrift", testAlertManagedByDrift},
 }
 
 // newRule returns an enabled rule of the model ("" for every model)
