@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -39,6 +40,9 @@ type API struct {
 	// Statistics sums alerts; without it GET /alerts/statistics answers
 	// 503.
 	Statistics Statistics
+	// Box seals secret channel targets (SecretChannel) at rest; without
+	// it they are stored in clear (tests). Responses mask them either way.
+	Box *secretbox.Keyring
 }
 
 // Routes lists the operations of this package.
@@ -153,13 +157,16 @@ func (a *API) createRule(c *fiber.Ctx) error {
 	if err := a.checkTargets(r); err != nil {
 		return err
 	}
+	if r.Channels, err = a.sealChannels(r.OrgID, r.Channels); err != nil {
+		return err
+	}
 	if err := a.Store.CreateAlertRule(c.UserContext(), r); errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
 	} else if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, "/api/v1/alerts/rules/"+r.ID)
-	return c.Status(http.StatusCreated).JSON(newRuleView(r))
+	return c.Status(http.StatusCreated).JSON(a.view(r))
 }
 
 // rule loads the caller's rule named by the path: 404 for another
@@ -182,7 +189,7 @@ func (a *API) getRule(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newRuleView(r))
+	return c.JSON(a.view(r))
 }
 
 // updateRule answers PATCH /alerts/rules/{rule_id}: the named fields
@@ -200,8 +207,12 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	if err := web.Decode(c, &q); err != nil {
 		return err
 	}
+	if q.Channels != nil { // a secret sent back masked keeps the stored one
+		unmask(*q.Channels, a.openChannels(r.OrgID, r.Channels))
+	}
 	// Validate before the transaction so that a 422 changes nothing.
 	check := r
+	check.Channels = a.openChannels(r.OrgID, r.Channels)
 	if err := q.apply(&check); err != nil {
 		return err
 	}
@@ -210,7 +221,12 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	}
 	now := a.Clock.Now()
 	out, err := a.Store.UpdateAlertRule(c.UserContext(), r.OrgID, r.ID, func(cur *Rule) error {
+		cur.Channels = a.openChannels(cur.OrgID, cur.Channels)
 		if err := q.apply(cur); err != nil {
+			return err
+		}
+		var err error
+		if cur.Channels, err = a.sealChannels(cur.OrgID, cur.Channels); err != nil {
 			return err
 		}
 		cur.UpdatedAt = now
@@ -224,7 +240,7 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(newRuleView(out))
+	return c.JSON(a.view(out))
 }
 
 // deleteRule answers DELETE /alerts/rules/{rule_id}: 204; its instances
@@ -275,7 +291,7 @@ func (a *API) listRules(c *fiber.Ctx) error {
 	}
 	views := make([]ruleView, 0, len(rules))
 	for _, r := range rules {
-		views = append(views, newRuleView(r))
+		views = append(views, a.view(r))
 	}
 	return c.JSON(rulePage{Page: web.NewPage(total, page, size), Rules: views})
 }

@@ -84,7 +84,7 @@ func (a *App) initAlerting() error {
 	if err != nil {
 		return err
 	}
-	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookSecrets(box), SMTP: relay, Clock: a.clock(), Logger: a.log}
+	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookSecrets(box), Box: box, SMTP: relay, Clock: a.clock(), Logger: a.log}
 	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Tick: a.cfg.AlertTick,
 		Settle: a.cfg.AlertSettle, Logger: a.log,
 		Outbox: func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {
@@ -101,5 +101,5 @@ func (a *App) alertsAPI(box *secretbox.Keyring) (*alerts.API, error) {
 		return nil, err
 	}
 	return &alerts.API{Store: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Targets: guard,
-		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store, Statistics: a.store}, nil
+		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store, Statistics: a.store, Box: box}, nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/vigilhq/vigil/alerts/channels"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store/sqlitestore"
@@ -348,5 +349,42 @@ func TestRestartSendsQueuedOnce(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Fatalf("receiver: got %d deliveries, want 2", len(got))
+	}
+}
+
+// TestSealedSlackTarget: a Slack URL sealed at rest is opened for the
+// send only; without the key the attempt fails and nothing is sent.
+func TestSealedSlackTarget(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	box, err := secretbox.NewKeyring([]string{"k1"}, [][]byte{[]byte(secret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	sealed, err := box.Seal([]byte(srv.URL+"/services/T/B/abcd"), alerts.ChannelLabel(f.alert.OrgID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.rule.Channels = []alerts.Channel{{Type: "slack", Target: sealed}}
+	d := f.dispatcher()
+	if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ds := f.deliveries(); ds[0].Status != alerts.DeliveryPending || hits.Load() != 0 || !strings.Contains(ds[0].Attempts[0].Error, "master key") {
+		t.Fatalf("without the key: got %+v, %d requests, want a failed attempt and none sent", ds[0], hits.Load())
+	}
+	d.Box = box
+	f.advance(time.Minute)
+	if _, err := d.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ds := f.deliveries()
+	if ds[0].Status != alerts.DeliveryDelivered || hits.Load() != 1 || ds[0].Channel.Target != sealed {
+		t.Fatalf("with the key: got %+v, %d requests, want delivered once, the target still sealed in the log", ds[0], hits.Load())
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
 // Defaults of a Dispatcher's zero fields.
@@ -36,8 +37,11 @@ type Dispatcher struct {
 	Guard *outbound.Guard
 	// Secrets returns an organization's webhook signing secret.
 	Secrets func(ctx context.Context, orgID string) ([]byte, error)
-	SMTP    *SMTP
-	Clock   clock.Clock
+	// Box opens sealed channel targets (alerts.SecretChannel: Slack
+	// URLs), which stay sealed in the outbox too.
+	Box   *secretbox.Keyring
+	SMTP  *SMTP
+	Clock clock.Clock
 	// Tick is the pause between passes; Lease how long a claimed delivery
 	// is another dispatcher's to leave alone; Backoff the pause after a
 	// first failed attempt, doubled after each next one, up to
@@ -151,13 +155,17 @@ func (d *Dispatcher) send(ctx context.Context, dl alerts.Delivery) (int, error) 
 	if err != nil {
 		return 0, err
 	}
+	target, err := alerts.OpenTarget(d.Box, dl.OrgID, dl.Channel.Target)
+	if err != nil {
+		return 0, err
+	}
 	switch dl.Channel.Type {
 	case "webhook":
-		return d.webhook(ctx, dl.OrgID, dl.Channel.Target, dl.ID, dl.Event, dl.Payload)
+		return d.webhook(ctx, dl.OrgID, target, dl.ID, dl.Event, dl.Payload)
 	case "slack":
-		return d.slack(ctx, dl.Channel.Target, p)
+		return d.slack(ctx, target, p)
 	case "email":
-		return 0, d.email(ctx, dl.Channel.Target, p)
+		return 0, d.email(ctx, target, p)
 	}
 	return 0, fmt.Errorf("unknown channel type %q", dl.Channel.Type)
 }
