@@ -32,11 +32,13 @@ type API struct {
 	// Targets checks webhook and Slack targets when a rule is stored;
 	// nil refuses every non-public address.
 	Targets *outbound.Guard
-	// WebhookSecret returns an organization's webhook signing secret;
-	// Deliveries reads the delivery log. Without them those routes
-	// answer 503.
-	WebhookSecret func(ctx context.Context, orgID string) ([]byte, error)
-	Deliveries    Deliveries
+	// WebhookKeys returns an organization's webhook signing secrets and
+	// RotateWebhookSecret replaces the current one (store.ErrConflict
+	// when another rotation won); Deliveries reads the delivery log.
+	// Without them those routes answer 503.
+	WebhookKeys         func(ctx context.Context, orgID string) (WebhookKeys, error)
+	RotateWebhookSecret func(ctx context.Context, orgID string, overlap time.Duration) (WebhookKeys, error)
+	Deliveries          Deliveries
 	// Statistics sums alerts; without it GET /alerts/statistics answers
 	// 503.
 	Statistics Statistics
@@ -62,6 +64,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/snooze", Permission: "alerts:write", Handler: a.snooze},
 		{Method: fiber.MethodGet, Path: "/alerts/instances/:alert_id/deliveries", Permission: "alerts:read", Handler: a.deliveries},
 		{Method: fiber.MethodGet, Path: "/alerts/webhook-secret", Permission: "alerts:write", Handler: a.webhookSecret},
+		{Method: fiber.MethodPost, Path: "/alerts/webhook-secret/rotate", Permission: "alerts:write", Handler: a.rotateWebhookSecret},
 		{Method: fiber.MethodGet, Path: "/alerts/statistics", Permission: "alerts:read", Handler: a.statistics},
 	}
 }

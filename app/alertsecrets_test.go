@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/platform/secretbox"
@@ -91,4 +92,63 @@ func slackTarget(r response) string {
 	}
 	target, _ := chans[0].(map[string]any)["target"].(string)
 	return target
+}
+
+// TestWebhookSecretRotation: a rotation answers a new secret, which GET
+// then shows, with the end of the previous one's overlap (24 h by
+// default, none with overlap_hours 0); the processor role signs with
+// both during the overlap; a bad overlap is a 422 naming it.
+func TestWebhookSecretRotation(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		key, _ := s.key(admin, "read", "write")
+		first := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200)
+		if first.at("previous_valid_until") != nil {
+			t.Fatalf("before any rotation: got %s, want no previous secret", first.raw)
+		}
+		before := time.Now()
+		r := s.do("POST", "/alerts/webhook-secret/rotate", key, nil).want(t, 200)
+		if r.str("secret") == first.str("secret") || len(r.str("secret")) != 64 {
+			t.Fatalf("rotated: got %s, want a new 64-character secret", r.raw)
+		}
+		until, err := time.Parse(time.RFC3339Nano, r.str("previous_valid_until"))
+		if err != nil || until.Before(before.Add(24*time.Hour-time.Minute)) || until.After(time.Now().Add(24*time.Hour+time.Minute)) {
+			t.Fatalf("previous_valid_until: got %q (%v), want 24 hours from now", r.str("previous_valid_until"), err)
+		}
+		if again := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200); again.str("secret") != r.str("secret") ||
+			again.str("previous_valid_until") != r.str("previous_valid_until") {
+			t.Fatalf("GET after the rotation: got %s, want %s", again.raw, r.raw)
+		}
+		orgID := storedOrg(t, s, key)
+		keys, err := s.app.webhookKeys(mustBox(t, s))(t.Context(), orgID)
+		if err != nil || len(keys.Signing(time.Now())) != 2 || string(keys.Signing(time.Now())[1]) != first.str("secret") {
+			t.Fatalf("the processor role's keys in the overlap: got %d signing (%v), want the new then the old", len(keys.Signing(time.Now())), err)
+		}
+		last := s.do("POST", "/alerts/webhook-secret/rotate", key, map[string]any{"overlap_hours": 0}).want(t, 200)
+		if last.at("previous_valid_until") != nil || last.str("secret") == r.str("secret") {
+			t.Fatalf("rotation with no overlap: got %s, want a new secret alone", last.raw)
+		}
+		s.do("POST", "/alerts/webhook-secret/rotate", key, map[string]any{"overlap_hours": 169}).wantField(t, "overlap_hours")
+		if got := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200); got.str("secret") != last.str("secret") {
+			t.Fatalf("after a refused rotation: got %s, want the secret unchanged", got.raw)
+		}
+	})
+}
+
+func mustBox(t *testing.T, s *server) *secretbox.Keyring {
+	t.Helper()
+	box, err := s.app.masterKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
+
+// storedOrg is the organization of the key's caller, read from a rule it
+// creates.
+func storedOrg(t *testing.T, s *server, key string) string {
+	t.Helper()
+	model := s.model(key, "org-probe", "1")
+	id := s.do("POST", "/alerts/rules", key, slowRule(model)).want(t, 201).str("id")
+	return storedRule(t, s, id).OrgID
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -97,7 +98,7 @@ func (f *fixture) dispatcher() *channels.Dispatcher {
 	}
 	return &channels.Dispatcher{Store: f.store, Guard: &outbound.Guard{Allow: allow}, Clock: f.clock, Backoff: time.Second,
 		MaxAttempts: 3, Timeout: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Secrets: func(context.Context, string) ([]byte, error) { return secret, nil }}
+		Secrets: func(context.Context, string) (alerts.WebhookKeys, error) { return alerts.WebhookKeys{Current: secret}, nil }}
 }
 
 func (f *fixture) deliveries() []alerts.Delivery {
@@ -387,4 +388,60 @@ func TestSealedSlackTarget(t *testing.T) {
 	if ds[0].Status != alerts.DeliveryDelivered || hits.Load() != 1 || ds[0].Channel.Target != sealed {
 		t.Fatalf("with the key: got %+v, %d requests, want delivered once, the target still sealed in the log", ds[0], hits.Load())
 	}
+}
+
+// TestWebhookRotation: during a rotation's overlap each webhook carries
+// two signatures, the new secret's first, and a receiver holding either
+// secret accepts it; after the overlap only the new secret signs.
+func TestWebhookRotation(t *testing.T) {
+	var mu sync.Mutex
+	var body []byte
+	var ts, sig string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		body, _ = io.ReadAll(r.Body)
+		ts, sig = r.Header.Get(channels.HeaderTimestamp), r.Header.Get(channels.HeaderSignature)
+	}))
+	defer srv.Close()
+	f := newFixture(t, alerts.Channel{Type: "webhook", Target: srv.URL})
+	old, fresh := []byte("old-secret"), []byte("new-secret")
+	d := f.dispatcher()
+	keys := alerts.WebhookKeys{Current: old}.Rotate(fresh, d.Clock.Now(), time.Hour)
+	d.Secrets = func(context.Context, string) (alerts.WebhookKeys, error) { return keys, nil }
+	send := func() {
+		t.Helper()
+		if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := d.RunOnce(t.Context()); err != nil || n != 1 {
+			t.Fatalf("RunOnce: got %d, %v, want 1 sent", n, err)
+		}
+	}
+	send()
+	if parts := strings.Split(sig, ","); len(parts) != 2 || parts[0] != channels.Sign(fresh, mustAtoi(t, ts), body) {
+		t.Fatalf("signature in the overlap: got %q, want the new secret's then the old one's", sig)
+	}
+	for _, s := range [][]byte{old, fresh} {
+		if err := channels.Verify(s, body, ts, sig, f.clock(), 5*time.Minute); err != nil {
+			t.Fatalf("receiver with %s in the overlap: %v", s, err)
+		}
+	}
+	f.advance(time.Hour)
+	send()
+	if strings.Contains(sig, ",") || channels.Verify(old, body, ts, sig, f.clock(), 5*time.Minute) == nil {
+		t.Fatalf("after the overlap: got %q, want the new secret's signature alone", sig)
+	}
+	if err := channels.Verify(fresh, body, ts, sig, f.clock(), 5*time.Minute); err != nil {
+		t.Fatalf("receiver with the new secret after the overlap: %v", err)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -35,8 +35,10 @@ const (
 type Dispatcher struct {
 	Store alerts.Deliveries
 	Guard *outbound.Guard
-	// Secrets returns an organization's webhook signing secret.
-	Secrets func(ctx context.Context, orgID string) ([]byte, error)
+	// Secrets returns an organization's webhook signing secrets: the
+	// current one, and the previous one during a rotation's overlap (both
+	// sign then).
+	Secrets func(ctx context.Context, orgID string) (alerts.WebhookKeys, error)
 	// Box opens sealed channel targets (alerts.SecretChannel: Slack
 	// URLs), which stay sealed in the outbox too.
 	Box   *secretbox.Keyring

@@ -12,7 +12,11 @@
 //     /alerts/webhook-secret), of the timestamp, a dot and the raw body.
 //     A receiver recomputes it over the raw body, compares in constant
 //     time and refuses a timestamp more than 5 minutes from its clock: a
-//     replayed delivery is then refused. X-Vigil-Delivery is the
+//     replayed delivery is then refused. After a rotation (POST
+//     /alerts/webhook-secret/rotate) the previous secret signs beside the
+//     new one until its overlap ends: the header then holds both
+//     signatures, comma-separated, the new one first (SignAll; Verify
+//     accepts either). X-Vigil-Delivery is the
 //     delivery's id (the same on every attempt: receivers deduplicate by
 //     it) and X-Vigil-Event the event.
 //   - slack: POST of Slack's incoming-webhook format, {"text": ...}.
