@@ -98,7 +98,9 @@ func (f *fixture) dispatcher() *channels.Dispatcher {
 	}
 	return &channels.Dispatcher{Store: f.store, Guard: &outbound.Guard{Allow: allow}, Clock: f.clock, Backoff: time.Second,
 		MaxAttempts: 3, Timeout: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Secrets: func(context.Context, string) (alerts.WebhookKeys, error) { return alerts.WebhookKeys{Current: secret}, nil }}
+		Secrets: func(context.Context, string) (alerts.WebhookKeys, error) {
+			return alerts.WebhookKeys{Current: secret}, nil
+		}}
 }
 
 func (f *fixture) deliveries() []alerts.Delivery {
