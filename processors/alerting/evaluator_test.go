@@ -29,6 +29,7 @@ import (
 // analyticalStore is what the test writes and the evaluator reads.
 type analyticalStore interface {
 	analytics.Sink
+	analytics.DeadLetters
 	alerts.Readings
 }
 
@@ -391,6 +392,42 @@ func TestOutbox(t *testing.T) {
 			f.run(e, alerting.Result{Evaluated: 1, Updated: 1})
 			if len(events) != 1 {
 				t.Fatalf("outbox events: got %v, want only the opening", events)
+			}
+		})
+	}
+}
+
+// TestDeadLetters: a rule on dead_letters fires from the per-minute counts
+// once its minute holds a dead letter of the model, and a replay of the
+// same dead letter does not count twice.
+func TestDeadLetters(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			s, an := eng.open(t)
+			f := newFixture(t, s, an)
+			f.rule.Conditions = []alerts.Condition{{MetricName: "dead_letters", Operator: "gte", Threshold: 2, WindowMinutes: 1}}
+			if _, err := s.UpdateAlertRule(t.Context(), f.orgID, f.rule.ID, func(r *alerts.Rule) error { r.Conditions = f.rule.Conditions; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			e := f.evaluator()
+			dl := func(id string) analytics.DeadLetter {
+				return analytics.DeadLetter{OrgID: f.orgID, Kind: eventlog.KindPrediction, ModelID: f.model, EventID: id, Event: []byte(`{}`),
+					Reason: "refused", FailedAt: base.Add(10 * time.Second)}
+			}
+			for range 2 { // the second is a replay
+				if err := an.SetAside(t.Context(), []analytics.DeadLetter{dl("a")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.at(0)
+			f.run(e, alerting.Result{Evaluated: 1})
+			if err := an.SetAside(t.Context(), []analytics.DeadLetter{dl("b")}); err != nil {
+				t.Fatal(err)
+			}
+			e = f.evaluator() // the window again, as a fresh replica would
+			f.run(e, alerting.Result{Evaluated: 1, Fired: 1})
+			if in := f.instances()[0]; *in.Observations[0].Value != 2 {
+				t.Fatalf("observed dead letters: got %v, want 2", *in.Observations[0].Value)
 			}
 		})
 	}
