@@ -45,16 +45,7 @@ func TestManagedDriftRule(t *testing.T) {
 				}
 			}
 
-			traffic := func(shift float64) {
-				t.Helper()
-				items := make([]map[string]any, 300)
-				for i := range items {
-					v := float64(i) / float64(len(items))
-					items[i] = map[string]any{"input_data": map[string]any{"x": v + shift, "c": []string{"a", "b"}[i%2]},
-						"output_data": map[string]any{"score": 0.1 + v/5 + shift/10}}
-				}
-				s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
-			}
+			traffic := func(shift float64) { t.Helper(); shiftedTraffic(t, s, key, model, shift) }
 			traffic(0)
 			s.waitStored(t, key, model, 300)
 			s.app.skew.Store(int64(25 * time.Hour))
