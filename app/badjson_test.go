@@ -83,6 +83,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /alerts/instances/:alert_id/acknowledge": {`{%s}`, "note", `"on it"`, "note", ""},
 	"POST /alerts/instances/:alert_id/resolve":     {`{%s}`, "note", `"fixed"`, "note", ""},
 	"POST /alerts/instances/:alert_id/snooze":      {`{%s}`, "until", `"2030-01-01T00:00:00Z"`, "until", ""},
+	"POST /alerts/webhook-secret/rotate":           {`{%s}`, "overlap_hours", `1`, "overlap_hours", ""},
 
 	// Review boards.
 	"POST /governance/review-boards":                                {`{%s}`, "name", `"b"`, "name", ""},
