@@ -11,7 +11,7 @@ import (
 	"github.com/vigilhq/vigil/platform/formula"
 )
 
-// Formats a report renders to here; Excel and PDF are to come.
+// Formats a report renders to here (and FormatExcel); PDF is to come.
 const (
 	FormatJSON     = "json"
 	FormatCSV      = "csv"
@@ -20,7 +20,7 @@ const (
 )
 
 // Formats lists the formats Render writes.
-var Formats = []string{FormatJSON, FormatCSV, FormatMarkdown, FormatHTML}
+var Formats = []string{FormatJSON, FormatCSV, FormatMarkdown, FormatHTML, FormatExcel}
 
 // ContentTypes are the media types of the formats.
 var ContentTypes = map[string]string{
@@ -28,6 +28,7 @@ var ContentTypes = map[string]string{
 	FormatCSV:      "text/csv; charset=utf-8",
 	FormatMarkdown: "text/markdown; charset=utf-8",
 	FormatHTML:     "text/html; charset=utf-8",
+	FormatExcel:    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 }
 
 // Render writes r to w in format.
@@ -44,6 +45,8 @@ func Render(w io.Writer, r Report, format string) error {
 		err = writeMarkdown(w, r)
 	case FormatHTML:
 		err = writeHTML(w, r)
+	case FormatExcel:
+		err = writeExcel(w, r)
 	default:
 		return fmt.Errorf("report format %q: want one of %s", format, strings.Join(Formats, ", "))
 	}

@@ -86,6 +86,9 @@ func golden(t *testing.T, name string, got []byte) {
 func TestRenderGolden(t *testing.T) {
 	r := report.Build(fixture(), spec())
 	for _, f := range report.Formats {
+		if f == report.FormatExcel { // a zip of XML parts: read back in TestExcel
+			continue
+		}
 		var b bytes.Buffer
 		if err := report.Render(&b, r, f); err != nil {
 			t.Fatalf("render %s: %v", f, err)
