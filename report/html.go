@@ -57,14 +57,10 @@ dt{font-weight:bold}
 // writeHTML writes r as one self-contained HTML page in the brand's
 // colour.
 func writeHTML(w io.Writer, r Report) error {
-	primary := defaultPrimary
-	if colour.MatchString(r.Brand.Primary) {
-		primary = r.Brand.Primary
-	}
 	return htmlPage.Execute(w, struct {
 		R       Report
 		Primary template.CSS
-	}{r, template.CSS(primary)})
+	}{r, template.CSS(brandColour(r.Brand))})
 }
 
 // seriesNames are the names of a chart's series.

@@ -11,7 +11,8 @@ import (
 	"github.com/vigilhq/vigil/platform/formula"
 )
 
-// Formats a report renders to here (and FormatExcel); PDF is to come.
+// Formats a report renders to (FormatExcel and FormatPDF are declared
+// beside their renderers).
 const (
 	FormatJSON     = "json"
 	FormatCSV      = "csv"
@@ -20,7 +21,7 @@ const (
 )
 
 // Formats lists the formats Render writes.
-var Formats = []string{FormatJSON, FormatCSV, FormatMarkdown, FormatHTML, FormatExcel}
+var Formats = []string{FormatJSON, FormatCSV, FormatMarkdown, FormatHTML, FormatExcel, FormatPDF}
 
 // ContentTypes are the media types of the formats.
 var ContentTypes = map[string]string{
@@ -29,6 +30,7 @@ var ContentTypes = map[string]string{
 	FormatMarkdown: "text/markdown; charset=utf-8",
 	FormatHTML:     "text/html; charset=utf-8",
 	FormatExcel:    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+	FormatPDF:      "application/pdf",
 }
 
 // Render writes r to w in format.
@@ -47,6 +49,8 @@ func Render(w io.Writer, r Report, format string) error {
 		err = writeHTML(w, r)
 	case FormatExcel:
 		err = writeExcel(w, r)
+	case FormatPDF:
+		err = writePDF(w, r)
 	default:
 		return fmt.Errorf("report format %q: want one of %s", format, strings.Join(Formats, ", "))
 	}

@@ -52,26 +52,72 @@ func (c Chart) Empty() bool {
 // caller's primary colour when one is given.
 var palette = []string{"#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563"}
 
-// Size of the drawing and of its margins, in SVG user units.
+// Size of the drawing and of its margins, in drawing units (SVG user
+// units; a PDF scales them).
 const (
-	width, height            = 640, 300
+	Width, Height            = 640, 300
 	left, right, top, bottom = 64, 16, 36, 64
 )
 
+// Mark kinds: what a Drawing is made of.
+const (
+	MarkRect     = "rect"
+	MarkLine     = "line"
+	MarkPolyline = "polyline"
+	MarkCircle   = "circle"
+	MarkText     = "text"
+)
+
+// Mark is one shape of a drawing, in drawing units from the top left.
+// Rect: X, Y, W, H filled with Fill. Line: X, Y to X2, Y2 stroked with
+// Stroke. Polyline: Points stroked. Circle: centre X, Y, radius W,
+// filled. Text: Text at X, Y (its baseline, or its middle when Middle),
+// anchored "start", "middle" or "end", of Size, Bold, in Fill, Rotated
+// -90 degrees about X, Y when Rotate. Title is a tooltip.
+type Mark struct {
+	Kind         string
+	X, Y, X2, Y2 float64
+	W, H         float64
+	Points       [][2]float64
+	Fill, Stroke string
+	Text, Anchor string
+	Size         float64
+	Bold, Rotate bool
+	Middle       bool
+	Title        string
+}
+
+// Drawing is a chart laid out once as marks; SVG and the PDF renderer
+// paint the same marks.
+type Drawing struct {
+	Title string
+	Marks []Mark
+}
+
 // SVG draws c as an SVG document of fixed size; primary, a "#rrggbb"
 // colour, colours the first series when it is not empty.
-func SVG(c Chart, primary string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s" font-family="sans-serif" font-size="11">`,
-		width, height, width, height, esc(c.Title))
-	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`, width, height)
-	fmt.Fprintf(&b, `<text x="%d" y="20" font-size="14" font-weight="bold">%s</text>`, left, esc(c.Title))
+func SVG(c Chart, primary string) string { return Draw(c, primary).SVG() }
+
+// Draw lays c out as marks; primary colours the first series when not
+// empty.
+func Draw(c Chart, primary string) Drawing {
+	d := Drawing{Title: c.Title}
+	add := func(m Mark) { d.Marks = append(d.Marks, m) }
+	text := func(x, y float64, s, anchor string) Mark {
+		return Mark{Kind: MarkText, X: x, Y: y, Text: s, Anchor: anchor, Size: 11, Fill: "#111827"}
+	}
+	add(Mark{Kind: MarkRect, W: Width, H: Height, Fill: "#ffffff"})
+	t := text(left, 20, c.Title, "start")
+	t.Size, t.Bold = 14, true
+	add(t)
 	if c.Empty() || len(c.Labels) == 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="#6b7280">no data in the period</text></svg>`, width/2, height/2)
-		return b.String()
+		m := text(Width/2, Height/2, "no data in the period", "middle")
+		m.Fill = "#6b7280"
+		add(m)
+		return d
 	}
 	lo, hi := bounds(c)
-	plotW, plotH := float64(width-left-right), float64(height-top-bottom)
+	plotW, plotH := float64(Width-left-right), float64(Height-top-bottom)
 	y := func(v float64) float64 { return float64(top) + plotH*(hi-v)/(hi-lo) }
 	step := plotW / float64(len(c.Labels))
 	x := func(i int) float64 { return float64(left) + step*(float64(i)+0.5) }
@@ -79,14 +125,18 @@ func SVG(c Chart, primary string) string {
 	ts := nice((hi - lo) / 4)
 	for k := 0; lo+float64(k)*ts <= hi+ts/2; k++ {
 		v := lo + float64(k)*ts
-		fmt.Fprintf(&b, `<line x1="%d" y1="%s" x2="%d" y2="%s" stroke="#e5e7eb"/>`, left, num(y(v)), width-right, num(y(v)))
-		fmt.Fprintf(&b, `<text x="%d" y="%s" text-anchor="end" dominant-baseline="middle">%s</text>`, left-6, num(y(v)), tick(v))
+		add(Mark{Kind: MarkLine, X: left, Y: y(v), X2: Width - right, Y2: y(v), Stroke: "#e5e7eb"})
+		m := text(left-6, y(v), tick(v), "end")
+		m.Middle = true
+		add(m)
 	}
-	fmt.Fprintf(&b, `<text x="12" y="%d" transform="rotate(-90 12 %d)" text-anchor="middle">%s</text>`, top+int(plotH)/2, top+int(plotH)/2, esc(c.YLabel))
+	yl := text(12, float64(top)+plotH/2, c.YLabel, "middle")
+	yl.Rotate = true
+	add(yl)
 	every := max(1, (len(c.Labels)+9)/10)
 	for i, l := range c.Labels {
 		if i%every == 0 {
-			fmt.Fprintf(&b, `<text x="%s" y="%d" text-anchor="middle">%s</text>`, num(x(i)), height-bottom+16, esc(l))
+			add(text(x(i), Height-bottom+16, l, "middle"))
 		}
 	}
 	colour := func(i int) string {
@@ -105,36 +155,85 @@ func SVG(c Chart, primary string) string {
 				}
 				x0 := x(i) - step*0.4 + bw*float64(si)
 				y0, yb := y(max(*v, lo)), y(max(min(0, hi), lo))
-				top, h := math.Min(y0, yb), math.Abs(yb-y0)
-				fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s %s: %s</title></rect>`,
-					num(x0), num(top), num(bw), num(h), colour(si), esc(s.Name), esc(c.Labels[i]), tick(*v))
+				add(Mark{Kind: MarkRect, X: x0, Y: math.Min(y0, yb), W: bw, H: math.Abs(yb - y0), Fill: colour(si),
+					Title: s.Name + " " + c.Labels[i] + ": " + tick(*v)})
 			}
 		default:
-			var pts []string
+			var pts [][2]float64
 			flush := func() {
 				if len(pts) > 1 {
-					fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.Join(pts, " "), colour(si))
+					add(Mark{Kind: MarkPolyline, Points: pts, Stroke: colour(si)})
 				}
-				pts = pts[:0]
+				pts = nil
 			}
 			for i, v := range s.Values {
 				if v == nil {
 					flush()
 					continue
 				}
-				pts = append(pts, num(x(i))+","+num(y(*v)))
-				fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="2.5" fill="%s"><title>%s %s: %s</title></circle>`,
-					num(x(i)), num(y(*v)), colour(si), esc(s.Name), esc(c.Labels[i]), tick(*v))
+				pts = append(pts, [2]float64{x(i), y(*v)})
+				add(Mark{Kind: MarkCircle, X: x(i), Y: y(*v), W: 2.5, Fill: colour(si), Title: s.Name + " " + c.Labels[i] + ": " + tick(*v)})
 			}
 			flush()
 		}
 	}
 	// Legend, one entry per series, under the labels.
-	lx := left
+	lx := float64(left)
 	for si, s := range c.Series {
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d">%s</text>`,
-			lx, height-22, colour(si), lx+14, height-13, esc(s.Name))
-		lx += 24 + 7*len([]rune(s.Name))
+		add(Mark{Kind: MarkRect, X: lx, Y: Height - 22, W: 10, H: 10, Fill: colour(si)})
+		add(text(lx+14, Height-13, s.Name, "start"))
+		lx += float64(24 + 7*len([]rune(s.Name)))
+	}
+	return d
+}
+
+// SVG paints the drawing as an SVG document.
+func (d Drawing) SVG() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s" font-family="sans-serif" font-size="11">`,
+		Width, Height, Width, Height, esc(d.Title))
+	title := func(m Mark) string {
+		if m.Title == "" {
+			return ""
+		}
+		return "<title>" + esc(m.Title) + "</title>"
+	}
+	for _, m := range d.Marks {
+		switch m.Kind {
+		case MarkRect:
+			fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s">%s</rect>`, num(m.X), num(m.Y), num(m.W), num(m.H), m.Fill, title(m))
+		case MarkLine:
+			fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`, num(m.X), num(m.Y), num(m.X2), num(m.Y2), m.Stroke)
+		case MarkPolyline:
+			pts := make([]string, len(m.Points))
+			for i, p := range m.Points {
+				pts[i] = num(p[0]) + "," + num(p[1])
+			}
+			fmt.Fprintf(&b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2"/>`, strings.Join(pts, " "), m.Stroke)
+		case MarkCircle:
+			fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s">%s</circle>`, num(m.X), num(m.Y), num(m.W), m.Fill, title(m))
+		case MarkText:
+			attrs := ""
+			if m.Anchor != "start" {
+				attrs += ` text-anchor="` + m.Anchor + `"`
+			}
+			if m.Middle {
+				attrs += ` dominant-baseline="middle"`
+			}
+			if m.Size != 11 {
+				attrs += ` font-size="` + num(m.Size) + `"`
+			}
+			if m.Bold {
+				attrs += ` font-weight="bold"`
+			}
+			if m.Fill != "#111827" {
+				attrs += ` fill="` + m.Fill + `"`
+			}
+			if m.Rotate {
+				attrs += fmt.Sprintf(` transform="rotate(-90 %s %s)"`, num(m.X), num(m.Y))
+			}
+			fmt.Fprintf(&b, `<text x="%s" y="%s"%s>%s</text>`, num(m.X), num(m.Y), attrs, esc(m.Text))
+		}
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
