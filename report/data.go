@@ -12,11 +12,13 @@ import (
 	"github.com/vigilhq/vigil/governance/trust"
 )
 
-// MaxDays is the longest period a report covers; MaxRecords bounds each
-// list a report reads (drift reports, alert instances, risk entries), so
-// that rendering's memory does not grow with an organization's history.
+// MaxDays is the longest period a report covers and MaxModels the most
+// models; MaxRecords bounds each list a report reads per model (drift
+// reports, alert instances, risk entries), so that rendering's memory
+// does not grow with an organization's history.
 const (
 	MaxDays    = 366
+	MaxModels  = 50
 	MaxRecords = 1000
 )
 
@@ -109,6 +111,9 @@ func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Missing: map[string]bool{}}
 	if len(d.Days) == 0 || len(d.Days) > MaxDays {
 		return d, fmt.Errorf("report period of %d days: want 1 to %d", len(d.Days), MaxDays)
+	}
+	if len(q.Models) > MaxModels {
+		return d, fmt.Errorf("report on %d models: want at most %d", len(q.Models), MaxModels)
 	}
 	from, to := d.Days[0], d.Days[len(d.Days)-1].AddDate(0, 0, 1)
 	for _, m := range q.Models {

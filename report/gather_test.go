@@ -107,12 +107,17 @@ func TestGather(t *testing.T) {
 	}
 }
 
-// TestGatherPeriod: a period runs 1 to MaxDays days.
-func TestGatherPeriod(t *testing.T) {
+// TestGatherBounds: a period runs 1 to MaxDays days over at most
+// MaxModels models.
+func TestGatherBounds(t *testing.T) {
 	from := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for _, to := range []time.Time{from.AddDate(0, 0, -1), from.AddDate(0, 0, report.MaxDays)} {
 		if _, err := report.Gather(context.Background(), report.Sources{}, report.Request{OrgID: "org", From: from, To: to}); err == nil {
 			t.Errorf("period %s to %s: got no error, want one", from, to)
 		}
+	}
+	q := report.Request{OrgID: "org", From: from, To: from, Models: make([]report.Model, report.MaxModels+1)}
+	if _, err := report.Gather(context.Background(), report.Sources{}, q); err == nil {
+		t.Errorf("%d models: got no error, want one", len(q.Models))
 	}
 }
