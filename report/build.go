@@ -445,69 +445,63 @@ func (b builder) truncatedNote(name string) string {
 	return ""
 }
 
-func (b builder) alertHistory() Section {
-	s := Section{ID: SectionAlertHistory, Title: "Alert history", Note: b.truncatedNote("alert instances")}
-	if s, ok := b.missing("alerts", s); ok {
+// records lays out a section listing records of a source: empty with
+// none as its reason when there are none, otherwise a table of columns
+// with a row per record in order.
+func records[T any](b builder, s Section, source string, recs []T, none string, order func(x, y T) int, columns []string, row func(T) []string) Section {
+	if s, ok := b.missing(source, s); ok {
 		return s
 	}
-	if len(b.d.Alerts) == 0 {
-		s.Empty, s.Note = true, "No alert was triggered in the period."
+	if len(recs) == 0 {
+		s.Empty, s.Note = true, none
 		return s
 	}
-	as := slices.Clone(b.d.Alerts)
-	slices.SortFunc(as, func(x, y alerts.Instance) int {
-		return cmp.Or(x.TriggeredAt.Compare(y.TriggeredAt), cmp.Compare(x.ID, y.ID))
-	})
-	t := &Table{Columns: []string{"triggered_at", "model", "rule", "alert_type", "severity", "status", "times_held", "resolved_at"}}
-	for _, a := range as {
-		t.Rows = append(t.Rows, []string{ts(&a.TriggeredAt), b.names[a.ModelID], a.RuleName, a.AlertType, a.Severity,
-			string(a.Status), strconv.FormatInt(a.Count, 10), ts(a.ResolvedAt)})
+	sorted := slices.Clone(recs)
+	slices.SortFunc(sorted, order)
+	t := &Table{Columns: columns}
+	for _, r := range sorted {
+		t.Rows = append(t.Rows, row(r))
 	}
 	s.Table = t
 	return s
+}
+
+func (b builder) alertHistory() Section {
+	return records(b, Section{ID: SectionAlertHistory, Title: "Alert history", Note: b.truncatedNote("alert instances")}, "alerts", b.d.Alerts,
+		"No alert was triggered in the period.",
+		func(x, y alerts.Instance) int {
+			return cmp.Or(x.TriggeredAt.Compare(y.TriggeredAt), cmp.Compare(x.ID, y.ID))
+		},
+		[]string{"triggered_at", "model", "rule", "alert_type", "severity", "status", "times_held", "resolved_at"},
+		func(a alerts.Instance) []string {
+			return []string{ts(&a.TriggeredAt), b.names[a.ModelID], a.RuleName, a.AlertType, a.Severity,
+				string(a.Status), strconv.FormatInt(a.Count, 10), ts(a.ResolvedAt)}
+		})
 }
 
 func (b builder) driftReports() Section {
-	s := Section{ID: SectionDriftReports, Title: "Drift reports", Note: b.truncatedNote("drift reports")}
-	if s, ok := b.missing("drift", s); ok {
-		return s
-	}
-	if len(b.d.Drift) == 0 {
-		s.Empty, s.Note = true, "No drift report was written in the period."
-		return s
-	}
-	rs := slices.Clone(b.d.Drift)
-	slices.SortFunc(rs, func(x, y drift.Report) int { return cmp.Or(x.CreatedAt.Compare(y.CreatedAt), cmp.Compare(x.ID, y.ID)) })
-	t := &Table{Columns: []string{"created_at", "model", "drift_type", "window_start", "window_end", "drift_detected", "severity", "score", "drifted_features"}}
-	for _, r := range rs {
-		score := r.OverallDriftScore
-		t.Rows = append(t.Rows, []string{ts(&r.CreatedAt), b.names[r.ModelID], r.DriftType, ts(&r.WindowStart), ts(&r.WindowEnd),
-			strconv.FormatBool(r.DriftDetected), string(r.Severity), fnum(&score), strings.Join(r.DriftedFeatures(), " ")})
-	}
-	s.Table = t
-	return s
+	return records(b, Section{ID: SectionDriftReports, Title: "Drift reports", Note: b.truncatedNote("drift reports")}, "drift", b.d.Drift,
+		"No drift report was written in the period.",
+		func(x, y drift.Report) int { return cmp.Or(x.CreatedAt.Compare(y.CreatedAt), cmp.Compare(x.ID, y.ID)) },
+		[]string{"created_at", "model", "drift_type", "window_start", "window_end", "drift_detected", "severity", "score", "drifted_features"},
+		func(r drift.Report) []string {
+			score := r.OverallDriftScore
+			return []string{ts(&r.CreatedAt), b.names[r.ModelID], r.DriftType, ts(&r.WindowStart), ts(&r.WindowEnd),
+				strconv.FormatBool(r.DriftDetected), string(r.Severity), fnum(&score), strings.Join(r.DriftedFeatures(), " ")}
+		})
 }
 
 func (b builder) risks() Section {
-	s := Section{ID: SectionRiskRegister, Title: "Risk register", Note: b.truncatedNote("risk entries")}
-	if s, ok := b.missing("risks", s); ok {
-		return s
-	}
-	if len(b.d.Risks) == 0 {
-		s.Empty, s.Note = true, "No risk entry names these models."
-		return s
-	}
-	es := slices.Clone(b.d.Risks)
-	slices.SortFunc(es, func(x, y risk.Entry) int {
-		return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Title, y.Title), cmp.Compare(x.ID, y.ID))
-	})
-	t := &Table{Columns: []string{"title", "category", "likelihood", "impact", "score", "severity", "status", "target_date", "source"}}
-	for _, e := range es {
-		t.Rows = append(t.Rows, []string{e.Title, e.Category, strconv.Itoa(e.Likelihood), strconv.Itoa(e.Impact), strconv.Itoa(e.Score),
-			e.Severity, string(e.Status), e.TargetDate, e.SourceType})
-	}
-	s.Table = t
-	return s
+	return records(b, Section{ID: SectionRiskRegister, Title: "Risk register", Note: b.truncatedNote("risk entries")}, "risks", b.d.Risks,
+		"No risk entry names these models.",
+		func(x, y risk.Entry) int {
+			return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Title, y.Title), cmp.Compare(x.ID, y.ID))
+		},
+		[]string{"title", "category", "likelihood", "impact", "score", "severity", "status", "target_date", "source"},
+		func(e risk.Entry) []string {
+			return []string{e.Title, e.Category, strconv.Itoa(e.Likelihood), strconv.Itoa(e.Impact), strconv.Itoa(e.Score),
+				e.Severity, string(e.Status), e.TargetDate, e.SourceType}
+		})
 }
 
 func (b builder) trust() Section {
