@@ -29,6 +29,7 @@ func TestExportTemplates(t *testing.T) {
 			t.Errorf("compliance: got %v, want its one template", r.at("templates"))
 		}
 		s.do("GET", "/export/templates?page=2&page_size=5", viewer, nil).want(t, 200)
+		s.do("GET", "/export/templates?page_size=1000", viewer, nil).want(t, 200)
 		s.do("GET", "/export/templates?report_category=reports", viewer, nil).wantField(t, "report_category")
 		s.do("GET", "/reports", admin, nil).want(t, 404)
 	})

@@ -34,7 +34,7 @@ type templatePage struct {
 // listTemplates answers the built-in templates, of one report_category
 // when the query names one, a page at a time.
 func (a *API) listTemplates(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 100)
+	page, size, err := web.PageQuery(c, 50, 1000)
 	if err != nil {
 		return err
 	}
