@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -245,7 +246,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
 	a.services = append(a.services, service{"review-outbox", resender.Run})
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/formula"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -213,7 +214,7 @@ var CSVColumns = []string{"id", "board_id", "board_name", "model_id", "title", "
 // are RFC 3339 UTC, absent values empty; decisions lists each decision as
 // "username=decision: comment", separated by " | ". A cell that a
 // spreadsheet would read as a formula (starting with =, +, -, @, a tab or
-// a carriage return) is written with a leading apostrophe.
+// a carriage return) is written with a leading apostrophe (formula.Defuse).
 func WriteCSV(w io.Writer, rs []Request) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVColumns); err != nil {
@@ -244,7 +245,7 @@ func WriteCSV(w io.Writer, rs []Request) error {
 			strconv.Itoa(t.RequestChanges), strings.Join(ds, " | "), r.CreatedBy, tm(&r.CreatedAt), tm(r.SubmittedAt),
 			tm(r.FinalizedAt), r.FinalizedBy}
 		for i, cell := range row {
-			row[i] = defuse(cell)
+			row[i] = formula.Defuse(cell)
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -252,12 +253,4 @@ func WriteCSV(w io.Writer, rs []Request) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// defuse prefixes a cell a spreadsheet would evaluate with an apostrophe.
-func defuse(cell string) string {
-	if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
-		return "'" + cell
-	}
-	return cell
 }

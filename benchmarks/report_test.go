@@ -1,0 +1,87 @@
+package benchmarks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/analytics/sqlite"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/report"
+)
+
+// BenchmarkReport writes VIGIL_BENCH_REPORT_ROWS predictions (default
+// 200,000) and an accuracy value an hour, spread over 30 days, into the
+// embedded analytical store, then measures a 30-day model_performance
+// report of the model: "gather" reads the rollups alone (the baseline of
+// the run), each format gathers, builds and renders. The report reads
+// about 720 hour rows whatever the predictions' number.
+func BenchmarkReport(b *testing.B) {
+	rows := 200_000
+	if v, err := strconv.Atoi(os.Getenv("VIGIL_BENCH_REPORT_ROWS")); err == nil && v > 0 {
+		rows = v
+	}
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	from := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	span := 30 * 24 * time.Hour
+	const batch = 5000
+	for i := 0; i < rows; i += batch {
+		var bt analytics.Batch
+		for j := i; j < min(i+batch, rows); j++ {
+			lat := float64(j % 97)
+			bt.Predictions = append(bt.Predictions, eventlog.Prediction{OrgID: "org", ModelID: "m", PredictionID: "p" + strconv.Itoa(j),
+				InputData: json.RawMessage(`{"x":1}`), OutputData: json.RawMessage(fmt.Sprintf(`{"label":"c%d"}`, j%3)), LatencyMS: &lat,
+				Metadata: json.RawMessage(`{}`), Timestamp: from.Add(time.Duration(int64(span) / int64(rows) * int64(j)))})
+		}
+		if err := s.Write(ctx, bt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var mt analytics.Batch
+	for h := range 30 * 24 {
+		mt.Metrics = append(mt.Metrics, eventlog.Metric{OrgID: "org", ID: "a" + strconv.Itoa(h), ModelID: "m", MetricType: report.MetricAccuracy,
+			Value: 0.9, Timestamp: from.Add(time.Duration(h) * time.Hour)})
+	}
+	if err := s.Write(ctx, mt); err != nil {
+		b.Fatal(err)
+	}
+	q := report.Request{OrgID: "org", Models: []report.Model{{ID: "m", Name: "churn"}}, From: from, To: from.AddDate(0, 0, 29)}
+	spec := report.Spec{Title: "Model performance", Category: "model_performance", GeneratedAt: from.AddDate(0, 0, 30)}
+	gather := func(b *testing.B) report.Data {
+		d, err := report.Gather(ctx, report.Sources{Analytics: s}, q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return d
+	}
+	if got := gather(b); got.Stats["m"][0].TotalPredictions == 0 {
+		b.Fatal("got no predictions on the first day")
+	}
+	b.Run("gather", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			gather(b)
+		}
+	})
+	for _, f := range report.Formats {
+		b.Run(f, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := report.Render(io.Discard, report.Build(gather(b), spec), f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
