@@ -74,6 +74,10 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},
 	"POST /codehost/connect/pat":                       {`{%s}`, "personal_access_token", `"ghp_x"`, "personal_access_token", ""},
 	"POST /codehost/connections/:connection_id/verify": {`{%s}`, "x", `1`, "x", ""},
+	"POST /codehost/repositories/track": {`{"connection_id":"0190c6a2-7b1e-7c3a-9f0e-2d4b6a8c0e1f","owner":"octo","name":"m",%s}`,
+		"tracked_branches", `["main"]`, "tracked_branches", ""},
+	"PATCH /codehost/repositories/:repository_id":        {`{%s}`, "tracked_tags", `false`, "tracked_tags", ""},
+	"POST /codehost/repositories/:repository_id/webhook": {`{%s}`, "x", `1`, "x", ""},
 	// Alerts.
 	"POST /alerts/rules": {`{"name":"r","alert_type":"performance","severity":"high","conditions":[{%s,"operator":"gt","threshold":1}]}`,
 		"metric_name", `"prediction_count"`, "conditions[0].metric_name", ""},

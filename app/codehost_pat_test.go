@@ -1,48 +1,168 @@
 package app
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vigilhq/vigil/platform/config"
 )
 
-// forge is a stand-in for the code host's GET /user until a real forge
-// runs in the tests: it knows tokens and the scopes each carries, and
-// refuses every other request.
+// forge is a stand-in for the code host's REST API (GET /user, the
+// repositories and their hooks): it knows tokens and the scopes each
+// carries, the repositories every token sees, and refuses every other
+// request. admin lists the repositories on which hooks may be created.
 type forge struct {
 	mu     sync.Mutex
 	tokens map[string]string // token -> X-OAuth-Scopes
-	srv    *httptest.Server
+	repos  []forgeRepo
+	hooks  map[int64]forgeHook
+	nextID int64
+	// limited makes every call answer the platform's rate-limit 403.
+	limited bool
+	srv     *httptest.Server
+}
+
+type forgeRepo struct {
+	ID            int64  `json:"id"`
+	Name          string `json:"name"`
+	FullName      string `json:"full_name"`
+	Private       bool   `json:"private"`
+	DefaultBranch string `json:"default_branch"`
+	Owner         struct {
+		Login string `json:"login"`
+	} `json:"owner"`
+	admin bool
+}
+
+type forgeHook struct {
+	repo   string
+	URL    string
+	Secret string
+	Events []string
+	// ContentType and InsecureSSL as the request set them.
+	ContentType, InsecureSSL string
 }
 
 func newForge(t *testing.T) *forge {
-	f := &forge{tokens: map[string]string{}}
+	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100}
+	mux := http.NewServeMux()
+	answer := func(w http.ResponseWriter, status int, v any) {
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(v)
+	}
+	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
+		answer(w, 200, map[string]any{"login": "octo", "id": 1, "email": "octo@example.com"})
+	})
+	mux.HandleFunc("GET /user/repos", func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		per, _ := strconv.Atoi(r.URL.Query().Get("per_page"))
+		page, per = max(page, 1), cmp.Or(per, 30)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		lo, hi := min((page-1)*per, len(f.repos)), min(page*per, len(f.repos))
+		answer(w, 200, f.repos[lo:hi])
+	})
+	mux.HandleFunc("GET /repos/{owner}/{name}", func(w http.ResponseWriter, r *http.Request) {
+		if repo, ok := f.repo(r); ok {
+			answer(w, 200, repo)
+			return
+		}
+		answer(w, 404, map[string]string{"message": "Not Found"})
+	})
+	mux.HandleFunc("POST /repos/{owner}/{name}/hooks", func(w http.ResponseWriter, r *http.Request) {
+		repo, ok := f.repo(r)
+		if !ok {
+			answer(w, 404, map[string]string{"message": "Not Found"})
+			return
+		}
+		if !repo.admin {
+			answer(w, 403, map[string]string{"message": "Must have admin rights to Repository."})
+			return
+		}
+		var req struct {
+			Name   string   `json:"name"`
+			Events []string `json:"events"`
+			Config struct {
+				URL         string `json:"url"`
+				ContentType string `json:"content_type"`
+				InsecureSSL string `json:"insecure_ssl"`
+				Secret      string `json:"secret"`
+			} `json:"config"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Name != "web" || req.Config.URL == "" {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		f.mu.Lock()
+		f.nextID++
+		id := f.nextID
+		f.hooks[id] = forgeHook{repo: repo.FullName, URL: req.Config.URL, Secret: req.Config.Secret, Events: req.Events,
+			ContentType: req.Config.ContentType, InsecureSSL: req.Config.InsecureSSL}
+		f.mu.Unlock()
+		answer(w, 201, map[string]any{"id": id, "name": "web", "active": true, "events": req.Events})
+	})
+	mux.HandleFunc("DELETE /repos/{owner}/{name}/hooks/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		f.mu.Lock()
+		_, ok := f.hooks[id]
+		delete(f.hooks, id)
+		f.mu.Unlock()
+		if !ok {
+			answer(w, 404, map[string]string{"message": "Not Found"})
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		scopes, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		limited := f.limited
 		f.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		if r.Method != "GET" || r.URL.Path != "/user" {
-			w.WriteHeader(http.StatusNotFound)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": "Not Found"})
-			return
+		switch {
+		case !ok:
+			answer(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
+		case limited:
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(42*time.Minute).Unix(), 10))
+			answer(w, http.StatusForbidden, map[string]string{"message": "API rate limit exceeded"})
+		default:
+			w.Header().Set("X-OAuth-Scopes", scopes)
+			mux.ServeHTTP(w, r)
 		}
-		if !ok {
-			w.WriteHeader(http.StatusUnauthorized)
-			_ = json.NewEncoder(w).Encode(map[string]string{"message": "Bad credentials"})
-			return
-		}
-		w.Header().Set("X-OAuth-Scopes", scopes)
-		_ = json.NewEncoder(w).Encode(map[string]any{"login": "octo", "id": 1, "email": "octo@example.com"})
 	}))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// repo returns the repository of the request's owner and name.
+func (f *forge) repo(r *http.Request) (forgeRepo, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, repo := range f.repos {
+		if strings.EqualFold(repo.FullName, r.PathValue("owner")+"/"+r.PathValue("name")) {
+			return repo, true
+		}
+	}
+	return forgeRepo{}, false
+}
+
+// addRepo adds owner/name to what every token sees; admin allows hooks.
+func (f *forge) addRepo(owner, name string, private, admin bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.nextID++
+	r := forgeRepo{ID: f.nextID, Name: name, FullName: owner + "/" + name, Private: private, DefaultBranch: "main", admin: admin}
+	r.Owner.Login = owner
+	f.repos = append(f.repos, r)
 }
 
 func (f *forge) set(token, scopes string) {

@@ -82,7 +82,7 @@ func TestCrossOrganization(t *testing.T) {
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
-			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID,
+			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo,
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request}
 		routes := allRoutes()
 		checked := 0

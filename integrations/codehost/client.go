@@ -55,6 +55,18 @@ type Host interface {
 	// Account returns the token's account; ErrInvalidToken when the host
 	// refuses the token, ErrHostUnavailable when it cannot answer.
 	Account(ctx context.Context, token string) (Account, error)
+	// Repositories returns one page (1-based) of the repositories the
+	// token may see.
+	Repositories(ctx context.Context, token string, page, perPage int) ([]HostRepository, error)
+	// Repository returns owner/name; ErrNoRepository when the token
+	// cannot see it.
+	Repository(ctx context.Context, token, owner, name string) (HostRepository, error)
+	// CreateHook creates a webhook of Events on owner/name posting to url,
+	// signed with secret, and returns its id; ErrNoPermission without
+	// admin access.
+	CreateHook(ctx context.Context, token, owner, name, url string, secret []byte) (int64, error)
+	// DeleteHook removes the webhook id; one already gone is no error.
+	DeleteHook(ctx context.Context, token, owner, name string, id int64) error
 }
 
 // Limits of every outbound call.

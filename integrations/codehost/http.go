@@ -36,7 +36,7 @@ type API struct {
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
-	return append(a.connectionRoutes(),
+	return append(append(a.connectionRoutes(), a.repositoryRoutes()...),
 		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
 }
 

@@ -74,6 +74,11 @@ def filter_failure(ctx, failure, case, response):
         # there).
         return not (case.method.upper() in ("GET", "PUT", "DELETE", "OPTIONS") and
                     any(m in failure.message for m in ("GET", "PUT", "DELETE")))
+    if failure.code in ("ST204", "ST205") and case.operation.path == "/codehost/repositories/track":
+        # Likewise GET, PATCH and DELETE /codehost/repositories/{repository_id}
+        # take "track" for a repository id (and answer 404 there).
+        return not (case.method.upper() in ("GET", "PATCH", "DELETE", "OPTIONS") and
+                    any(m in failure.message for m in ("GET", "PATCH", "DELETE")))
     if failure.code != "ST202" or response.status_code not in (400, 422):
         return True
     try:

@@ -1,0 +1,68 @@
+package codehost
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/vigilhq/vigil/platform/web"
+)
+
+// TestNamePatternsMatchDocument: the document states the server's one rule
+// for owner, repository and branch names.
+func TestNamePatternsMatchDocument(t *testing.T) {
+	raw, err := os.ReadFile("../../schemas/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Pattern    string `json:"pattern"`
+				Properties map[string]struct {
+					Pattern string `json:"pattern"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Components.Schemas
+	f := func(what, got, want string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s: got document pattern %q, want the server's %q", what, got, want)
+		}
+	}
+	f("owner", s["CodehostTrackRequest"].Properties["owner"].Pattern, OwnerPattern)
+	f("name", s["CodehostTrackRequest"].Properties["name"].Pattern, NamePattern)
+	f("branch", s["CodehostBranchName"].Pattern, BranchPattern)
+}
+
+func TestNames(t *testing.T) {
+	f := func(re interface{ MatchString(string) bool }, s string, want bool) {
+		t.Helper()
+		if got := re.MatchString(s); got != want {
+			t.Errorf("%q: got %v, want %v", s, got, want)
+		}
+	}
+	f(ownerRE, "octo-cat", true)
+	f(ownerRE, "-octo", false)
+	f(ownerRE, "o"+string(make([]byte, 39)), false)
+	f(nameRE, "models.v2", true)
+	f(nameRE, ".github", false)
+	f(nameRE, "a/b", false)
+	f(branchRE, "release/1.0", true)
+	f(branchRE, "/main", false)
+	f(branchRE, "-x", false)
+	var v web.Problems
+	checkPatterns(&v, "p", []string{"**/*.pkl", "models/[ab].pt"})
+	if err := v.Err(); err != nil {
+		t.Errorf("valid globs: got %v", err)
+	}
+	checkPatterns(&v, "p", []string{"[x"})
+	if v.Err() == nil {
+		t.Error("an unclosed class: got no problem, want one")
+	}
+}
