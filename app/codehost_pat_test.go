@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -27,7 +28,11 @@ type forge struct {
 	nextID int64
 	// limited makes every call answer the platform's rate-limit 403.
 	limited bool
-	srv     *httptest.Server
+	// files holds every repository's files by ref (a commit or a tag),
+	// path and content; down makes reading them answer 502.
+	files map[string]map[string]string
+	down  bool
+	srv   *httptest.Server
 }
 
 type forgeRepo struct {
@@ -52,7 +57,7 @@ type forgeHook struct {
 }
 
 func newForge(t *testing.T) *forge {
-	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100}
+	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100, files: map[string]map[string]string{}}
 	mux := http.NewServeMux()
 	answer := func(w http.ResponseWriter, status int, v any) {
 		w.WriteHeader(status)
@@ -120,6 +125,44 @@ func newForge(t *testing.T) *forge {
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	})
+	// files reads f.files[ref] for the contents and trees of any repository.
+	files := func(w http.ResponseWriter, ref string) (map[string]string, bool) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.down {
+			answer(w, http.StatusBadGateway, map[string]string{"message": "Server Error"})
+			return nil, false
+		}
+		fs, ok := f.files[ref]
+		if !ok {
+			answer(w, 404, map[string]string{"message": "No commit found for the ref " + ref})
+		}
+		return fs, ok
+	}
+	mux.HandleFunc("GET /repos/{owner}/{name}/contents/{path...}", func(w http.ResponseWriter, r *http.Request) {
+		fs, ok := files(w, r.URL.Query().Get("ref"))
+		if !ok {
+			return
+		}
+		content, ok := fs[r.PathValue("path")]
+		if !ok {
+			answer(w, 404, map[string]string{"message": "Not Found"})
+			return
+		}
+		answer(w, 200, map[string]any{"type": "file", "encoding": "base64", "path": r.PathValue("path"),
+			"content": base64.StdEncoding.EncodeToString([]byte(content))})
+	})
+	mux.HandleFunc("GET /repos/{owner}/{name}/git/trees/{ref}", func(w http.ResponseWriter, r *http.Request) {
+		fs, ok := files(w, r.PathValue("ref"))
+		if !ok {
+			return
+		}
+		var tree []map[string]any
+		for p := range fs {
+			tree = append(tree, map[string]any{"path": p, "type": "blob", "mode": "100644"})
+		}
+		answer(w, 200, map[string]any{"sha": r.PathValue("ref"), "tree": tree, "truncated": false})
 	})
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
@@ -252,4 +295,11 @@ func TestCodehostHostDown(t *testing.T) {
 			t.Errorf("got %s, want no connection", list.raw)
 		}
 	})
+}
+
+// setFiles gives every repository the files at ref.
+func (f *forge) setFiles(ref string, files map[string]string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.files[ref] = files
 }

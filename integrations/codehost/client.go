@@ -67,6 +67,11 @@ type Host interface {
 	CreateHook(ctx context.Context, token, owner, name, url string, secret []byte) (int64, error)
 	// DeleteHook removes the webhook id; one already gone is no error.
 	DeleteHook(ctx context.Context, token, owner, name string, id int64) error
+	// File returns the content of a file at ref; ErrNoRepository when
+	// there is none.
+	File(ctx context.Context, token, owner, name, path, ref string) ([]byte, error)
+	// Tree returns the paths of the files at ref.
+	Tree(ctx context.Context, token, owner, name, ref string) ([]string, error)
 }
 
 // Limits of every outbound call.

@@ -55,6 +55,9 @@ type Repository struct {
 	// WebhookID is the code host's id of the webhook setup created; 0
 	// before.
 	WebhookID int64 `json:"-"`
+	// TrackedBy is the user who tracked it; the model versions registered
+	// from it are theirs.
+	TrackedBy string `json:"-"`
 	// SealedWebhookSecret is the webhook's secret sealed with secretbox
 	// (label SecretLabel(ID)); empty until the webhook is set up.
 	SealedWebhookSecret   string    `json:"-"`

@@ -155,3 +155,47 @@ func (g *GitHub) DeleteHook(ctx context.Context, token, owner, name string, id i
 	}
 	return nil
 }
+
+// maxTreeFiles bounds the files read from a tree listing.
+const maxTreeFiles = 100000
+
+// File implements Host: GET /repos/{owner}/{repo}/contents/{path}?ref=,
+// the raw content; ErrNoRepository when there is no such file.
+func (g *GitHub) File(ctx context.Context, token, owner, name, filePath, ref string) ([]byte, error) {
+	c, err := g.client(token)
+	if err != nil {
+		return nil, err
+	}
+	f, _, res, err := c.Repositories.GetContents(ctx, owner, name, filePath, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, classifyRepo(res, err)
+	}
+	if f == nil {
+		return nil, fmt.Errorf("%w: %s is a folder", ErrNoRepository, filePath)
+	}
+	s, err := f.GetContent()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrHostUnavailable, err)
+	}
+	return []byte(s), nil
+}
+
+// Tree implements Host: GET /repos/{owner}/{repo}/git/trees/{ref}?recursive=1,
+// the paths of its files (blobs).
+func (g *GitHub) Tree(ctx context.Context, token, owner, name, ref string) ([]string, error) {
+	c, err := g.client(token)
+	if err != nil {
+		return nil, err
+	}
+	t, res, err := c.Git.GetTree(ctx, owner, name, ref, true)
+	if err != nil {
+		return nil, classifyRepo(res, err)
+	}
+	var out []string
+	for _, e := range t.Entries {
+		if e.GetType() == "blob" && len(out) < maxTreeFiles {
+			out = append(out, e.GetPath())
+		}
+	}
+	return out, nil
+}

@@ -26,6 +26,8 @@ const maxDeliveryID = 100
 // API serves the code-host routes.
 type API struct {
 	Store Store
+	// Queue lists the deliveries with what processing made of them.
+	Queue Queue
 	// Box opens the sealed webhook secrets.
 	Box *secretbox.Keyring
 	// Host is the code host's REST API.

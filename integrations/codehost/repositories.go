@@ -27,6 +27,7 @@ func (a *API) repositoryRoutes() []web.Route {
 		{Method: fiber.MethodPatch, Path: "/codehost/repositories/:repository_id", Permission: PermissionWrite, Handler: a.update},
 		{Method: fiber.MethodDelete, Path: "/codehost/repositories/:repository_id", Permission: PermissionWrite, Handler: a.untrack},
 		{Method: fiber.MethodPost, Path: "/codehost/repositories/:repository_id/webhook", Permission: PermissionWrite, Handler: a.setupWebhook},
+		{Method: fiber.MethodGet, Path: "/codehost/repositories/:repository_id/deliveries", Permission: PermissionRead, Handler: a.deliveries},
 	}
 }
 
@@ -172,7 +173,7 @@ func (a *API) track(c *fiber.Ctx) error {
 	r := Repository{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, ConnectionID: conn.ID, Owner: req.Owner, Name: req.Name,
 		FullName: h.FullName, DefaultBranch: h.DefaultBranch, IsPrivate: h.Private, TrackedBranches: []string{},
 		TrackTags: true, TrackReleases: true, ModelPathPatterns: DefaultModelPatterns, WebhookStatus: WebhookInactive,
-		CreatedAt: a.Clock.Now()}
+		TrackedBy: identity.FromCtx(c).UserID, CreatedAt: a.Clock.Now()}
 	if h.Owner != "" && h.Name != "" {
 		r.Owner, r.Name = h.Owner, h.Name
 	}

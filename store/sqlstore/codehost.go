@@ -70,7 +70,7 @@ func orNoStrings(s []string) []string {
 
 const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, default_branch, is_private, tracked_branches,
 	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at,
-	track_tags, track_releases, auto_register, model_path_patterns, webhook_id`
+	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by`
 
 // CreateCodehostRepository implements codehost.Store.
 func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository) error {
@@ -88,10 +88,10 @@ func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository
 			r.OrgID, r.ConnectionID).Scan(&one); err != nil {
 			return s.wrap(err)
 		}
-		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(19)+`)`,
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(20)+`)`,
 			r.ID, r.OrgID, r.ConnectionID, r.Owner, r.Name, r.FullName, r.DefaultBranch, r.IsPrivate, branches,
 			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt),
-			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID)
+			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy)
 		return err
 	})
 }
@@ -102,7 +102,7 @@ func (s *DB) scanRepository(row interface{ Scan(...any) error }) (codehost.Repos
 	var created int64
 	err := row.Scan(&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
 		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created,
-		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID)
+		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy)
 	if err != nil {
 		return r, s.wrap(err)
 	}
