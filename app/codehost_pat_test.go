@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/platform/config"
 )
 
@@ -32,7 +34,12 @@ type forge struct {
 	// path and content; down makes reading them answer 502.
 	files map[string]map[string]string
 	down  bool
-	srv   *httptest.Server
+	// protections by branch, check runs and pull request comments (by
+	// pull request number) posted to any repository.
+	protections map[string]codehost.Protection
+	checkRuns   []map[string]any
+	comments    map[int][]forgeComment
+	srv         *httptest.Server
 }
 
 type forgeRepo struct {
@@ -47,6 +54,11 @@ type forgeRepo struct {
 	admin bool
 }
 
+type forgeComment struct {
+	ID   int64
+	Body string
+}
+
 type forgeHook struct {
 	repo   string
 	URL    string
@@ -57,7 +69,8 @@ type forgeHook struct {
 }
 
 func newForge(t *testing.T) *forge {
-	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100, files: map[string]map[string]string{}}
+	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100, files: map[string]map[string]string{},
+		protections: map[string]codehost.Protection{}, comments: map[int][]forgeComment{}}
 	mux := http.NewServeMux()
 	answer := func(w http.ResponseWriter, status int, v any) {
 		w.WriteHeader(status)
@@ -163,6 +176,118 @@ func newForge(t *testing.T) *forge {
 			tree = append(tree, map[string]any{"path": p, "type": "blob", "mode": "100644"})
 		}
 		answer(w, 200, map[string]any{"sha": r.PathValue("ref"), "tree": tree, "truncated": false})
+	})
+	mux.HandleFunc("PUT /repos/{owner}/{name}/branches/{branch}/protection", func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Checks *struct {
+				Strict   bool     `json:"strict"`
+				Contexts []string `json:"contexts"`
+			} `json:"required_status_checks"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Checks == nil {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		f.mu.Lock()
+		f.protections[r.PathValue("branch")] = codehost.Protection{Branch: r.PathValue("branch"), Strict: req.Checks.Strict, Contexts: req.Checks.Contexts}
+		f.mu.Unlock()
+		answer(w, 200, map[string]any{"url": r.URL.String()})
+	})
+	protected := func(w http.ResponseWriter, r *http.Request) (codehost.Protection, bool) {
+		f.mu.Lock()
+		p, ok := f.protections[r.PathValue("branch")]
+		f.mu.Unlock()
+		if !ok {
+			answer(w, 404, map[string]string{"message": "Branch not protected"})
+		}
+		return p, ok
+	}
+	mux.HandleFunc("GET /repos/{owner}/{name}/branches/{branch}/protection/required_status_checks", func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := protected(w, r); ok {
+			answer(w, 200, map[string]any{"strict": p.Strict, "contexts": p.Contexts})
+		}
+	})
+	mux.HandleFunc("PATCH /repos/{owner}/{name}/branches/{branch}/protection/required_status_checks", func(w http.ResponseWriter, r *http.Request) {
+		p, ok := protected(w, r)
+		if !ok {
+			return
+		}
+		var req struct {
+			Strict   *bool     `json:"strict"`
+			Contexts *[]string `json:"contexts"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Contexts == nil {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		p.Contexts = *req.Contexts
+		f.mu.Lock()
+		f.protections[p.Branch] = p
+		f.mu.Unlock()
+		answer(w, 200, map[string]any{"strict": p.Strict, "contexts": p.Contexts})
+	})
+	mux.HandleFunc("POST /repos/{owner}/{name}/check-runs", func(w http.ResponseWriter, r *http.Request) {
+		var run map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&run); err != nil || run["name"] == nil || run["head_sha"] == nil {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		f.mu.Lock()
+		f.nextID++
+		run["id"] = f.nextID
+		f.checkRuns = append(f.checkRuns, run)
+		f.mu.Unlock()
+		answer(w, 201, run)
+	})
+	mux.HandleFunc("GET /repos/{owner}/{name}/issues/{number}/comments", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("number"))
+		f.mu.Lock()
+		cs := slices.Clone(f.comments[n])
+		f.mu.Unlock()
+		out := []map[string]any{}
+		for _, c := range cs {
+			out = append(out, map[string]any{"id": c.ID, "body": c.Body})
+		}
+		answer(w, 200, out)
+	})
+	mux.HandleFunc("POST /repos/{owner}/{name}/issues/{number}/comments", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.PathValue("number"))
+		var req struct {
+			Body string `json:"body"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Body == "" {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		f.mu.Lock()
+		f.nextID++
+		c := forgeComment{ID: f.nextID, Body: req.Body}
+		f.comments[n] = append(f.comments[n], c)
+		f.mu.Unlock()
+		answer(w, 201, map[string]any{"id": c.ID, "body": c.Body})
+	})
+	mux.HandleFunc("PATCH /repos/{owner}/{name}/issues/comments/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		var req struct {
+			Body string `json:"body"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Body == "" {
+			answer(w, 422, map[string]string{"message": "Validation Failed"})
+			return
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for n, cs := range f.comments {
+			for i, c := range cs {
+				if c.ID == id {
+					f.comments[n][i].Body = req.Body
+					w.WriteHeader(200)
+					_ = json.NewEncoder(w).Encode(map[string]any{"id": id, "body": req.Body})
+					return
+				}
+			}
+		}
+		w.WriteHeader(404)
 	})
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()

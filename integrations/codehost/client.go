@@ -72,6 +72,7 @@ type Host interface {
 	File(ctx context.Context, token, owner, name, path, ref string) ([]byte, error)
 	// Tree returns the paths of the files at ref.
 	Tree(ctx context.Context, token, owner, name, ref string) ([]string, error)
+	Automation
 }
 
 // Limits of every outbound call.

@@ -38,7 +38,7 @@ type API struct {
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
-	return append(append(a.connectionRoutes(), a.repositoryRoutes()...),
+	return append(append(append(a.connectionRoutes(), a.repositoryRoutes()...), a.automationRoutes()...),
 		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
 }
 

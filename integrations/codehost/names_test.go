@@ -66,3 +66,39 @@ func TestNames(t *testing.T) {
 		t.Error("an unclosed class: got no problem, want one")
 	}
 }
+
+// TestAutomationPatternsMatchDocument: the automation bodies' patterns are
+// the server's.
+func TestAutomationPatternsMatchDocument(t *testing.T) {
+	raw, err := os.ReadFile("../../schemas/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					Pattern string `json:"pattern"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Components.Schemas
+	f := func(schema, prop, want string) {
+		t.Helper()
+		if got := s[schema].Properties[prop].Pattern; got != want {
+			t.Errorf("%s.%s: got document pattern %q, want the server's %q", schema, prop, got, want)
+		}
+	}
+	f("CodehostRequiredCheck", "check_context", ContextPattern)
+	f("CodehostRunningComment", "comment_identifier", IdentifierPattern)
+	for _, name := range []string{"CodehostValidationCheck", "CodehostComparisonCheck"} {
+		f(name, "head_sha", SHAPattern)
+	}
+	for _, name := range []string{"CodehostValidationCheck", "CodehostComparisonCheck", "CodehostValidationComment", "CodehostComparisonComment"} {
+		f(name, "dashboard_url", DashboardPattern)
+	}
+}
