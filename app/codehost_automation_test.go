@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
-	"github.com/vigilhq/vigil/platform/config"
 )
 
 // TestCodehostAutomation: branch protection is enabled with Vigil's
@@ -16,7 +15,7 @@ import (
 func TestCodehostAutomation(t *testing.T) {
 	f := newForge(t)
 	f.addRepo("octo", "models", true, true)
-	eachBackend(t, func(c *config.Config) { c.CodehostAPIURL = f.srv.URL + "/" }, func(t *testing.T, s *server) {
+	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		f.mu.Lock()
 		f.checkRuns, f.comments, f.protections = nil, map[int][]forgeComment{}, map[string]codehost.Protection{}
 		f.mu.Unlock()

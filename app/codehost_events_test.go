@@ -88,7 +88,7 @@ func TestCodehostPushRegisters(t *testing.T) {
 	f.addRepo("octo", "models", true, true)
 	const sha = "0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"
 	f.setFiles(sha, map[string]string{".monitor.yml": monitorFile, "models/churn.pkl": "\x80\x04"})
-	eachBackend(t, func(c *config.Config) { c.CodehostAPIURL = f.srv.URL + "/" }, func(t *testing.T, s *server) {
+	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		admin := s.admin()
 		repo, secret := hookRepo(t, s, f, admin, nil)
 		s.hook(t, repo, secret, "push", push("main", sha, "models/churn.pkl", ".monitor.yml"))
@@ -117,7 +117,7 @@ func TestCodehostEvents(t *testing.T) {
 	f := newForge(t)
 	f.addRepo("octo", "models", true, true)
 	eachBackend(t, func(c *config.Config) {
-		c.CodehostAPIURL = f.srv.URL + "/"
+		f.config(c)
 		c.Roles = []string{config.RoleAPI}
 	}, func(t *testing.T, s *server) {
 		admin := s.admin()

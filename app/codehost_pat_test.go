@@ -30,6 +30,8 @@ type forge struct {
 	nextID int64
 	// limited makes every call answer the platform's rate-limit 403.
 	limited bool
+	// calls counts the requests that reached the forge.
+	calls int
 	// files holds every repository's files by ref (a commit or a tag),
 	// path and content; down makes reading them answer 502.
 	files map[string]map[string]string
@@ -291,6 +293,7 @@ func newForge(t *testing.T) *forge {
 	})
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
+		f.calls++
 		scopes, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
 		limited := f.limited
 		f.mu.Unlock()
@@ -349,7 +352,7 @@ func (f *forge) set(token, scopes string) {
 // host's answer; remove deletes the connection.
 func TestCodehostPAT(t *testing.T) {
 	f := newForge(t)
-	eachBackend(t, func(c *config.Config) { c.CodehostAPIURL = f.srv.URL + "/" }, func(t *testing.T, s *server) {
+	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		admin := s.admin()
 		token := "ghp_" + rand.Text()
 		f.set(token, "repo, read:org, gist")
@@ -410,7 +413,7 @@ func TestCodehostPAT(t *testing.T) {
 func TestCodehostHostDown(t *testing.T) {
 	f := newForge(t)
 	f.srv.Close()
-	eachBackend(t, func(c *config.Config) { c.CodehostAPIURL = f.srv.URL + "/" }, func(t *testing.T, s *server) {
+	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		admin := s.admin()
 		r := s.do("POST", "/codehost/connect/pat", admin, map[string]any{"personal_access_token": "ghp_x"}).wantError(t, 503, "SERVICE_UNAVAILABLE")
 		if r.header.Get("Retry-After") == "" {
@@ -422,9 +425,30 @@ func TestCodehostHostDown(t *testing.T) {
 	})
 }
 
+// config points the code host at the forge and lets the outbound guard
+// reach it on loopback.
+func (f *forge) config(c *config.Config) {
+	c.CodehostAPIURL = f.srv.URL + "/"
+	c.OutboundAllow = append(c.OutboundAllow, "127.0.0.1")
+}
+
 // setFiles gives every repository the files at ref.
 func (f *forge) setFiles(ref string, files map[string]string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.files[ref] = files
+}
+
+// TestCodehostOutboundGuard: a code host on loopback that the operator
+// has not allow-listed is never connected to; connect answers 503.
+func TestCodehostOutboundGuard(t *testing.T) {
+	f := newForge(t)
+	f.set("ghp_good", "repo, read:org")
+	s := start(t, func() config.Config { c := testConfig(t); c.CodehostAPIURL = f.srv.URL + "/"; return c }())
+	s.do("POST", "/codehost/connect/pat", s.admin(), map[string]any{"personal_access_token": "ghp_good"}).wantError(t, 503, "SERVICE_UNAVAILABLE")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls != 0 {
+		t.Errorf("the forge saw %d requests, want none", f.calls)
+	}
 }

@@ -4,13 +4,13 @@ import (
 	"crypto/rand"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
-	"github.com/vigilhq/vigil/platform/config"
 )
 
 // TestCodehostRepositories: the host's listing pages with page and
@@ -27,7 +27,7 @@ func TestCodehostRepositories(t *testing.T) {
 	for i := range 33 {
 		f.addRepo("octo", fmt.Sprintf("filler-%02d", i), false, false)
 	}
-	eachBackend(t, func(c *config.Config) { c.CodehostAPIURL = f.srv.URL + "/" }, func(t *testing.T, s *server) {
+	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		admin := s.admin()
 		token := "ghp_" + rand.Text()
 		f.set(token, "repo, read:org")
@@ -138,17 +138,6 @@ func TestCodehostRepositories(t *testing.T) {
 		s.do("GET", "/codehost/repositories/"+id, viewer, nil).want(t, 200)
 		s.do("DELETE", "/codehost/repositories/"+id, viewer, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 
-		f.mu.Lock()
-		f.limited = true
-		f.mu.Unlock()
-		busy := s.do("GET", base, admin, nil).wantError(t, 503, "SERVICE_UNAVAILABLE")
-		if ra := busy.header.Get("Retry-After"); ra == "" || ra == "1" {
-			t.Errorf("got Retry-After %q, want the wait until the host's X-RateLimit-Reset", ra)
-		}
-		f.mu.Lock()
-		f.limited = false
-		f.mu.Unlock()
-
 		s.do("DELETE", "/codehost/repositories/"+id, admin, nil).want(t, 204)
 		s.do("GET", "/codehost/repositories/"+id, admin, nil).wantError(t, 404, "NOT_FOUND")
 		s.do("DELETE", "/codehost/repositories/"+id, admin, nil).wantError(t, 404, "NOT_FOUND")
@@ -157,6 +146,27 @@ func TestCodehostRepositories(t *testing.T) {
 		f.mu.Unlock()
 		if left != 0 {
 			t.Errorf("got %d hooks on the host after untracking, want 0", left)
+		}
+
+		// The host's rate limit spent: 503 until its reset, and no more
+		// calls reach it meanwhile.
+		f.mu.Lock()
+		f.limited = true
+		f.mu.Unlock()
+		busy := s.do("GET", base, admin, nil).wantError(t, 503, "SERVICE_UNAVAILABLE")
+		if ra, _ := strconv.Atoi(busy.header.Get("Retry-After")); ra < 41*60 || ra > 43*60 {
+			t.Errorf("got Retry-After %q, want the 42 minutes until the host's X-RateLimit-Reset", busy.header.Get("Retry-After"))
+		}
+		f.mu.Lock()
+		f.limited = false
+		before := f.calls
+		f.mu.Unlock()
+		s.do("GET", base, admin, nil).wantError(t, 503, "SERVICE_UNAVAILABLE")
+		f.mu.Lock()
+		after := f.calls
+		f.mu.Unlock()
+		if after != before {
+			t.Errorf("got %d calls to the host while its rate limit is spent, want none", after-before)
 		}
 	})
 }

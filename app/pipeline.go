@@ -129,8 +129,12 @@ func (a *App) initProcessor(context.Context) error {
 	if err != nil {
 		return err
 	}
+	host, err := a.codehostAPI()
+	if err != nil {
+		return err
+	}
 	deliveries := &codehost.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
-		Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Poll: time.Second}
+		Host: host, Poll: time.Second}
 	a.services = append(a.services, service{"codehost-deliveries", deliveries.Run})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v75/github"
@@ -87,8 +88,12 @@ const (
 type GitHub struct {
 	// BaseURL is the REST API's root, e.g. https://api.github.com/.
 	BaseURL string
-	// Transport defaults to http.DefaultTransport.
+	// Transport defaults to http.DefaultTransport; the application's
+	// passes platform/outbound's guard.
 	Transport http.RoundTripper
+
+	once  sync.Once
+	pacer *pacer
 }
 
 func (g *GitHub) client(token string) (*github.Client, error) {
@@ -96,7 +101,8 @@ func (g *GitHub) client(token string) (*github.Client, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc := &http.Client{Timeout: callTimeout, Transport: limited{base},
+	g.once.Do(func() { g.pacer = &pacer{} })
+	hc := &http.Client{Timeout: callTimeout, Transport: limited{paced{g.pacer, base}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	c := github.NewClient(hc).WithAuthToken(token)
 	u, err := url.Parse(g.BaseURL)
@@ -131,6 +137,10 @@ func (g *GitHub) Account(ctx context.Context, token string) (Account, error) {
 
 // classify tells a refused token from a host that cannot answer.
 func classify(res *github.Response, err error) error {
+	var b *Busy
+	if errors.As(err, &b) {
+		return b
+	}
 	if res != nil && (res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden && res.Header.Get("X-RateLimit-Remaining") != "0") {
 		return fmt.Errorf("%w: %v", ErrInvalidToken, err)
 	}

@@ -111,6 +111,10 @@ func (p *Processor) one(ctx context.Context, d QueuedDelivery) (bool, error) {
 	}
 	giveUp := d.Attempts >= p.MaxAttempts
 	wait := min(p.Backoff<<min(d.Attempts-1, 20), time.Hour)
+	var busy *Busy
+	if errors.As(err, &busy) {
+		wait = max(wait, busy.Wait) // the host's rate limit resets then
+	}
 	p.Log.Warn("code-host delivery failed", "delivery", d.ID, "attempt", d.Attempts, "give_up", giveUp, "err", err)
 	err = p.Queue.RetryDelivery(ctx, p.Owner, d, err.Error(), p.Clock.Now().Add(wait), giveUp)
 	if errors.Is(err, store.ErrConflict) {
