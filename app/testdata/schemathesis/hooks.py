@@ -197,6 +197,9 @@ def _broken_rules(op, case):
             broken.add("pos_label")  # "of y_true's type"
         if any((type(x) is str) != strings for x in body.get("labels") or []):
             broken.add("labels")  # "of y_true's type, like pos_label"
+        labels = body.get("labels") or []
+        if any(type(a) is type(b) and not a < b for a, b in zip(labels, labels[1:])):
+            broken.add("labels")  # "Every class, sorted and unique"
         n = len(body.get("y_true") or [])
         if "r2" in (body.get("metric_types") or []) and n < 2:
             broken.add("y_true")  # r2 is not defined below two samples
