@@ -91,12 +91,16 @@ func TestCodehostPushRegisters(t *testing.T) {
 	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		admin := s.admin()
 		repo, secret := hookRepo(t, s, f, admin, nil)
-		s.hook(t, repo, secret, "push", push("main", sha, "models/churn.pkl", ".monitor.yml"))
-		var versions []any
-		waitFor(t, "the model version registered", func() bool {
-			versions = s.do("GET", "/models/churn/versions", admin, nil).list
-			return len(versions) == 1
+		id := s.hook(t, repo, secret, "push", push("main", sha, "models/churn.pkl", ".monitor.yml"))
+		// The delivery is processed once its outcome and the counters are
+		// stored, after the version is.
+		waitFor(t, "the delivery processed", func() bool {
+			return outcomes(t, s, admin, repo)[id]["status"] == "processed"
 		})
+		versions := s.do("GET", "/models/churn/versions", admin, nil).want(t, 200).list
+		if len(versions) != 1 {
+			t.Fatalf("got %d versions of churn, want 1", len(versions))
+		}
 		m := versions[0].(map[string]any)
 		if m["version"] != sha[:12] || m["framework"] != "sklearn" || m["model_type"] != "classification" {
 			t.Errorf("got %v, want version %s of an sklearn classifier", m, sha[:12])

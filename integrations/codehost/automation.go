@@ -338,15 +338,22 @@ func (r result) markdown(comparison bool) string {
 	return b.String()
 }
 
-func (a *API) postCheck(c *fiber.Ctx, comparison bool) error {
+// decodeResult reads and checks a result body (with a commit when sha),
+// then finds the repository it is for.
+func (a *API) decodeResult(c *fiber.Ctx, comparison, sha bool) (result, target, error) {
 	var r result
 	if err := web.Decode(c, &r); err != nil {
-		return err
+		return r, target{}, err
 	}
-	if err := r.check(comparison, true); err != nil {
-		return err
+	if err := r.check(comparison, sha); err != nil {
+		return r, target{}, err
 	}
 	t, err := a.target(c)
+	return r, t, err
+}
+
+func (a *API) postCheck(c *fiber.Ctx, comparison bool) error {
+	r, t, err := a.decodeResult(c, comparison, true)
 	if err != nil {
 		return err
 	}
@@ -371,14 +378,7 @@ type commentAnswer struct {
 }
 
 func (a *API) postComment(c *fiber.Ctx, comparison bool) error {
-	var r result
-	if err := web.Decode(c, &r); err != nil {
-		return err
-	}
-	if err := r.check(comparison, false); err != nil {
-		return err
-	}
-	t, err := a.target(c)
+	r, t, err := a.decodeResult(c, comparison, false)
 	if err != nil {
 		return err
 	}

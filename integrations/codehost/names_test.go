@@ -8,27 +8,36 @@ import (
 	"github.com/vigilhq/vigil/platform/web"
 )
 
-// TestNamePatternsMatchDocument: the document states the server's one rule
-// for owner, repository and branch names.
-func TestNamePatternsMatchDocument(t *testing.T) {
+// docSchema is what the pattern tests read of a component schema.
+type docSchema struct {
+	Pattern    string `json:"pattern"`
+	Properties map[string]struct {
+		Pattern string `json:"pattern"`
+	} `json:"properties"`
+}
+
+// docSchemas reads the document's component schemas.
+func docSchemas(t *testing.T) map[string]docSchema {
+	t.Helper()
 	raw, err := os.ReadFile("../../schemas/openapi.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
 		Components struct {
-			Schemas map[string]struct {
-				Pattern    string `json:"pattern"`
-				Properties map[string]struct {
-					Pattern string `json:"pattern"`
-				} `json:"properties"`
-			} `json:"schemas"`
+			Schemas map[string]docSchema `json:"schemas"`
 		} `json:"components"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	s := doc.Components.Schemas
+	return doc.Components.Schemas
+}
+
+// TestNamePatternsMatchDocument: the document states the server's one rule
+// for owner, repository and branch names.
+func TestNamePatternsMatchDocument(t *testing.T) {
+	s := docSchemas(t)
 	f := func(what, got, want string) {
 		t.Helper()
 		if got != want {
@@ -70,23 +79,7 @@ func TestNames(t *testing.T) {
 // TestAutomationPatternsMatchDocument: the automation bodies' patterns are
 // the server's.
 func TestAutomationPatternsMatchDocument(t *testing.T) {
-	raw, err := os.ReadFile("../../schemas/openapi.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Components struct {
-			Schemas map[string]struct {
-				Properties map[string]struct {
-					Pattern string `json:"pattern"`
-				} `json:"properties"`
-			} `json:"schemas"`
-		} `json:"components"`
-	}
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatal(err)
-	}
-	s := doc.Components.Schemas
+	s := docSchemas(t)
 	f := func(schema, prop, want string) {
 		t.Helper()
 		if got := s[schema].Properties[prop].Pattern; got != want {

@@ -71,11 +71,7 @@ func (a *API) hostRepositories(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	conn, err := a.connection(c)
-	if err != nil {
-		return err
-	}
-	tok, err := a.token(conn)
+	tok, err := a.connectionToken(c)
 	if err != nil {
 		return err
 	}
@@ -294,18 +290,11 @@ func (a *API) setupWebhook(c *fiber.Ctx) error {
 	if err := web.NoBody(c); err != nil {
 		return err
 	}
-	r, err := a.repository(c)
+	t, err := a.target(c)
 	if err != nil {
 		return err
 	}
-	conn, err := a.Store.CodehostConnection(c.UserContext(), r.OrgID, r.ConnectionID)
-	if err != nil {
-		return err
-	}
-	tok, err := a.token(conn)
-	if err != nil {
-		return err
-	}
+	r, tok := t.repo, t.token
 	secret := []byte(rand.Text() + rand.Text())
 	id, err := a.Host.CreateHook(c.UserContext(), tok, r.Owner, r.Name, DeliveryURL(c.BaseURL(), r.ID), secret)
 	if err != nil {

@@ -72,13 +72,19 @@ const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, de
 	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at,
 	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by`
 
+// repositoryLists returns r's tracked branches and model path patterns as
+// their columns hold them.
+func repositoryLists(r codehost.Repository) (branches, patterns string, err error) {
+	if branches, err = toJSON(orNoStrings(r.TrackedBranches)); err != nil {
+		return "", "", err
+	}
+	patterns, err = toJSON(orNoStrings(r.ModelPathPatterns))
+	return branches, patterns, err
+}
+
 // CreateCodehostRepository implements codehost.Store.
 func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository) error {
-	branches, err := toJSON(orNoStrings(r.TrackedBranches))
-	if err != nil {
-		return err
-	}
-	patterns, err := toJSON(orNoStrings(r.ModelPathPatterns))
+	branches, patterns, err := repositoryLists(r)
 	if err != nil {
 		return err
 	}
@@ -141,11 +147,7 @@ func (s *DB) CodehostRepositories(ctx context.Context, orgID string, offset, lim
 
 // UpdateCodehostRepository implements codehost.Store.
 func (s *DB) UpdateCodehostRepository(ctx context.Context, r codehost.Repository) error {
-	branches, err := toJSON(orNoStrings(r.TrackedBranches))
-	if err != nil {
-		return err
-	}
-	patterns, err := toJSON(orNoStrings(r.ModelPathPatterns))
+	branches, patterns, err := repositoryLists(r)
 	if err != nil {
 		return err
 	}

@@ -162,6 +162,12 @@ def _present(body, names):
     return [n for n in names if body.get(n) is not None]
 
 
+def _continuous(values):
+    """Whether a list holds a number with a fraction (not a class label)."""
+    return isinstance(values, list) and any(
+        type(x) in (int, float) and not float(x).is_integer() for x in values)
+
+
 def _broken_rules(op, case):
     """The fields of the cross-field rules that case breaks, as the
     operation's description states them."""
@@ -197,6 +203,12 @@ def _broken_rules(op, case):
             broken.add("pos_label")  # "of y_true's type"
         if any((type(x) is str) != strings for x in body.get("labels") or []):
             broken.add("labels")  # "of y_true's type, like pos_label"
+        classification = {"accuracy", "precision", "recall", "f1_score", "roc_auc", "log_loss"}
+        chosen = set(body.get("metric_types") or [])
+        if chosen & classification and _continuous(body.get("y_true")):
+            broken.add("y_true")  # "take class labels: strings, or numbers without a fraction"
+        if chosen & (classification - {"roc_auc", "log_loss"}) and _continuous(body.get("y_pred")):
+            broken.add("y_pred")  # "Class labels for accuracy, precision, recall and f1_score"
         labels = body.get("labels") or []
         if any(type(a) is type(b) and not a < b for a, b in zip(labels, labels[1:])):
             broken.add("labels")  # "Every class, sorted and unique"
