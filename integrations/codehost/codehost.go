@@ -97,10 +97,11 @@ func TokenLabel(connectionID string) string { return "codehost-token:" + connect
 // SecretLabel is the label of a repository's sealed webhook secret.
 func SecretLabel(repositoryID string) string { return "codehost-webhook-secret:" + repositoryID }
 
-// Store keeps connections, tracked repositories and deliveries. Methods
-// that take an organization treat another organization's records as
-// missing (store.ErrNotFound).
+// Store keeps connections, tracked repositories and deliveries, the
+// latter as a Queue. Methods that take an organization treat another
+// organization's records as missing (store.ErrNotFound).
 type Store interface {
+	Queue
 	CreateCodehostConnection(ctx context.Context, c Connection) error
 	CodehostConnection(ctx context.Context, orgID, id string) (Connection, error)
 	// CodehostConnections returns the organization's connections, oldest
