@@ -233,7 +233,11 @@ func (a *App) initAPI(ctx context.Context) error {
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
 	trusts := &trust.API{Store: a.store, Clock: a.clock()}
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
-	hooks := &codehost.API{Store: a.store, Box: box, Host: &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL}, Clock: a.clock()}
+	host, err := a.codehostAPI()
+	if err != nil {
+		return err
+	}
+	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, Clock: a.clock()}
 	rules, err := a.alertsAPI(box)
 	if err != nil {
 		return err

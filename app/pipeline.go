@@ -11,6 +11,7 @@ import (
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/drafting"
@@ -122,6 +123,19 @@ func (a *App) initProcessor(context.Context) error {
 		p.Source = src
 		return p.Run(ctx)
 	}})
+	// Code-host deliveries are queued in the transactional store by the
+	// API and worked here: leased, retried with backoff, never lost.
+	box, err := a.masterKey()
+	if err != nil {
+		return err
+	}
+	host, err := a.codehostAPI()
+	if err != nil {
+		return err
+	}
+	deliveries := &codehost.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
+		Host: host, Poll: time.Second}
+	a.services = append(a.services, service{"codehost-deliveries", deliveries.Run})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})
 	// The risk drafter reads the governance events with a group of its

@@ -111,7 +111,7 @@ func runSchemathesis(t *testing.T, st string, cfg config.Config) {
 	cfg.Limits = config.Limits{Standard: unlimited, Predictions: unlimited, Batch: unlimited, Reports: unlimited}
 	// The code host refuses every token the run makes up (hooks.py
 	// excuses the 422 that names it), so no request leaves the machine.
-	cfg.CodehostAPIURL = newForge(t).srv.URL + "/"
+	newForge(t).config(&cfg)
 	s := start(t, cfg)
 	key, keyID := s.key(s.admin(), stScopes...)
 	me := s.do("GET", "/auth/me", key, nil).want(t, 200)

@@ -31,6 +31,17 @@ var tenancyBodies = map[string]any{
 	"POST /governance/review-boards/:board_id/members":              map[string]any{"user_id": "x", "role": "voter"},
 	"POST /governance/review-boards/requests/:request_id/decisions": map[string]any{"decision": "approve"},
 
+	// Code-host automation.
+	"POST /codehost/automation/repositories/:repository_id/branch-protection/enable":                  map[string]any{"branches": []string{"main"}},
+	"POST /codehost/automation/repositories/:repository_id/branch-protection/:branch/required-checks": map[string]any{"check_context": "ci"},
+	"POST /codehost/automation/repositories/:repository_id/checks/validation": map[string]any{"head_sha": strings.Repeat("a", 40),
+		"model_name": "m", "validation_passed": true},
+	"POST /codehost/automation/repositories/:repository_id/checks/comparison": map[string]any{"head_sha": strings.Repeat("a", 40),
+		"model_name": "m", "comparison_passed": true},
+	"POST /codehost/automation/repositories/:repository_id/pr-comments/:pr_number/validation": map[string]any{"model_name": "m", "validation_passed": true},
+	"POST /codehost/automation/repositories/:repository_id/pr-comments/:pr_number/comparison": map[string]any{"model_name": "m", "comparison_passed": true},
+	"PUT /codehost/automation/repositories/:repository_id/pr-comments/:pr_number":             map[string]any{"comment_body": "x", "comment_identifier": "a"},
+
 	// Alerts.
 	"PATCH /alerts/rules/:rule_id":            map[string]any{"name": "changed by another organization"},
 	"POST /alerts/instances/:alert_id/snooze": map[string]any{"until": time.Now().Add(time.Hour).UTC().Format(time.RFC3339)},
@@ -84,7 +95,7 @@ func TestCrossOrganization(t *testing.T) {
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
-			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID,
+			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request}
 		routes := allRoutes()
 		checked := 0

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v75/github"
@@ -55,6 +56,24 @@ type Host interface {
 	// Account returns the token's account; ErrInvalidToken when the host
 	// refuses the token, ErrHostUnavailable when it cannot answer.
 	Account(ctx context.Context, token string) (Account, error)
+	// Repositories returns one page (1-based) of the repositories the
+	// token may see.
+	Repositories(ctx context.Context, token string, page, perPage int) ([]HostRepository, error)
+	// Repository returns owner/name; ErrNoRepository when the token
+	// cannot see it.
+	Repository(ctx context.Context, token, owner, name string) (HostRepository, error)
+	// CreateHook creates a webhook of Events on owner/name posting to url,
+	// signed with secret, and returns its id; ErrNoPermission without
+	// admin access.
+	CreateHook(ctx context.Context, token, owner, name, url string, secret []byte) (int64, error)
+	// DeleteHook removes the webhook id; one already gone is no error.
+	DeleteHook(ctx context.Context, token, owner, name string, id int64) error
+	// File returns the content of a file at ref; ErrNoRepository when
+	// there is none.
+	File(ctx context.Context, token, owner, name, path, ref string) ([]byte, error)
+	// Tree returns the paths of the files at ref.
+	Tree(ctx context.Context, token, owner, name, ref string) ([]string, error)
+	Automation
 }
 
 // Limits of every outbound call.
@@ -69,8 +88,12 @@ const (
 type GitHub struct {
 	// BaseURL is the REST API's root, e.g. https://api.github.com/.
 	BaseURL string
-	// Transport defaults to http.DefaultTransport.
+	// Transport defaults to http.DefaultTransport; the application's
+	// passes platform/outbound's guard.
 	Transport http.RoundTripper
+
+	once  sync.Once
+	pacer *pacer
 }
 
 func (g *GitHub) client(token string) (*github.Client, error) {
@@ -78,7 +101,8 @@ func (g *GitHub) client(token string) (*github.Client, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc := &http.Client{Timeout: callTimeout, Transport: limited{base},
+	g.once.Do(func() { g.pacer = &pacer{} })
+	hc := &http.Client{Timeout: callTimeout, Transport: limited{paced{g.pacer, base}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	c := github.NewClient(hc).WithAuthToken(token)
 	u, err := url.Parse(g.BaseURL)
@@ -113,6 +137,10 @@ func (g *GitHub) Account(ctx context.Context, token string) (Account, error) {
 
 // classify tells a refused token from a host that cannot answer.
 func classify(res *github.Response, err error) error {
+	var b *Busy
+	if errors.As(err, &b) {
+		return b
+	}
 	if res != nil && (res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden && res.Header.Get("X-RateLimit-Remaining") != "0") {
 		return fmt.Errorf("%w: %v", ErrInvalidToken, err)
 	}

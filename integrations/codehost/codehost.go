@@ -43,7 +43,21 @@ type Repository struct {
 	DefaultBranch   string   `json:"default_branch"`
 	IsPrivate       bool     `json:"is_private"`
 	TrackedBranches []string `json:"tracked_branches"`
-	WebhookStatus   string   `json:"webhook_status"`
+	// TrackTags and TrackReleases register on tag creation and release
+	// publication; AutoRegister registers detected models instead of
+	// logging them for review.
+	TrackTags     bool `json:"tracked_tags"`
+	TrackReleases bool `json:"tracked_releases"`
+	AutoRegister  bool `json:"auto_register_enabled"`
+	// ModelPathPatterns are the globs of model files.
+	ModelPathPatterns []string `json:"model_path_patterns"`
+	WebhookStatus     string   `json:"webhook_status"`
+	// WebhookID is the code host's id of the webhook setup created; 0
+	// before.
+	WebhookID int64 `json:"-"`
+	// TrackedBy is the user who tracked it; the model versions registered
+	// from it are theirs.
+	TrackedBy string `json:"-"`
 	// SealedWebhookSecret is the webhook's secret sealed with secretbox
 	// (label SecretLabel(ID)); empty until the webhook is set up.
 	SealedWebhookSecret   string    `json:"-"`
@@ -83,10 +97,11 @@ func TokenLabel(connectionID string) string { return "codehost-token:" + connect
 // SecretLabel is the label of a repository's sealed webhook secret.
 func SecretLabel(repositoryID string) string { return "codehost-webhook-secret:" + repositoryID }
 
-// Store keeps connections, tracked repositories and deliveries. Methods
-// that take an organization treat another organization's records as
-// missing (store.ErrNotFound).
+// Store keeps connections, tracked repositories and deliveries, the
+// latter as a Queue. Methods that take an organization treat another
+// organization's records as missing (store.ErrNotFound).
 type Store interface {
+	Queue
 	CreateCodehostConnection(ctx context.Context, c Connection) error
 	CodehostConnection(ctx context.Context, orgID, id string) (Connection, error)
 	// CodehostConnections returns the organization's connections, oldest
@@ -99,6 +114,19 @@ type Store interface {
 	// connection is not the organization's, store.ErrConflict when the
 	// organization tracks that full name already.
 	CreateCodehostRepository(ctx context.Context, r Repository) error
+	// CodehostRepository returns the organization's tracked repository.
+	CodehostRepository(ctx context.Context, orgID, id string) (Repository, error)
+	// CodehostRepositories returns a page of the organization's tracked
+	// repositories, oldest first, and how many it tracks.
+	CodehostRepositories(ctx context.Context, orgID string, offset, limit int) ([]Repository, int64, error)
+	// UpdateCodehostRepository stores r's tracking options and webhook
+	// (tracked branches, tags, releases, auto-register, patterns, webhook
+	// status, id and sealed secret); store.ErrNotFound when the
+	// organization has no such repository.
+	UpdateCodehostRepository(ctx context.Context, r Repository) error
+	// DeleteCodehostRepository untracks the repository, its deliveries
+	// with it.
+	DeleteCodehostRepository(ctx context.Context, orgID, id string) error
 	// WebhookRepository returns the tracked repository id of whichever
 	// organization: a delivery names no organization, its signature
 	// proves it. store.ErrNotFound when none.

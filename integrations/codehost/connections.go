@@ -103,6 +103,16 @@ func (a *API) connection(c *fiber.Ctx) (Connection, error) {
 	return conn, err
 }
 
+// connectionToken opens the token of the caller's connection of the
+// connection_id path parameter.
+func (a *API) connectionToken(c *fiber.Ctx) (string, error) {
+	conn, err := a.connection(c)
+	if err != nil {
+		return "", err
+	}
+	return a.token(conn)
+}
+
 // token opens the connection's sealed token.
 func (a *API) token(conn Connection) (string, error) {
 	t, err := a.Box.Open(conn.SealedToken, TokenLabel(conn.ID))
@@ -121,11 +131,7 @@ func (a *API) verify(c *fiber.Ctx) error {
 	if err := web.NoBody(c); err != nil {
 		return err
 	}
-	conn, err := a.connection(c)
-	if err != nil {
-		return err
-	}
-	tok, err := a.token(conn)
+	tok, err := a.connectionToken(c)
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,34 @@
-// Package codehost is the code-host connection of spec 2 (B). So far it
-// holds connections by personal access token (POST /codehost/connect/pat,
-// GET /codehost/connections, POST /codehost/connections/{id}/verify,
-// DELETE /codehost/connections/{id}), the event delivery endpoint, POST
-// /codehost/webhooks, with its signature check and its record of delivery
-// ids, and the records they need: connections and tracked repositories,
-// whose secrets (the connection's token, the repository's webhook secret)
-// are sealed at rest with platform/secretbox, bound to their record's id.
+// Package codehost is the code-host connection of spec 2 (B): connections
+// by personal access token (POST /codehost/connect/pat, GET
+// /codehost/connections, POST /codehost/connections/{id}/verify, DELETE
+// /codehost/connections/{id}, GET .../{id}/repositories), tracked
+// repositories (POST /codehost/repositories/track, GET, PATCH and DELETE
+// /codehost/repositories/{id}, POST .../{id}/webhook, GET
+// .../{id}/deliveries), the event delivery endpoint, POST
+// /codehost/webhooks, with its signature check and its queue of
+// deliveries that Processor works, and the pull-request automation under
+// /codehost/automation/repositories/{id}. The secrets (the connection's
+// token, the repository's webhook secret) are sealed at rest with
+// platform/secretbox, bound to their record's id.
+//
+// # Names
+//
+// Owner, repository and branch names follow one rule each (OwnerPattern,
+// NamePattern, BranchPattern), stated with the same patterns in the
+// document; a test holds them equal.
+//
+// # Processing
+//
+// A received delivery is a row of a durable queue: Processor leases it,
+// counts the attempt, and either records the outcome (processed) or, when
+// the code host or the store fails, releases it for a retry after a
+// doubling backoff (the host's rate-limit reset when later), failed for
+// good after MaxAttempts. A push to a tracked branch (changed files), a
+// tag created or a release published (the files of the tag's tree) is
+// matched against the model path patterns; the model files that a model
+// of .monitor.yml describes are registered as model versions when
+// auto-register is on, and logged for review otherwise, as are all of
+// them when the file is missing or invalid (its problems are kept).
 //
 // # Connections
 //
@@ -38,7 +61,12 @@
 //     changes nothing (200). push, release and create are the subscribed
 //     events; any other (ping) is recorded as ignored.
 //
-// It imports identity, the platform and the store errors; it must not
-// import the event log, the analytical store, an engine or another API
-// package.
+// Every call to the code host has a 10-second timeout, follows no
+// redirect, reads at most 5 MiB, is paced, and waits out a spent rate
+// limit (X-RateLimit-Remaining 0 until X-RateLimit-Reset, or Retry-After)
+// without calling the host: the caller gets a Busy error with the wait.
+//
+// It imports identity, the registry's model type, the platform and the
+// store errors; it must not import the event log, the analytical store,
+// an engine or another API package.
 package codehost

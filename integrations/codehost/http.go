@@ -26,6 +26,8 @@ const maxDeliveryID = 100
 // API serves the code-host routes.
 type API struct {
 	Store Store
+	// Queue lists the deliveries with what processing made of them.
+	Queue Queue
 	// Box opens the sealed webhook secrets.
 	Box *secretbox.Keyring
 	// Host is the code host's REST API.
@@ -36,7 +38,7 @@ type API struct {
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
-	return append(a.connectionRoutes(),
+	return append(append(append(a.connectionRoutes(), a.repositoryRoutes()...), a.automationRoutes()...),
 		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
 }
 

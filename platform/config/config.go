@@ -219,7 +219,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
 	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
-	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks may reach although not public")
+	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks and the code host may be reached at although not public")
 	f.str(&c.SMTP.Addr, "smtp-addr", "", "host:port of the SMTP relay for alert e-mails; empty: e-mail channels fail")
 	f.str(&c.SMTP.From, "smtp-from", "vigil@localhost", "sender of alert e-mails")
 	f.str(&c.SMTP.Username, "smtp-username", "", "SMTP user (password in VIGIL_SMTP_PASSWORD); empty: no authentication")

@@ -69,11 +69,22 @@ func orNoStrings(s []string) []string {
 }
 
 const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, default_branch, is_private, tracked_branches,
-	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at`
+	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at,
+	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by`
+
+// repositoryLists returns r's tracked branches and model path patterns as
+// their columns hold them.
+func repositoryLists(r codehost.Repository) (branches, patterns string, err error) {
+	if branches, err = toJSON(orNoStrings(r.TrackedBranches)); err != nil {
+		return "", "", err
+	}
+	patterns, err = toJSON(orNoStrings(r.ModelPathPatterns))
+	return branches, patterns, err
+}
 
 // CreateCodehostRepository implements codehost.Store.
 func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository) error {
-	branches, err := toJSON(orNoStrings(r.TrackedBranches))
+	branches, patterns, err := repositoryLists(r)
 	if err != nil {
 		return err
 	}
@@ -83,26 +94,82 @@ func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository
 			r.OrgID, r.ConnectionID).Scan(&one); err != nil {
 			return s.wrap(err)
 		}
-		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(14)+`)`,
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(20)+`)`,
 			r.ID, r.OrgID, r.ConnectionID, r.Owner, r.Name, r.FullName, r.DefaultBranch, r.IsPrivate, branches,
-			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt))
+			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt),
+			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy)
 		return err
 	})
 }
 
-// WebhookRepository implements codehost.Store.
-func (s *DB) WebhookRepository(ctx context.Context, id string) (codehost.Repository, error) {
+func (s *DB) scanRepository(row interface{ Scan(...any) error }) (codehost.Repository, error) {
 	var r codehost.Repository
-	var branches string
+	var branches, patterns string
 	var created int64
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories WHERE id = ?`), id).Scan(
-		&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
-		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created)
+	err := row.Scan(&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
+		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created,
+		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy)
 	if err != nil {
 		return r, s.wrap(err)
 	}
 	r.CreatedAt = fromMicros(created)
-	return r, fromJSON(branches, &r.TrackedBranches)
+	if err := fromJSON(branches, &r.TrackedBranches); err != nil {
+		return r, err
+	}
+	return r, fromJSON(patterns, &r.ModelPathPatterns)
+}
+
+// WebhookRepository implements codehost.Store.
+func (s *DB) WebhookRepository(ctx context.Context, id string) (codehost.Repository, error) {
+	return s.scanRepository(s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories WHERE id = ?`), id))
+}
+
+// CodehostRepository implements codehost.Store.
+func (s *DB) CodehostRepository(ctx context.Context, orgID, id string) (codehost.Repository, error) {
+	return s.scanRepository(s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+
+		` FROM codehost_repositories WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// CodehostRepositories implements codehost.Store.
+func (s *DB) CodehostRepositories(ctx context.Context, orgID string, offset, limit int) ([]codehost.Repository, int64, error) {
+	var total int64
+	if err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM codehost_repositories WHERE org_id = ?`), orgID).Scan(&total); err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories WHERE org_id = ?
+		ORDER BY created_at, id LIMIT ? OFFSET ?`), orgID, limit, offset)
+	if err != nil {
+		return nil, 0, s.wrap(err)
+	}
+	rs, err := collect(rows, s.scanRepository)
+	return rs, total, err
+}
+
+// UpdateCodehostRepository implements codehost.Store.
+func (s *DB) UpdateCodehostRepository(ctx context.Context, r codehost.Repository) error {
+	branches, patterns, err := repositoryLists(r)
+	if err != nil {
+		return err
+	}
+	n, err := s.exec(ctx, s.db, `UPDATE codehost_repositories SET tracked_branches = ?, track_tags = ?, track_releases = ?,
+		auto_register = ?, model_path_patterns = ?, webhook_status = ?, webhook_id = ?, sealed_webhook_secret = ?
+		WHERE org_id = ? AND id = ?`,
+		branches, r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookStatus, r.WebhookID, r.SealedWebhookSecret,
+		r.OrgID, r.ID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+// DeleteCodehostRepository implements codehost.Store; the schema's
+// cascade removes its deliveries.
+func (s *DB) DeleteCodehostRepository(ctx context.Context, orgID, id string) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM codehost_repositories WHERE org_id = ? AND id = ?`, orgID, id)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
 }
 
 // RecordDelivery implements codehost.Store.

@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/store"
@@ -12,6 +14,8 @@ var codehostTests = []test{
 	{"Codehost/Repository", testCodehostRepository},
 	{"Codehost/Deliveries", testCodehostDeliveries},
 	{"Codehost/Connections", testCodehostConnections},
+	{"Codehost/Tracking", testCodehostTracking},
+	{"Codehost/Queue", testCodehostQueue},
 }
 
 // newTracked stores a connection of org and a repository tracked through
@@ -23,7 +27,8 @@ func newTracked(t *testing.T, s Store, orgID, fullName string) codehost.Reposito
 	must(t, s.CreateCodehostConnection(ctx(t), c), "CreateCodehostConnection")
 	r := codehost.Repository{ID: newID(), OrgID: orgID, ConnectionID: c.ID, Owner: "octo", Name: fullName, FullName: "octo/" + fullName,
 		DefaultBranch: "main", IsPrivate: true, TrackedBranches: []string{"main"}, WebhookStatus: codehost.WebhookActive,
-		SealedWebhookSecret: "sb1:k:secret", CreatedAt: at(2)}
+		SealedWebhookSecret: "sb1:k:secret", TrackTags: true, ModelPathPatterns: []string{"**/*.pkl"}, WebhookID: 7,
+		TrackedBy: newID(), CreatedAt: at(2)}
 	must(t, s.CreateCodehostRepository(ctx(t), r), "CreateCodehostRepository")
 	return r
 }
@@ -131,4 +136,155 @@ func testCodehostConnections(t *testing.T, s Store) {
 		t.Errorf("got %d deliveries after the connection is removed, want none", len(left))
 	}
 	wantErr(t, s.DeleteCodehostConnection(ctx(t), a.ID, c.ID), store.ErrNotFound, "DeleteCodehostConnection again")
+}
+
+// testCodehostTracking: a tracked repository reads back, lists in pages
+// within its organization only, updates its options and webhook, and
+// untracking removes its deliveries.
+func testCodehostTracking(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	r := newTracked(t, s, a.ID, "models")
+	got, err := s.CodehostRepository(ctx(t), a.ID, r.ID)
+	must(t, err, "CodehostRepository")
+	r.CreatedAt = stored(r.CreatedAt)
+	equal(t, "CodehostRepository", got, r)
+	_, err = s.CodehostRepository(ctx(t), b.ID, r.ID)
+	wantErr(t, err, store.ErrNotFound, "CodehostRepository of another org")
+	second := newTracked(t, s, a.ID, "second")
+	all, total, err := s.CodehostRepositories(ctx(t), a.ID, 0, 10)
+	must(t, err, "CodehostRepositories")
+	page, _, err := s.CodehostRepositories(ctx(t), a.ID, 1, 10)
+	must(t, err, "CodehostRepositories from offset 1")
+	if total != 2 || len(all) != 2 || len(page) != 1 || page[0].ID != all[1].ID ||
+		!slices.ContainsFunc(all, func(x codehost.Repository) bool { return x.ID == second.ID }) {
+		t.Fatalf("got %d, then %d of %d, want both, then the second of 2", len(all), len(page), total)
+	}
+	if _, total, _ := s.CodehostRepositories(ctx(t), b.ID, 0, 10); total != 0 {
+		t.Errorf("got %d repositories for another organization, want none", total)
+	}
+	r.TrackedBranches, r.TrackTags, r.TrackReleases, r.AutoRegister = []string{"main", "dev"}, false, true, true
+	r.ModelPathPatterns, r.WebhookStatus, r.WebhookID, r.SealedWebhookSecret = []string{"*.pt"}, codehost.WebhookActive, 42, "sb1:k:new"
+	must(t, s.UpdateCodehostRepository(ctx(t), r), "UpdateCodehostRepository")
+	got, err = s.CodehostRepository(ctx(t), a.ID, r.ID)
+	must(t, err, "CodehostRepository")
+	equal(t, "after update", got, r)
+	theirs := r
+	theirs.OrgID = b.ID
+	wantErr(t, s.UpdateCodehostRepository(ctx(t), theirs), store.ErrNotFound, "UpdateCodehostRepository from another org")
+	_, err = s.RecordDelivery(ctx(t), codehost.Delivery{RepositoryID: r.ID, OrgID: a.ID, ID: "d1", Event: "push",
+		Payload: []byte(`{}`), Status: codehost.DeliveryReceived, ReceivedAt: at(3)})
+	must(t, err, "RecordDelivery")
+	wantErr(t, s.DeleteCodehostRepository(ctx(t), b.ID, r.ID), store.ErrNotFound, "DeleteCodehostRepository from another org")
+	must(t, s.DeleteCodehostRepository(ctx(t), a.ID, r.ID), "DeleteCodehostRepository")
+	if left, _ := s.Deliveries(ctx(t), a.ID, r.ID); len(left) != 0 {
+		t.Errorf("got %d deliveries after untracking, want none", len(left))
+	}
+	wantErr(t, s.DeleteCodehostRepository(ctx(t), a.ID, r.ID), store.ErrNotFound, "DeleteCodehostRepository again")
+}
+
+// testCodehostQueue: a received delivery is leased to one claimer of many
+// at once; its lease holder finishes it (counters added) or retries it
+// (not due before next, failed for good when giving up); a lease that ran
+// out is claimed again, and its former holder can no longer finish it.
+func testCodehostQueue(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	r := newTracked(t, s, o.ID, "queue")
+	record := func(id string) {
+		t.Helper()
+		_, err := s.RecordDelivery(ctx(t), codehost.Delivery{RepositoryID: r.ID, OrgID: o.ID, ID: id, Event: "push",
+			Payload: []byte(`{"ref":"refs/heads/main"}`), Status: codehost.DeliveryReceived, ReceivedAt: at(3)})
+		must(t, err, "RecordDelivery")
+	}
+	now := at(100)
+	claim := func(owner string, now time.Time) []codehost.QueuedDelivery {
+		t.Helper()
+		ds, err := s.ClaimDeliveries(ctx(t), owner, now, time.Minute, 1000)
+		must(t, err, "ClaimDeliveries")
+		var mine []codehost.QueuedDelivery
+		for _, d := range ds {
+			if d.RepositoryID == r.ID {
+				mine = append(mine, d)
+			}
+		}
+		return mine
+	}
+	record("a")
+	const n = 6
+	got := make([][]codehost.QueuedDelivery, n)
+	errs := parallel(n, func(i int) error {
+		ds, err := s.ClaimDeliveries(ctx(t), fmt.Sprintf("p%d", i), now, time.Minute, 1000)
+		for _, d := range ds {
+			if d.RepositoryID == r.ID {
+				got[i] = append(got[i], d)
+			}
+		}
+		return err
+	})
+	var holder string
+	var leased codehost.QueuedDelivery
+	for i, err := range errs {
+		must(t, err, "ClaimDeliveries in parallel")
+		if len(got[i]) > 0 {
+			if holder != "" {
+				t.Fatalf("both %s and p%d hold the delivery", holder, i)
+			}
+			holder, leased = fmt.Sprintf("p%d", i), got[i][0]
+		}
+	}
+	if holder == "" || leased.Attempts != 1 || string(leased.Payload) != `{"ref":"refs/heads/main"}` {
+		t.Fatalf("got holder %q with %+v, want one claimer with attempt 1", holder, leased)
+	}
+	if again := claim("other", now.Add(30*time.Second)); len(again) != 0 {
+		t.Fatalf("claimed a leased delivery: %+v", again)
+	}
+	// The lease runs out: another claims it, the first may not finish it.
+	taken := claim("other", now.Add(2*time.Minute))
+	if len(taken) != 1 || taken[0].Attempts != 2 {
+		t.Fatalf("got %+v, want the delivery claimed again at attempt 2", taken)
+	}
+	wantErr(t, s.FinishDelivery(ctx(t), holder, leased, codehost.Outcome{}, 1, 1, now), store.ErrConflict, "FinishDelivery by a lost lease")
+	out := codehost.Outcome{Ref: "main", Version: "abc", Files: []string{"m.pkl"}, Registered: []codehost.Registered{{Path: "m.pkl",
+		ModelID: newID(), Name: "m", Version: "abc"}}, Review: []codehost.Review{}, ConfigProblems: []string{}}
+	must(t, s.FinishDelivery(ctx(t), "other", taken[0], out, 3, 1, now.Add(2*time.Minute)), "FinishDelivery")
+	rr, err := s.CodehostRepository(ctx(t), o.ID, r.ID)
+	must(t, err, "CodehostRepository")
+	if rr.TotalCommitsProcessed != 3 || rr.TotalModelsRegistered != 1 {
+		t.Errorf("got %d commits and %d models, want 3 and 1", rr.TotalCommitsProcessed, rr.TotalModelsRegistered)
+	}
+	if more := claim("other", now.Add(time.Hour)); len(more) != 0 {
+		t.Fatalf("claimed a processed delivery: %+v", more)
+	}
+
+	record("b")
+	b := claim("p", now)
+	if len(b) != 1 {
+		t.Fatalf("got %d claimed, want b", len(b))
+	}
+	must(t, s.RetryDelivery(ctx(t), "p", b[0], "host down", now.Add(time.Minute), false), "RetryDelivery")
+	if early := claim("p", now.Add(59*time.Second)); len(early) != 0 {
+		t.Fatal("claimed a delivery before its backoff ended")
+	}
+	b = claim("p", now.Add(time.Minute))
+	if len(b) != 1 || b[0].Attempts != 2 || b[0].LastError != "host down" {
+		t.Fatalf("got %+v, want b at attempt 2 with its last error", b)
+	}
+	must(t, s.RetryDelivery(ctx(t), "p", b[0], "host down again", now.Add(time.Hour), true), "RetryDelivery giving up")
+	if never := claim("p", now.Add(48*time.Hour)); len(never) != 0 {
+		t.Fatal("claimed a delivery given up")
+	}
+	list, total, err := s.QueuedDeliveries(ctx(t), o.ID, r.ID, 0, 10)
+	must(t, err, "QueuedDeliveries")
+	if total != 2 || len(list) != 2 {
+		t.Fatalf("got %d of %d, want 2", len(list), total)
+	}
+	byID := map[string]codehost.QueuedDelivery{list[0].ID: list[0], list[1].ID: list[1]}
+	if a := byID["a"]; a.Status != codehost.DeliveryProcessed || a.Outcome == nil || a.Outcome.Registered[0].Name != "m" || a.ProcessedAt == nil {
+		t.Errorf("got a %+v, want processed with its outcome", a)
+	}
+	if b := byID["b"]; b.Status != codehost.DeliveryFailed || b.LastError != "host down again" || b.Outcome != nil {
+		t.Errorf("got b %+v, want failed with its last error", b)
+	}
+	if _, total, _ := s.QueuedDeliveries(ctx(t), newOrg(t, s).ID, r.ID, 0, 10); total != 0 {
+		t.Error("another organization sees the deliveries")
+	}
 }

@@ -74,6 +74,15 @@ def filter_failure(ctx, failure, case, response):
         # there).
         return not (case.method.upper() in ("GET", "PUT", "DELETE", "OPTIONS") and
                     any(m in failure.message for m in ("GET", "PUT", "DELETE")))
+    if failure.code in ("ST204", "ST205") and case.operation.path == "/codehost/repositories/track":
+        # Likewise GET, PATCH and DELETE /codehost/repositories/{repository_id}
+        # take "track" for a repository id (and answer 404 there).
+        return not (case.method.upper() in ("GET", "PATCH", "DELETE", "OPTIONS") and
+                    any(m in failure.message for m in ("GET", "PATCH", "DELETE")))
+    if failure.code in ("ST204", "ST205") and case.operation.path.endswith("/branch-protection/enable"):
+        # GET .../branch-protection/{branch} takes "enable" for a branch
+        # name (its description says so).
+        return not (case.method.upper() in ("GET", "OPTIONS") and "GET" in failure.message)
     if failure.code != "ST202" or response.status_code not in (400, 422):
         return True
     try:
@@ -153,6 +162,12 @@ def _present(body, names):
     return [n for n in names if body.get(n) is not None]
 
 
+def _continuous(values):
+    """Whether a list holds a number with a fraction (not a class label)."""
+    return isinstance(values, list) and any(
+        type(x) in (int, float) and not float(x).is_integer() for x in values)
+
+
 def _broken_rules(op, case):
     """The fields of the cross-field rules that case breaks, as the
     operation's description states them."""
@@ -190,6 +205,15 @@ def _broken_rules(op, case):
             broken.add("pos_label")  # "of y_true's type"
         if any((type(x) is str) != strings for x in body.get("labels") or []):
             broken.add("labels")  # "of y_true's type, like pos_label"
+        classification = {"accuracy", "precision", "recall", "f1_score", "roc_auc", "log_loss"}
+        chosen = set(body.get("metric_types") or [])
+        if chosen & classification and _continuous(body.get("y_true")):
+            broken.add("y_true")  # "take class labels: strings, or numbers without a fraction"
+        if chosen & (classification - {"roc_auc", "log_loss"}) and _continuous(body.get("y_pred")):
+            broken.add("y_pred")  # "Class labels for accuracy, precision, recall and f1_score"
+        labels = body.get("labels") or []
+        if any(type(a) is type(b) and not a < b for a, b in zip(labels, labels[1:])):
+            broken.add("labels")  # "Every class, sorted and unique"
         n = len(body.get("y_true") or [])
         if "r2" in (body.get("metric_types") or []) and n < 2:
             broken.add("y_true")  # r2 is not defined below two samples

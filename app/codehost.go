@@ -1,0 +1,18 @@
+package app
+
+import (
+	"time"
+
+	"github.com/vigilhq/vigil/integrations/codehost"
+)
+
+// codehostAPI is the code host's REST API as both roles call it: every
+// connection passes the outbound guard (a code host on a private network
+// must be in VIGIL_OUTBOUND_ALLOW).
+func (a *App) codehostAPI() (*codehost.GitHub, error) {
+	guard, err := a.outboundGuard()
+	if err != nil {
+		return nil, err
+	}
+	return &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL, Transport: guard.Client(10 * time.Second).Transport}, nil
+}

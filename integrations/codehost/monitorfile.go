@@ -1,0 +1,123 @@
+package codehost
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConfigPath is where a repository keeps its configuration file.
+const ConfigPath = ".monitor.yml"
+
+// ConfigVersion is the one schema version of ConfigPath.
+const ConfigVersion = "1.0"
+
+// maxConfig bounds the configuration file read.
+const maxConfig = 256 << 10
+
+// Frameworks a model of the configuration file may name.
+var Frameworks = []string{"sklearn", "pytorch", "tensorflow", "huggingface"}
+
+// MonitorFile is a repository's .monitor.yml.
+type MonitorFile struct {
+	Version  string `yaml:"version"`
+	Codehost struct {
+		AutoRegister  *bool    `yaml:"auto_register"`
+		TrackBranches []string `yaml:"track_branches"`
+		TrackTags     *bool    `yaml:"track_tags"`
+		TrackReleases *bool    `yaml:"track_releases"`
+	} `yaml:"github"`
+	Models     []ModelEntry   `yaml:"models"`
+	Monitoring map[string]any `yaml:"monitoring"`
+	Alerts     map[string]any `yaml:"alerts"`
+}
+
+// ModelEntry is one model of MonitorFile.
+type ModelEntry struct {
+	// Path is a glob of the model's files.
+	Path string `yaml:"path"`
+	// Name is the registered model's name; the file's base name without
+	// its extension when empty.
+	Name             string   `yaml:"name"`
+	Framework        string   `yaml:"framework"`
+	ModelType        string   `yaml:"model_type"`
+	Features         []string `yaml:"features"`
+	TargetVariable   string   `yaml:"target_variable"`
+	AutoBaseline     bool     `yaml:"auto_baseline"`
+	BaselineDataPath string   `yaml:"baseline_data_path"`
+	Tags             []string `yaml:"tags"`
+}
+
+// ParseMonitorFile reads and validates a configuration file: version 1.0
+// and models whose items carry path and framework at least. It never
+// panics; every problem found is returned, none means valid.
+func ParseMonitorFile(b []byte) (MonitorFile, []string) {
+	var f MonitorFile
+	if len(b) > maxConfig {
+		return f, []string{fmt.Sprintf("the file is larger than %d bytes", maxConfig)}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&f); err != nil {
+		return MonitorFile{}, []string{"not valid YAML of the expected shape: " + err.Error()}
+	}
+	var problems []string
+	if f.Version != ConfigVersion {
+		problems = append(problems, fmt.Sprintf("version must be %q, got %q", ConfigVersion, f.Version))
+	}
+	if len(f.Models) == 0 {
+		problems = append(problems, "models must list at least one model")
+	}
+	for i, m := range f.Models {
+		at := fmt.Sprintf("models[%d]", i)
+		if m.Path == "" {
+			problems = append(problems, at+".path is required")
+		} else if !validGlob(m.Path) {
+			problems = append(problems, at+".path is not a valid glob")
+		}
+		if m.Framework == "" {
+			problems = append(problems, at+".framework is required")
+		} else if !slices.Contains(Frameworks, m.Framework) {
+			problems = append(problems, at+".framework must be one of "+strings.Join(Frameworks, ", "))
+		}
+	}
+	return f, problems
+}
+
+// validGlob reports whether p is a glob Match accepts.
+func validGlob(p string) bool {
+	_, err := path.Match(strings.ReplaceAll(p, "**/", ""), "")
+	return err == nil
+}
+
+// Match reports whether the slash-separated file name matches the glob
+// pattern: * and ? within one folder, [..] classes, and **/ standing for
+// any number of folders, none included. A leading / is ignored.
+func Match(pattern, name string) bool {
+	pattern, name = strings.TrimPrefix(pattern, "/"), strings.TrimPrefix(name, "/")
+	return matchParts(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func matchParts(pat, name []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(name); i++ {
+				if matchParts(pat[1:], name[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(name) == 0 {
+			return false
+		}
+		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
+			return false
+		}
+		pat, name = pat[1:], name[1:]
+	}
+	return len(name) == 0
+}

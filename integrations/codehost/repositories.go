@@ -1,0 +1,318 @@
+package codehost
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// repositoryRoutes are the routes of repositories: the host's listing and
+// the tracked ones.
+func (a *API) repositoryRoutes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodGet, Path: "/codehost/connections/:connection_id/repositories", Permission: PermissionRead, Handler: a.hostRepositories},
+		{Method: fiber.MethodPost, Path: "/codehost/repositories/track", Permission: PermissionWrite, Handler: a.track},
+		{Method: fiber.MethodGet, Path: "/codehost/repositories", Permission: PermissionRead, Handler: a.trackedList},
+		{Method: fiber.MethodGet, Path: "/codehost/repositories/:repository_id", Permission: PermissionRead, Handler: a.trackedOne},
+		{Method: fiber.MethodPatch, Path: "/codehost/repositories/:repository_id", Permission: PermissionWrite, Handler: a.update},
+		{Method: fiber.MethodDelete, Path: "/codehost/repositories/:repository_id", Permission: PermissionWrite, Handler: a.untrack},
+		{Method: fiber.MethodPost, Path: "/codehost/repositories/:repository_id/webhook", Permission: PermissionWrite, Handler: a.setupWebhook},
+		{Method: fiber.MethodGet, Path: "/codehost/repositories/:repository_id/deliveries", Permission: PermissionRead, Handler: a.deliveries},
+	}
+}
+
+// repoHostError is hostError for calls about a repository: a repository
+// the token cannot see is field's problem (404 without one), a token
+// refused or lacking permission a 403, a spent rate limit a 503 asking to
+// wait until it resets.
+func repoHostError(err error, field string) error {
+	var b *Busy
+	switch {
+	case errors.As(err, &b):
+		return web.Unavailable("the code host's rate limit is spent; retry when it resets", max(b.Wait, time.Second), err)
+	case errors.Is(err, ErrNoRepository) && field != "":
+		return web.Invalid(field, "the code host has no such repository that this connection's token can see")
+	case errors.Is(err, ErrNoRepository):
+		return web.NotFound("repository on the code host")
+	case errors.Is(err, ErrNoPermission):
+		return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
+			"the connection's token lacks permission for this repository on the code host (webhook setup needs admin access)")
+	case errors.Is(err, ErrInvalidToken):
+		return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
+			"the code host refuses the connection's token; verify or reconnect it")
+	}
+	return hostError(err, field)
+}
+
+type hostListing struct {
+	Repositories []HostRepository `json:"repositories"`
+	Page         int              `json:"page"`
+	PerPage      int              `json:"per_page"`
+}
+
+// hostRepositories lists one page of the repositories the connection's
+// token may see, as the host lists them.
+func (a *API) hostRepositories(c *fiber.Ctx) error {
+	page, err := web.IntQuery(c, "page", 1, 1, 1<<30)
+	if err != nil {
+		return err
+	}
+	perPage, err := web.IntQuery(c, "per_page", 30, 1, 100)
+	if err != nil {
+		return err
+	}
+	tok, err := a.connectionToken(c)
+	if err != nil {
+		return err
+	}
+	rs, err := a.Host.Repositories(c.UserContext(), tok, page, perPage)
+	if err != nil {
+		return repoHostError(err, "")
+	}
+	if rs == nil {
+		rs = []HostRepository{}
+	}
+	return c.JSON(hostListing{Repositories: rs, Page: page, PerPage: perPage})
+}
+
+// options are the tracking options of a track or update request; a field
+// left out keeps its default (track) or its value (update).
+type options struct {
+	TrackedBranches *[]string `json:"tracked_branches"`
+	TrackTags       *bool     `json:"tracked_tags"`
+	TrackReleases   *bool     `json:"tracked_releases"`
+	AutoRegister    *bool     `json:"auto_register_enabled"`
+	Patterns        *[]string `json:"model_path_patterns"`
+}
+
+func (o options) check(v *web.Problems) {
+	if o.TrackedBranches != nil {
+		checkBranches(v, "tracked_branches", *o.TrackedBranches)
+	}
+	if o.Patterns != nil {
+		checkPatterns(v, "model_path_patterns", *o.Patterns)
+		if len(*o.Patterns) == 0 {
+			v.Add("model_path_patterns", "must hold at least one pattern")
+		}
+	}
+}
+
+func (o options) apply(r *Repository) {
+	if o.TrackedBranches != nil {
+		r.TrackedBranches = *o.TrackedBranches
+	}
+	if o.TrackTags != nil {
+		r.TrackTags = *o.TrackTags
+	}
+	if o.TrackReleases != nil {
+		r.TrackReleases = *o.TrackReleases
+	}
+	if o.AutoRegister != nil {
+		r.AutoRegister = *o.AutoRegister
+	}
+	if o.Patterns != nil {
+		r.ModelPathPatterns = *o.Patterns
+	}
+}
+
+type trackRequest struct {
+	ConnectionID string `json:"connection_id"`
+	Owner        string `json:"owner"`
+	Name         string `json:"name"`
+	options
+}
+
+func (a *API) track(c *fiber.Ctx) error {
+	var req trackRequest
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	var v web.Problems
+	v.Required("connection_id", req.ConnectionID)
+	v.UUID("connection_id", &req.ConnectionID)
+	if !ownerRE.MatchString(req.Owner) {
+		v.Add("owner", "must match "+OwnerPattern)
+	}
+	if !nameRE.MatchString(req.Name) {
+		v.Add("name", "must match "+NamePattern)
+	}
+	req.check(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	org := identity.OrgID(c)
+	conn, err := a.Store.CodehostConnection(c.UserContext(), org, req.ConnectionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("connection")
+	}
+	if err != nil {
+		return err
+	}
+	tok, err := a.token(conn)
+	if err != nil {
+		return err
+	}
+	h, err := a.Host.Repository(c.UserContext(), tok, req.Owner, req.Name)
+	if err != nil {
+		return repoHostError(err, "name")
+	}
+	r := Repository{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, ConnectionID: conn.ID, Owner: req.Owner, Name: req.Name,
+		FullName: h.FullName, DefaultBranch: h.DefaultBranch, IsPrivate: h.Private, TrackedBranches: []string{},
+		TrackTags: true, TrackReleases: true, ModelPathPatterns: DefaultModelPatterns, WebhookStatus: WebhookInactive,
+		TrackedBy: identity.FromCtx(c).UserID, CreatedAt: a.Clock.Now()}
+	if h.Owner != "" && h.Name != "" {
+		r.Owner, r.Name = h.Owner, h.Name
+	}
+	if r.FullName == "" {
+		r.FullName = r.Owner + "/" + r.Name
+	}
+	req.apply(&r)
+	err = a.Store.CreateCodehostRepository(c.UserContext(), r)
+	if errors.Is(err, store.ErrConflict) {
+		return web.Conflict("the organization tracks " + r.FullName + " already")
+	}
+	if err != nil {
+		return err
+	}
+	return c.Status(http.StatusCreated).JSON(r)
+}
+
+// repository returns the caller's tracked repository of the
+// repository_id path parameter, or the 404 of a missing one.
+func (a *API) repository(c *fiber.Ctx) (Repository, error) {
+	r, err := a.Store.CodehostRepository(c.UserContext(), identity.OrgID(c), c.Params("repository_id"))
+	if errors.Is(err, store.ErrNotFound) {
+		return r, web.NotFound("repository")
+	}
+	return r, err
+}
+
+func (a *API) trackedList(c *fiber.Ctx) error {
+	page, size, err := web.PageQuery(c, 50, 1000)
+	if err != nil {
+		return err
+	}
+	rs, total, err := a.Store.CodehostRepositories(c.UserContext(), identity.OrgID(c), (page-1)*size, size)
+	if err != nil {
+		return err
+	}
+	if rs == nil {
+		rs = []Repository{}
+	}
+	return c.JSON(struct {
+		Repositories []Repository `json:"repositories"`
+		web.Page
+	}{rs, web.NewPage(total, page, size)})
+}
+
+func (a *API) trackedOne(c *fiber.Ctx) error {
+	r, err := a.repository(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(r)
+}
+
+func (a *API) update(c *fiber.Ctx) error {
+	var req options
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	var v web.Problems
+	req.check(&v)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	r, err := a.repository(c)
+	if err != nil {
+		return err
+	}
+	req.apply(&r)
+	if err := a.Store.UpdateCodehostRepository(c.UserContext(), r); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return web.NotFound("repository")
+		}
+		return err
+	}
+	return c.JSON(r)
+}
+
+// untrack removes the tracked repository and, best effort, its webhook on
+// the code host: a hook left behind (host down, token revoked) signs with
+// a secret that no longer verifies, so its deliveries answer 401.
+func (a *API) untrack(c *fiber.Ctx) error {
+	r, err := a.repository(c)
+	if err != nil {
+		return err
+	}
+	if err := a.Store.DeleteCodehostRepository(c.UserContext(), r.OrgID, r.ID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return web.NotFound("repository")
+		}
+		return err
+	}
+	if r.WebhookID != 0 {
+		if conn, err := a.Store.CodehostConnection(c.UserContext(), r.OrgID, r.ConnectionID); err == nil {
+			if tok, err := a.token(conn); err == nil {
+				_ = a.Host.DeleteHook(c.UserContext(), tok, r.Owner, r.Name, r.WebhookID)
+			}
+		}
+	}
+	return c.SendStatus(http.StatusNoContent)
+}
+
+type webhookSetup struct {
+	Message       string `json:"message"`
+	WebhookID     string `json:"webhook_id"`
+	WebhookStatus string `json:"webhook_status"`
+}
+
+// DeliveryURL is where the webhook of repository id posts, given the
+// service's base URL.
+func DeliveryURL(base, id string) string {
+	return base + "/api/v1/codehost/webhooks?repository=" + id
+}
+
+// setupWebhook creates the webhook on the code host with a new secret,
+// stores the secret sealed and moves webhook_status to active. Set up
+// again, it replaces the previous hook (and its secret).
+func (a *API) setupWebhook(c *fiber.Ctx) error {
+	if err := web.NoBody(c); err != nil {
+		return err
+	}
+	t, err := a.target(c)
+	if err != nil {
+		return err
+	}
+	r, tok := t.repo, t.token
+	secret := []byte(rand.Text() + rand.Text())
+	id, err := a.Host.CreateHook(c.UserContext(), tok, r.Owner, r.Name, DeliveryURL(c.BaseURL(), r.ID), secret)
+	if err != nil {
+		return repoHostError(err, "")
+	}
+	old := r.WebhookID
+	if r.SealedWebhookSecret, err = a.Box.Seal(secret, SecretLabel(r.ID)); err != nil {
+		return err
+	}
+	r.WebhookID, r.WebhookStatus = id, WebhookActive
+	if err := a.Store.UpdateCodehostRepository(c.UserContext(), r); err != nil {
+		// Untracked meanwhile: the new hook must not stay behind.
+		_ = a.Host.DeleteHook(context.WithoutCancel(c.UserContext()), tok, r.Owner, r.Name, id)
+		return err
+	}
+	if old != 0 && old != id {
+		_ = a.Host.DeleteHook(c.UserContext(), tok, r.Owner, r.Name, old)
+	}
+	return c.JSON(webhookSetup{Message: "webhook created on " + r.FullName, WebhookID: strconv.FormatInt(id, 10),
+		WebhookStatus: r.WebhookStatus})
+}
