@@ -10,15 +10,18 @@ import (
 )
 
 type completionRequest struct {
-	ModelID    string         `json:"model_id"`
-	Provider   string         `json:"provider"`
-	ModelName  string         `json:"model_name"`
-	Prompt     string         `json:"prompt"`
-	Completion string         `json:"completion"`
-	Tokens     *tokensInput   `json:"tokens"`
-	LatencyMS  *float64       `json:"latency_ms"`
-	Cost       *float64       `json:"cost"`
-	Metadata   map[string]any `json:"metadata"`
+	ModelID string `json:"model_id"`
+	// CompletionID is the caller's id of the completion: one sent again
+	// with the same id is stored once.
+	CompletionID string         `json:"completion_id"`
+	Provider     string         `json:"provider"`
+	ModelName    string         `json:"model_name"`
+	Prompt       string         `json:"prompt"`
+	Completion   string         `json:"completion"`
+	Tokens       *tokensInput   `json:"tokens"`
+	LatencyMS    *float64       `json:"latency_ms"`
+	Cost         *float64       `json:"cost"`
+	Metadata     map[string]any `json:"metadata"`
 }
 
 // maxCost bounds one completion's cost, so that the sums GET /llm/metrics
@@ -45,6 +48,8 @@ func (r *completionRequest) setModel(id string) { r.ModelID = id }
 func (r *completionRequest) validate() error {
 	var v web.Problems
 	v.Required("model_id", r.ModelID)
+	v.MaxLen("completion_id", r.CompletionID, 128)
+	v.Text("completion_id", r.CompletionID)
 	v.Required("provider", r.Provider)
 	v.MaxLen("provider", r.Provider, 100)
 	v.Required("model_name", r.ModelName)
@@ -84,11 +89,19 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	if r.Cost != nil {
 		cost = *r.Cost
 	}
-	return eventlog.Completion{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
+	id := r.CompletionID
+	if id == "" {
+		id = uuid.Must(uuid.NewV7()).String()
+	}
+	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
 		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
 }
 
 func (a *API) logCompletion(c *fiber.Ctx) error {
 	return logOne[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion)
+}
+
+func (a *API) logCompletions(c *fiber.Ctx) error {
+	return logBatch[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion, "completions", MaxCompletionsPerBatch)
 }

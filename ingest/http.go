@@ -22,6 +22,7 @@ import (
 const (
 	MaxPredictionsPerBatch = 1000
 	MaxMetricsPerBatch     = 100
+	MaxCompletionsPerBatch = 1000
 )
 
 // retryLog is the Retry-After of a 503 when the log is unreachable.
@@ -61,6 +62,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/metrics", Permission: "metrics:write", Handler: a.logMetric},
 		{Method: fiber.MethodPost, Path: "/metrics/batch", Permission: "metrics:write", Bucket: web.BucketBatch, Handler: a.logMetrics},
 		{Method: fiber.MethodPost, Path: "/llm/completions", Permission: "llm:write", Bucket: web.BucketPredictions, Handler: a.logCompletion},
+		{Method: fiber.MethodPost, Path: "/llm/completions/batch", Permission: "llm:write", Bucket: web.BucketBatch, Handler: a.logCompletions},
 	}
 }
 

@@ -171,12 +171,6 @@ func (s *Store) insertMetrics(ctx context.Context, ms []eventlog.Metric) error {
 	return nil
 }
 
-func (s *Store) writeCompletions(ctx context.Context, cs []eventlog.Completion) error {
-	return write(ctx, s, "completions", cs, func(c eventlog.Completion) (modelKey, string, time.Time) {
-		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp
-	}, s.insertCompletions, completionRollup.rewrite(s))
-}
-
 func (s *Store) insertCompletions(ctx context.Context, cs []eventlog.Completion) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO completions (org_id, model_id, event_id, provider, model_name,
 		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts)`)
