@@ -91,6 +91,7 @@ type Store interface {
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 	Series
+	LLMSeries
 	// DeadLetters returns up to limit of the organization's dead letters
 	// (events the store refused for good), newest first.
 	DeadLetters(ctx context.Context, orgID string, limit int) ([]DeadLetter, error)

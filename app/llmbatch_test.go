@@ -35,14 +35,16 @@ func TestCompletionBatch(t *testing.T) {
 		// partition, in order): once it is counted, so are they.
 		marker := item("c-4", 4)
 		marker["model_id"] = model
+		marker["error"] = "timeout"
 		s.do("POST", "/llm/completions", key, marker).want(t, 201)
 		var m response
 		waitFor(t, "the marker counted", func() bool {
 			m = s.do("GET", "/llm/metrics?model_id="+model, key, nil).want(t, 200)
 			return m.at("totals.prompt_tokens") != nil && m.at("totals.prompt_tokens").(float64) >= 10
 		})
-		if m.at("totals.completions") != 4.0 || m.at("totals.prompt_tokens") != 10.0 || m.at("totals.total_cost") != 2.0 {
-			t.Errorf("got %s, want 4 completions of 10 prompt tokens costing 2: each id counted once", m.raw)
+		if m.at("totals.completions") != 4.0 || m.at("totals.prompt_tokens") != 10.0 || m.at("totals.total_cost") != 2.0 ||
+			m.at("totals.errors") != 1.0 || m.at("totals.error_rate") != 0.25 || m.at("by_provider.openai.completions") != 4.0 {
+			t.Errorf("got %s, want 4 completions of 10 prompt tokens costing 2, one failed: each id counted once", m.raw)
 		}
 		s.do("POST", "/llm/completions/batch", key, map[string]any{"model_id": model, "completions": []any{}}).wantField(t, "completions")
 		other := item("c-5", 1)

@@ -22,6 +22,8 @@ type completionRequest struct {
 	LatencyMS    *float64       `json:"latency_ms"`
 	Cost         *float64       `json:"cost"`
 	Metadata     map[string]any `json:"metadata"`
+	// Error is the provider's error when the call failed.
+	Error string `json:"error"`
 }
 
 // maxCost bounds one completion's cost, so that the sums GET /llm/metrics
@@ -70,6 +72,7 @@ func (r *completionRequest) validate() error {
 			v.Add("tokens.total_tokens", "must equal prompt_tokens + completion_tokens, or be left out")
 		}
 	}
+	v.MaxLen("error", r.Error, 1000)
 	checkLatency(&v, r.LatencyMS)
 	if r.Cost != nil && (*r.Cost < 0 || *r.Cost > maxCost) {
 		v.Add("cost", "must be between 0 and 1e9")
@@ -95,7 +98,7 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	}
 	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
-		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
+		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Error: r.Error, Timestamp: a.Clock.Now()}
 }
 
 func (a *API) logCompletion(c *fiber.Ctx) error {

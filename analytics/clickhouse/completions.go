@@ -48,7 +48,10 @@ func (s *Store) writeCompletions(ctx context.Context, cs []eventlog.Completion) 
 			return err
 		}
 	}
-	return completionRollup.run(ctx, s, minutes)
+	if err := completionRollup.run(ctx, s, minutes); err != nil {
+		return err
+	}
+	return s.rollupLLM(ctx, minutes)
 }
 
 // unrecorded returns the completions whose id completion_ids does not
