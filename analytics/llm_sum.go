@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/store"
 )
 
 // minuteMicros is a minute in Unix microseconds.
@@ -146,4 +147,27 @@ func ToxicityColumns(t *eventlog.Toxicity) (text string, flagged int64, err erro
 		flagged = 1
 	}
 	return string(b), flagged, err
+}
+
+// ReadCompletion implements Store.Completion on any engine: the
+// organization's completion with the id, of whichever model;
+// store.ErrNotFound when there is none.
+func ReadCompletion(ctx context.Context, read Reader, table, orgID, id string) (eventlog.Completion, error) {
+	c := eventlog.Completion{OrgID: orgID, ID: id}
+	rows, err := read(ctx, `SELECT model_id, provider, model_name, prompt, completion FROM `+table+`
+		WHERE org_id = ? AND event_id = ? LIMIT 1`, orgID, id)
+	if err != nil {
+		return c, fmt.Errorf("read completion: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return c, fmt.Errorf("read completion: %w", err)
+		}
+		return c, store.ErrNotFound
+	}
+	if err := rows.Scan(&c.ModelID, &c.Provider, &c.ModelName, &c.Prompt, &c.Completion); err != nil {
+		return c, fmt.Errorf("read completion: %w", err)
+	}
+	return c, nil
 }

@@ -92,6 +92,10 @@ type Store interface {
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 	Series
 	LLMSeries
+	// Completion returns the organization's completion with the id (its
+	// model, provider, model_name, prompt and completion);
+	// store.ErrNotFound when there is none.
+	Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error)
 	// DeadLetters returns up to limit of the organization's dead letters
 	// (events the store refused for good), newest first.
 	DeadLetters(ctx context.Context, orgID string, limit int) ([]DeadLetter, error)

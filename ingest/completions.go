@@ -96,7 +96,11 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	if id == "" {
 		id = uuid.Must(uuid.NewV7()).String()
 	}
-	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, ModelID: r.ModelID,
+	var tox *eventlog.Toxicity
+	if a.Toxicity != nil {
+		tox = a.Toxicity(c.UserContext(), r.Completion)
+	}
+	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, Toxicity: tox, ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
 		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Error: r.Error, Timestamp: a.Clock.Now()}
 }

@@ -49,6 +49,9 @@ type API struct {
 	// models goes on through an outage of the transactional store; zero
 	// serves none stale.
 	StaleIfError time.Duration
+	// Toxicity checks a logged completion's text on arrival, or answers
+	// nil (not sampled, or the scorer failed); nil checks none.
+	Toxicity func(ctx context.Context, text string) *eventlog.Toxicity
 
 	once   sync.Once
 	models cache.Cache[registry.Model]

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/eventlog"
 )
 
 // llmTables names the LLM rollups as reads see them: the newest version
@@ -105,4 +106,12 @@ func (s *Store) writeLLM(ctx context.Context, table, column string, k modelKey, 
 		return fmt.Errorf("clickhouse llm rollup: %w", err)
 	}
 	return nil
+}
+
+// Completion implements analytics.Store.
+func (s *Store) Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error) {
+	if err := s.ensure(ctx); err != nil {
+		return eventlog.Completion{}, err
+	}
+	return analytics.ReadCompletion(ctx, s.query, "completions FINAL", orgID, id)
 }

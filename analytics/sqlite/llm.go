@@ -105,3 +105,8 @@ func (s *Store) fillLLM(ctx context.Context, orgID, modelID string) error {
 	}
 	return tx.Commit()
 }
+
+// Completion implements analytics.Store.
+func (s *Store) Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error) {
+	return analytics.ReadCompletion(ctx, s.read, "completions", orgID, id)
+}

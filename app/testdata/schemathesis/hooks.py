@@ -176,6 +176,8 @@ def _broken_rules(op, case):
             if isinstance(t, dict) and t.get("total_tokens") not in (None, 0):
                 if t["total_tokens"] != (t.get("prompt_tokens") or 0) + (t.get("completion_tokens") or 0):
                     broken.add("tokens.total_tokens")
+    if op == "POST /llm/toxicity" and body.get("text") is None and body.get("completion_id") is None:
+        broken.add("text")  # "at least one is required"
     if op == "POST /metrics/calculate":
         if body.get("y_prob") is not None and body.get("y_score") is not None:
             broken.add("y_prob")
