@@ -49,6 +49,7 @@ var rooms = []room{
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"integrations", []string{"integrations/..."},
 		[]string{"event log contract", "identity", "registry", "plumbing", "store contract"}},
+	{"explanation", []string{"explanation", "explanation/..."}, []string{"identity", "registry", "plumbing", "store contract", "maths"}},
 	{"event log engines", []string{"eventlog/embeddedlog", "eventlog/kafka", "eventlog/kafka/kafkatest"},
 		[]string{"event log contract", "plumbing", "store contract"}},
 	{"drift", []string{"drift", "drift/..."}, []string{"identity", "registry", "plumbing", "store contract", "maths"}},
@@ -64,17 +65,17 @@ var rooms = []room{
 		[]string{"analytics contract", "event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"toxicity", []string{"toxicity"}, []string{"event log contract", "identity", "plumbing", "store contract"}},
 	{"store engines", []string{"store/..."},
-		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "plumbing", "schemas", "maths"}},
+		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
 	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
-		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "toxicity"}},
+		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation", "toxicity"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},
 	{"benchmarks", []string{"benchmarks"}, []string{"maths", "schemas", "store contract", "plumbing",
 		"event log contract", "analytics contract", "identity", "registry", "governance", "ingest",
 		"event log engines", "drift", "bias", "alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "app",
-		"integrations", "toxicity"}},
+		"integrations", "explanation", "toxicity"}},
 }
 
 // roomOf returns the room of pkg (a path below the module): the one whose

@@ -59,6 +59,8 @@ var Catalogue = []Metric{
 		Description: "Sum of total_tokens of the window's LLM completions."},
 	{Name: "llm_latency_avg_ms", Unit: "ms", Empty: "no value",
 		Description: "Mean latency_ms of the window's LLM completions that reported one."},
+	{Name: "dead_letters", Unit: "events", Empty: "zero",
+		Description: "Events of the model the analytical store refused for good and set aside in the window (dead letters), from per-minute counts kept as they are set aside."},
 	{Name: "toxicity_rate", Unit: "share in [0, 1]", Empty: "no value",
 		Description: "Share of the window's toxicity-checked LLM completions that were flagged (checked on arrival: VIGIL_TOXICITY_SAMPLE_PERCENT)."},
 }

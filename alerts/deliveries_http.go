@@ -35,19 +35,79 @@ func (a *API) checkTargets(r Rule) error {
 
 // webhookSecret answers GET /alerts/webhook-secret: the organization's
 // secret that signs its webhook deliveries (alerts/channels), created on
-// first use.
+// first use, and during a rotation's overlap the previous one's end.
 func (a *API) webhookSecret(c *fiber.Ctx) error {
-	if a.WebhookSecret == nil {
+	if a.WebhookKeys == nil {
 		return web.Unavailable("webhook signing is not configured in this process", 30*time.Second, nil)
 	}
-	secret, err := a.WebhookSecret(c.UserContext(), identity.OrgID(c))
+	k, err := a.WebhookKeys(c.UserContext(), identity.OrgID(c))
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"secret": string(secret), "algorithm": "HMAC-SHA256",
-		"signed": "the X-Vigil-Timestamp header's value, a dot, then the raw body",
-		"headers": fiber.Map{"timestamp": "X-Vigil-Timestamp", "signature": "X-Vigil-Signature", "delivery": "X-Vigil-Delivery",
-			"event": "X-Vigil-Event"}})
+	return c.JSON(newSecretView(k, a.Clock.Now()))
+}
+
+// rotateRequest is the body of POST /alerts/webhook-secret/rotate.
+type rotateRequest struct {
+	// OverlapHours is how long the previous secret still signs beside
+	// the new one (default 24, at most MaxOverlapHours; 0 ends it now).
+	OverlapHours *web.Int `json:"overlap_hours"`
+}
+
+// rotateWebhookSecret answers POST /alerts/webhook-secret/rotate: a new
+// secret signs every webhook from now on; the previous one signs beside
+// it, in the same header, until previous_valid_until. The answer is the
+// only one that carries the new secret besides GET /alerts/webhook-secret.
+func (a *API) rotateWebhookSecret(c *fiber.Ctx) error {
+	if a.RotateWebhookSecret == nil {
+		return web.Unavailable("webhook signing is not configured in this process", 30*time.Second, nil)
+	}
+	var q rotateRequest
+	if len(c.Body()) > 0 {
+		if err := web.Decode(c, &q); err != nil {
+			return err
+		}
+	}
+	overlap := DefaultOverlap
+	if q.OverlapHours != nil {
+		if *q.OverlapHours < 0 || *q.OverlapHours > MaxOverlapHours {
+			var v web.Problems
+			v.Add("overlap_hours", fmt.Sprintf("must be 0-%d", MaxOverlapHours))
+			return v.Err()
+		}
+		overlap = time.Duration(*q.OverlapHours) * time.Hour
+	}
+	k, err := a.RotateWebhookSecret(c.UserContext(), identity.OrgID(c), overlap)
+	if errors.Is(err, store.ErrConflict) {
+		return web.Conflict("another rotation of the webhook secret happened at the same time: read it with GET /alerts/webhook-secret")
+	} else if err != nil {
+		return err
+	}
+	return c.JSON(newSecretView(k, a.Clock.Now()))
+}
+
+// secretView is the webhook secret as answered.
+type secretView struct {
+	Secret string `json:"secret"`
+	// PreviousValidUntil is the end of the previous secret's overlap,
+	// null when only the current secret signs.
+	PreviousValidUntil *time.Time     `json:"previous_valid_until"`
+	Algorithm          string         `json:"algorithm"`
+	Signed             string         `json:"signed"`
+	Headers            map[string]any `json:"headers"`
+}
+
+func newSecretView(k WebhookKeys, now time.Time) secretView {
+	v := secretView{Secret: string(k.Current), Algorithm: "HMAC-SHA256",
+		Signed: "the X-Vigil-Timestamp header's value, a dot, then the raw body; during a rotation's overlap X-Vigil-Signature " +
+			"holds two comma-separated signatures, the new secret's first: accept either",
+		Headers: map[string]any{"timestamp": "X-Vigil-Timestamp", "signature": "X-Vigil-Signature", "delivery": "X-Vigil-Delivery",
+			"event": "X-Vigil-Event"}}
+	if len(k.Signing(now)) > 1 {
+		until := k.PreviousUntil.UTC()
+		v.PreviousValidUntil = &until
+	}
+	return v
 }
 
 // deliveryView is a delivery as answered.

@@ -12,7 +12,12 @@
 // every model of the organization that is not archived), conditions (each
 // {metric_name, operator, threshold, window_minutes}; all must hold),
 // notification_channels ({type, target}: webhook, slack, email), enabled
-// and cooldown_minutes. A condition observes its metric (Catalogue) over
+// and cooldown_minutes. A rule may be managed by another resource
+// (managed_by): a drift configuration's alert_config becomes one rule
+// (DriftRule) that the transactional store creates, changes and deletes
+// in the drift configuration's own transaction; it is listed, read and
+// evaluated like the others, and PATCH and DELETE on it answer 409 naming
+// the configuration. A condition observes its metric (Catalogue) over
 // the last window_minutes whole minutes; a window without data observes
 // zero for counts and sums and no value otherwise, and a condition on no
 // value does not hold.

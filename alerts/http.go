@@ -13,6 +13,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -31,14 +32,19 @@ type API struct {
 	// Targets checks webhook and Slack targets when a rule is stored;
 	// nil refuses every non-public address.
 	Targets *outbound.Guard
-	// WebhookSecret returns an organization's webhook signing secret;
-	// Deliveries reads the delivery log. Without them those routes
-	// answer 503.
-	WebhookSecret func(ctx context.Context, orgID string) ([]byte, error)
-	Deliveries    Deliveries
+	// WebhookKeys returns an organization's webhook signing secrets and
+	// RotateWebhookSecret replaces the current one (store.ErrConflict
+	// when another rotation won); Deliveries reads the delivery log.
+	// Without them those routes answer 503.
+	WebhookKeys         func(ctx context.Context, orgID string) (WebhookKeys, error)
+	RotateWebhookSecret func(ctx context.Context, orgID string, overlap time.Duration) (WebhookKeys, error)
+	Deliveries          Deliveries
 	// Statistics sums alerts; without it GET /alerts/statistics answers
 	// 503.
 	Statistics Statistics
+	// Box seals secret channel targets (SecretChannel) at rest; without
+	// it they are stored in clear (tests). Responses mask them either way.
+	Box *secretbox.Keyring
 }
 
 // Routes lists the operations of this package.
@@ -58,6 +64,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/alerts/instances/:alert_id/snooze", Permission: "alerts:write", Handler: a.snooze},
 		{Method: fiber.MethodGet, Path: "/alerts/instances/:alert_id/deliveries", Permission: "alerts:read", Handler: a.deliveries},
 		{Method: fiber.MethodGet, Path: "/alerts/webhook-secret", Permission: "alerts:write", Handler: a.webhookSecret},
+		{Method: fiber.MethodPost, Path: "/alerts/webhook-secret/rotate", Permission: "alerts:write", Handler: a.rotateWebhookSecret},
 		{Method: fiber.MethodGet, Path: "/alerts/statistics", Permission: "alerts:read", Handler: a.statistics},
 	}
 }
@@ -153,13 +160,16 @@ func (a *API) createRule(c *fiber.Ctx) error {
 	if err := a.checkTargets(r); err != nil {
 		return err
 	}
+	if r.Channels, err = a.sealChannels(r.OrgID, r.Channels); err != nil {
+		return err
+	}
 	if err := a.Store.CreateAlertRule(c.UserContext(), r); errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
 	} else if err != nil {
 		return err
 	}
 	c.Set(fiber.HeaderLocation, "/api/v1/alerts/rules/"+r.ID)
-	return c.Status(http.StatusCreated).JSON(newRuleView(r))
+	return c.Status(http.StatusCreated).JSON(a.view(r))
 }
 
 // rule loads the caller's rule named by the path: 404 for another
@@ -182,7 +192,7 @@ func (a *API) getRule(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newRuleView(r))
+	return c.JSON(a.view(r))
 }
 
 // updateRule answers PATCH /alerts/rules/{rule_id}: the named fields
@@ -193,12 +203,19 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if p := r.managedProblem(); p != "" { // managed_by never changes: no race
+		return web.Conflict(p)
+	}
 	var q ruleRequest
 	if err := web.Decode(c, &q); err != nil {
 		return err
 	}
+	if q.Channels != nil { // a secret sent back masked keeps the stored one
+		unmask(*q.Channels, a.openChannels(r.OrgID, r.Channels))
+	}
 	// Validate before the transaction so that a 422 changes nothing.
 	check := r
+	check.Channels = a.openChannels(r.OrgID, r.Channels)
 	if err := q.apply(&check); err != nil {
 		return err
 	}
@@ -207,7 +224,12 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	}
 	now := a.Clock.Now()
 	out, err := a.Store.UpdateAlertRule(c.UserContext(), r.OrgID, r.ID, func(cur *Rule) error {
+		cur.Channels = a.openChannels(cur.OrgID, cur.Channels)
 		if err := q.apply(cur); err != nil {
+			return err
+		}
+		var err error
+		if cur.Channels, err = a.sealChannels(cur.OrgID, cur.Channels); err != nil {
 			return err
 		}
 		cur.UpdatedAt = now
@@ -221,17 +243,21 @@ func (a *API) updateRule(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	return c.JSON(newRuleView(out))
+	return c.JSON(a.view(out))
 }
 
 // deleteRule answers DELETE /alerts/rules/{rule_id}: 204; its instances
-// that are not resolved are resolved and kept.
+// that are not resolved are resolved and kept. A managed rule answers 409
+// naming what manages it.
 func (a *API) deleteRule(c *fiber.Ctx) error {
-	id, err := web.PathParam(c, "rule_id")
+	r, err := a.rule(c)
 	if err != nil {
 		return err
 	}
-	err = a.Store.DeleteAlertRule(c.UserContext(), identity.OrgID(c), id, userID(c), a.Clock.Now())
+	if p := r.managedProblem(); p != "" {
+		return web.Conflict(p)
+	}
+	err = a.Store.DeleteAlertRule(c.UserContext(), r.OrgID, r.ID, userID(c), a.Clock.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("alert rule")
 	} else if err != nil {
@@ -268,7 +294,7 @@ func (a *API) listRules(c *fiber.Ctx) error {
 	}
 	views := make([]ruleView, 0, len(rules))
 	for _, r := range rules {
-		views = append(views, newRuleView(r))
+		views = append(views, a.view(r))
 	}
 	return c.JSON(rulePage{Page: web.NewPage(total, page, size), Rules: views})
 }
@@ -308,9 +334,12 @@ type ruleView struct {
 	Channels        []Channel   `json:"notification_channels"`
 	Enabled         bool        `json:"enabled"`
 	CooldownMinutes int         `json:"cooldown_minutes"`
-	CreatedBy       string      `json:"created_by"`
-	CreatedAt       time.Time   `json:"created_at"`
-	UpdatedAt       time.Time   `json:"updated_at"`
+	// ManagedBy names the resource that manages the rule (null for a
+	// rule users define): such a rule is read-only here.
+	ManagedBy *string   `json:"managed_by"`
+	CreatedBy string    `json:"created_by"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 func newRuleView(r Rule) ruleView {
@@ -325,6 +354,9 @@ func newRuleView(r Rule) ruleView {
 	}
 	if r.ModelID != "" {
 		v.ModelID = &r.ModelID
+	}
+	if r.ManagedBy != "" {
+		v.ManagedBy = &r.ManagedBy
 	}
 	return v
 }

@@ -17,6 +17,7 @@ type Readings interface {
 	PredictionStats(ctx context.Context, orgID, modelID string, r analytics.Range) (analytics.PredictionStats, error)
 	MetricSeries(ctx context.Context, f analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error)
 	CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
+	DeadLetterCount(ctx context.Context, orgID, modelID string, r analytics.Range) (int64, error)
 	LLMGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.LLMGroup, error)
 }
 
@@ -98,6 +99,13 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 	}
 	if name == "fairness_score" {
 		return o.fairness(ctx, rng)
+	}
+	if name == "dead_letters" {
+		n, err := o.rd.DeadLetterCount(ctx, o.orgID, o.modelID, rng)
+		if err != nil {
+			return nil, err
+		}
+		return ptr(float64(n)), nil
 	}
 	if name == "drift_score" || strings.HasPrefix(name, DriftFeaturePrefix) {
 		rep, err := o.report(ctx, minutes, rng)

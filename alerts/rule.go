@@ -93,9 +93,14 @@ type Rule struct {
 	// CooldownMinutes: after an instance of the rule and a model is
 	// resolved, no new one opens for that model until they have passed.
 	CooldownMinutes int
-	CreatedBy       string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// ManagedBy names the resource that manages the rule ("" for a rule
+	// users define): ManagedByDrift for a drift configuration's
+	// alert_config. Users see a managed rule but cannot change or delete
+	// it through the alerts API.
+	ManagedBy string
+	CreatedBy string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Cooldown is the rule's cooldown as a duration.

@@ -54,6 +54,11 @@ type Target struct {
 	ModelID string
 }
 
+// Outbox returns the deliveries an alert's write owes its channels (none
+// when the write announces nothing): in is the instance as written,
+// created whether the write opened it.
+type Outbox func(in Instance, created bool) ([]Delivery, error)
+
 // Ledger is the transactional store as the evaluation uses it, across
 // every organization.
 type Ledger interface {
@@ -72,8 +77,12 @@ type Ledger interface {
 	// the zero Instance, false. At most one unresolved instance exists
 	// per rule, model and condition key whatever the replicas do: a
 	// concurrent insert loses on the unique key and is retried as an
-	// update.
-	FireAlert(ctx context.Context, in Instance, since time.Time, change func(*Instance) error) (Instance, bool, error)
+	// update. When outbox is set it is called inside the same
+	// transaction with the instance written and whether it was created,
+	// and the deliveries it returns are stored there too: the alert and
+	// the deliveries it owes commit together or not at all, and an error
+	// from outbox aborts both.
+	FireAlert(ctx context.Context, in Instance, since time.Time, change func(*Instance) error, outbox Outbox) (Instance, bool, error)
 	// UpdateAlertInstance is Store's.
 	UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*Instance) error) (Instance, error)
 }

@@ -99,4 +99,8 @@ type Store interface {
 	// DeadLetters returns up to limit of the organization's dead letters
 	// (events the store refused for good), newest first.
 	DeadLetters(ctx context.Context, orgID string, limit int) ([]DeadLetter, error)
+	// DeadLetterCount is how many of the model's events were set aside in
+	// r (whole minutes), read from per-minute counts kept as they are set
+	// aside, never from the dead letters themselves.
+	DeadLetterCount(ctx context.Context, orgID, modelID string, r Range) (int64, error)
 }

@@ -8,12 +8,14 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/alerts/channels"
 	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/processors/alerting"
+	"github.com/vigilhq/vigil/store"
 )
 
 // outboundGuard is the guard of alert webhooks, with the operator's
@@ -26,25 +28,78 @@ func (a *App) outboundGuard() (*outbound.Guard, error) {
 	return &outbound.Guard{Allow: allow}, nil
 }
 
-// webhookSecrets returns each organization's webhook signing secret: 64
-// hexadecimal characters, created on first use and kept in the
+// webhookName is the settings key of an organization's webhook secrets.
+func webhookName(orgID string) string { return "alert_webhook_secret:" + orgID }
+
+// freshWebhookSecret is 64 hexadecimal characters from 32 random bytes.
+func freshWebhookSecret() ([]byte, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	return []byte(hex.EncodeToString(b)), nil
+}
+
+// storedWebhookKeys returns an organization's webhook secrets and their
+// stored (sealed) text: created on first use and kept in the
 // transactional store sealed with the master key.
-func (a *App) webhookSecrets(box *secretbox.Keyring) func(ctx context.Context, orgID string) ([]byte, error) {
-	return func(ctx context.Context, orgID string) ([]byte, error) {
-		name := "alert_webhook_secret:" + orgID
-		fresh := make([]byte, 32)
-		if _, err := rand.Read(fresh); err != nil {
-			return nil, err
-		}
-		sealed, err := box.Seal([]byte(hex.EncodeToString(fresh)), name)
+func (a *App) storedWebhookKeys(ctx context.Context, box *secretbox.Keyring, orgID string) (alerts.WebhookKeys, string, error) {
+	name := webhookName(orgID)
+	fresh, err := freshWebhookSecret()
+	if err != nil {
+		return alerts.WebhookKeys{}, "", err
+	}
+	sealed, err := box.Seal([]byte(alerts.EncodeWebhookKeys(alerts.WebhookKeys{Current: fresh})), name)
+	if err != nil {
+		return alerts.WebhookKeys{}, "", err
+	}
+	v, err := a.store.Secret(ctx, name, sealed)
+	if err != nil {
+		return alerts.WebhookKeys{}, "", fmt.Errorf("load the webhook secret: %w", err)
+	}
+	text, err := box.Open(v, name)
+	if err != nil {
+		return alerts.WebhookKeys{}, "", err
+	}
+	k, err := alerts.DecodeWebhookKeys(string(text))
+	return k, v, err
+}
+
+// webhookKeys returns each organization's webhook signing secrets.
+func (a *App) webhookKeys(box *secretbox.Keyring) func(ctx context.Context, orgID string) (alerts.WebhookKeys, error) {
+	return func(ctx context.Context, orgID string) (alerts.WebhookKeys, error) {
+		k, _, err := a.storedWebhookKeys(ctx, box, orgID)
+		return k, err
+	}
+}
+
+// rotateWebhookSecret replaces an organization's webhook secret with a
+// fresh one, the old one signing beside it for overlap. The stored text is
+// swapped only if unchanged since read, so of two rotations at once one
+// wins and the other answers the conflict.
+func (a *App) rotateWebhookSecret(box *secretbox.Keyring) func(ctx context.Context, orgID string, overlap time.Duration) (alerts.WebhookKeys, error) {
+	return func(ctx context.Context, orgID string, overlap time.Duration) (alerts.WebhookKeys, error) {
+		k, old, err := a.storedWebhookKeys(ctx, box, orgID)
 		if err != nil {
-			return nil, err
+			return k, err
 		}
-		v, err := a.store.Secret(ctx, name, sealed)
+		fresh, err := freshWebhookSecret()
 		if err != nil {
-			return nil, fmt.Errorf("load the webhook secret: %w", err)
+			return k, err
 		}
-		return box.Open(v, name)
+		next := k.Rotate(fresh, a.clock().Now(), overlap)
+		sealed, err := box.Seal([]byte(alerts.EncodeWebhookKeys(next)), webhookName(orgID))
+		if err != nil {
+			return k, err
+		}
+		ok, err := a.store.ReplaceSecret(ctx, webhookName(orgID), old, sealed)
+		if err != nil {
+			return k, err
+		}
+		if !ok {
+			return k, store.ErrConflict
+		}
+		return next, nil
 	}
 }
 
@@ -84,15 +139,11 @@ func (a *App) initAlerting() error {
 	if err != nil {
 		return err
 	}
-	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookSecrets(box), SMTP: relay, Clock: a.clock(), Logger: a.log}
+	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookKeys(box), Box: box, SMTP: relay, Clock: a.clock(), Logger: a.log}
 	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Tick: a.cfg.AlertTick,
 		Settle: a.cfg.AlertSettle, Logger: a.log,
-		Notify: func(ctx context.Context, n alerting.Notice) {
-			event := alerts.EventOpened
-			if n.Reopened {
-				event = alerts.EventReopened
-			}
-			_ = disp.Enqueue(ctx, n.Rule, n.Instance, event)
+		Outbox: func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {
+			return channels.Deliveries(r, in, event, a.clock().Now().UTC())
 		}}
 	a.services = append(a.services, service{"alert-evaluation", ev.Run}, service{"alert-delivery", disp.Run})
 	return nil
@@ -105,5 +156,5 @@ func (a *App) alertsAPI(box *secretbox.Keyring) (*alerts.API, error) {
 		return nil, err
 	}
 	return &alerts.API{Store: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Targets: guard,
-		WebhookSecret: a.webhookSecrets(box), Deliveries: a.store, Statistics: a.store}, nil
+		WebhookKeys: a.webhookKeys(box), RotateWebhookSecret: a.rotateWebhookSecret(box), Deliveries: a.store, Statistics: a.store, Box: box}, nil
 }

@@ -132,7 +132,7 @@ func (s *server) fire(t *testing.T, token, ruleID, model string) string {
 	}
 	now := time.Now().UTC().Truncate(time.Minute)
 	in := alerts.NewInstance(r, model, now, []alerts.Observation{}, now)
-	got, created, err := s.app.store.FireAlert(t.Context(), in, now.Add(-r.Cooldown()), nil)
+	got, created, err := s.app.store.FireAlert(t.Context(), in, now.Add(-r.Cooldown()), nil, nil)
 	if err != nil || !created {
 		t.Fatalf("FireAlert: got created %v, %v, want a new instance", created, err)
 	}

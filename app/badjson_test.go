@@ -41,6 +41,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /models/:model_id/archive":                   {`{%s}`, "reason", `"old"`, "reason", ""},
 	"POST /models/:model_id/restore":                   {`{%s}`, "reason", `"back"`, "reason", ""},
 	"PUT /models/:model_id/baseline":                   {`{"baseline_metrics":{%s}}`, "accuracy", `0.9`, "baseline_metrics.accuracy", ""},
+	"PUT /models/:model_id/artifact":                   {`{%s,"features":["a","b"],"coefficients":[1,2],"intercept":0.5,"link":"identity"}`, "kind", `"linear"`, "kind", ""},
 	"POST /drift/detect":                               {`{"model_id":":model_id","reference_data":{%s},"current_data":{"x":[1,2,3,5]}}`, "x", `[1,2,3,4]`, "reference_data.x", ""},
 	"PUT /drift/reference/:model_id":                   {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
 	"POST /drift/reference/:model_id/append":           {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
@@ -85,6 +86,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /alerts/instances/:alert_id/acknowledge": {`{%s}`, "note", `"on it"`, "note", ""},
 	"POST /alerts/instances/:alert_id/resolve":     {`{%s}`, "note", `"fixed"`, "note", ""},
 	"POST /alerts/instances/:alert_id/snooze":      {`{%s}`, "until", `"2030-01-01T00:00:00Z"`, "until", ""},
+	"POST /alerts/webhook-secret/rotate":           {`{%s}`, "overlap_hours", `1`, "overlap_hours", ""},
 
 	// Review boards.
 	"POST /governance/review-boards":                                {`{%s}`, "name", `"b"`, "name", ""},

@@ -26,16 +26,7 @@ func TestDriftOnTheStream(t *testing.T) {
 			admin := s.admin()
 			key, _ := s.key(admin, "read", "write")
 			model := s.model(key, "fraud", "1")
-			traffic := func(shift float64) {
-				t.Helper()
-				items := make([]map[string]any, 300)
-				for i := range items {
-					v := float64(i) / float64(len(items))
-					items[i] = map[string]any{"input_data": map[string]any{"x": v + shift, "c": []string{"a", "b"}[i%2]},
-						"output_data": map[string]any{"score": 0.1 + v/5 + shift/10}}
-				}
-				s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
-			}
+			traffic := func(shift float64) { t.Helper(); shiftedTraffic(t, s, key, model, shift) }
 			// A fair audit before the shift: the model's trust score is
 			// fairness alone, 100.
 			fairAudit(t, s, admin, model)
@@ -160,6 +151,19 @@ func waitDrafted(t *testing.T, s *server, token, model string, n int) []response
 
 // startDrift starts a server whose drift schedule looks for due models
 // every 100 ms.
+// shiftedTraffic logs 300 predictions of the model: x spread over
+// [shift, shift+1), c alternating a and b, a score that moves with x.
+func shiftedTraffic(t *testing.T, s *server, key, model string, shift float64) {
+	t.Helper()
+	items := make([]map[string]any, 300)
+	for i := range items {
+		v := float64(i) / float64(len(items))
+		items[i] = map[string]any{"input_data": map[string]any{"x": v + shift, "c": []string{"a", "b"}[i%2]},
+			"output_data": map[string]any{"score": 0.1 + v/5 + shift/10}}
+	}
+	s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": model, "predictions": items}).want(t, 201)
+}
+
 func startDrift(t *testing.T, cfg config.Config) *server {
 	t.Helper()
 	cfg.DriftTick = 100 * time.Millisecond

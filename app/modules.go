@@ -12,6 +12,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -248,7 +249,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	boards := &review.API{Store: a.store, Events: a.events, Clock: a.clock(), Log: a.log}
 	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
 	a.services = append(a.services, service{"review-outbox", resender.Run})
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, toxic), a.guard)
+	explains := &explanation.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

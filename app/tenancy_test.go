@@ -16,9 +16,11 @@ import (
 // tenancyBodies are valid bodies for the {id} routes that take one, so that
 // validation cannot answer before the lookup does.
 var tenancyBodies = map[string]any{
-	"PATCH /models/:model_id":                map[string]any{"description": "changed by another organization"},
-	"PATCH /models/:model_id/status":         map[string]any{"status": "inactive"},
-	"PUT /models/:model_id/baseline":         map[string]any{"baseline_metrics": map[string]any{"accuracy": 0.1}},
+	"PATCH /models/:model_id":        map[string]any{"description": "changed by another organization"},
+	"PATCH /models/:model_id/status": map[string]any{"status": "inactive"},
+	"PUT /models/:model_id/baseline": map[string]any{"baseline_metrics": map[string]any{"accuracy": 0.1}},
+	"PUT /models/:model_id/artifact": map[string]any{"kind": "linear", "features": []any{"a"}, "coefficients": []any{1},
+		"intercept": 0, "link": "identity"},
 	"PUT /users/:user_id/role":               map[string]any{"role": "viewer"},
 	"PUT /drift/reference/:model_id":         map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},

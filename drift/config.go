@@ -201,6 +201,11 @@ type Store interface {
 	// configuration already, store.ErrNotFound when the organization has
 	// no such model.
 	CreateDriftConfig(ctx context.Context, c Config) error
+	// CreateDriftConfig and UpdateDriftConfig also write, in the same
+	// transaction, the alert rule the configuration's alert_config
+	// manages (alerts.DriftRule): created, changed or, when alert_config
+	// is disabled, deleted.
+	//
 	// UpdateDriftConfig applies change, in one transaction, to the model's
 	// configuration, or to base when none is on file, stores the result
 	// and returns it as stored. An error from change aborts; no such model

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"github.com/vigilhq/vigil/alerts/channels"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store/sqlitestore"
@@ -40,8 +42,15 @@ type fixture struct {
 
 func newFixture(t *testing.T, chans ...alerts.Channel) *fixture {
 	t.Helper()
+	return openFixture(t, t.TempDir(), nil, chans...)
+}
+
+// openFixture is newFixture with the store in dir; the alert is fired
+// with outbox.
+func openFixture(t *testing.T, dir string, outbox func(alerts.Rule) alerts.Outbox, chans ...alerts.Channel) *fixture {
+	t.Helper()
 	ctx := t.Context()
-	s, err := sqlitestore.Open(ctx, t.TempDir())
+	s, err := sqlitestore.Open(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +74,11 @@ func newFixture(t *testing.T, chans ...alerts.Channel) *fixture {
 	}
 	v := 912.5
 	in := alerts.NewInstance(r, modelID, now.Truncate(time.Minute), []alerts.Observation{{Condition: r.Conditions[0], Value: &v, Holds: true}}, now)
-	if _, _, err := s.FireAlert(ctx, in, now, nil); err != nil {
+	var ob alerts.Outbox
+	if outbox != nil {
+		ob = outbox(r)
+	}
+	if _, _, err := s.FireAlert(ctx, in, now, nil, ob); err != nil {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, store: s, rule: r, alert: in}
@@ -85,7 +98,9 @@ func (f *fixture) dispatcher() *channels.Dispatcher {
 	}
 	return &channels.Dispatcher{Store: f.store, Guard: &outbound.Guard{Allow: allow}, Clock: f.clock, Backoff: time.Second,
 		MaxAttempts: 3, Timeout: 2 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Secrets: func(context.Context, string) ([]byte, error) { return secret, nil }}
+		Secrets: func(context.Context, string) (alerts.WebhookKeys, error) {
+			return alerts.WebhookKeys{Current: secret}, nil
+		}}
 }
 
 func (f *fixture) deliveries() []alerts.Delivery {
@@ -282,4 +297,153 @@ func TestEmail(t *testing.T) {
 	if ds := f.deliveries(); ds[1].Event != alerts.EventReopened || ds[1].Status != alerts.DeliveryPending || len(ds[1].Attempts) != 1 || ds[1].Attempts[0].OK {
 		t.Fatalf("unreachable relay: got %+v, want a failed attempt, retried later", ds[1])
 	}
+}
+
+// TestRestartSendsQueuedOnce: the evaluation stores an alert's deliveries
+// in the alert's write; the process stops before any is sent; after a
+// restart two dispatchers work the outbox off and the receiver hears of
+// each delivery exactly once.
+func TestRestartSendsQueuedOnce(t *testing.T) {
+	var mu sync.Mutex
+	got := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got[r.Header.Get(channels.HeaderDelivery)]++
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	f := openFixture(t, dir, func(r alerts.Rule) alerts.Outbox {
+		return func(in alerts.Instance, created bool) ([]alerts.Delivery, error) {
+			return channels.Deliveries(r, in, alerts.EventOpened, in.TriggeredAt)
+		}
+	}, alerts.Channel{Type: "webhook", Target: srv.URL + "/a"}, alerts.Channel{Type: "webhook", Target: srv.URL + "/b"})
+	if ds := f.deliveries(); len(ds) != 2 || ds[0].Status != alerts.DeliveryPending {
+		t.Fatalf("queued with the alert: got %+v, want 2 pending", ds)
+	}
+	if err := f.store.Close(); err != nil { // the process stops here
+		t.Fatal(err)
+	}
+	s, err := sqlitestore.Open(t.Context(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	f.store = s
+	d1, d2 := f.dispatcher(), f.dispatcher()
+	for range 3 {
+		var wg sync.WaitGroup
+		for _, d := range []*channels.Dispatcher{d1, d2} {
+			wg.Go(func() {
+				if _, err := d.RunOnce(t.Context()); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		f.advance(2 * time.Minute) // past any lease
+	}
+	ds := f.deliveries()
+	for _, d := range ds {
+		if d.Status != alerts.DeliveryDelivered || len(d.Attempts) != 1 || got[d.ID] != 1 {
+			t.Errorf("delivery %s: got %s after %d attempts, received %d times, want delivered once", d.ID, d.Status, len(d.Attempts), got[d.ID])
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("receiver: got %d deliveries, want 2", len(got))
+	}
+}
+
+// TestSealedSlackTarget: a Slack URL sealed at rest is opened for the
+// send only; without the key the attempt fails and nothing is sent.
+func TestSealedSlackTarget(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	box, err := secretbox.NewKeyring([]string{"k1"}, [][]byte{[]byte(secret)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	sealed, err := box.Seal([]byte(srv.URL+"/services/T/B/abcd"), alerts.ChannelLabel(f.alert.OrgID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.rule.Channels = []alerts.Channel{{Type: "slack", Target: sealed}}
+	d := f.dispatcher()
+	if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ds := f.deliveries(); ds[0].Status != alerts.DeliveryPending || hits.Load() != 0 || !strings.Contains(ds[0].Attempts[0].Error, "master key") {
+		t.Fatalf("without the key: got %+v, %d requests, want a failed attempt and none sent", ds[0], hits.Load())
+	}
+	d.Box = box
+	f.advance(time.Minute)
+	if _, err := d.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	ds := f.deliveries()
+	if ds[0].Status != alerts.DeliveryDelivered || hits.Load() != 1 || ds[0].Channel.Target != sealed {
+		t.Fatalf("with the key: got %+v, %d requests, want delivered once, the target still sealed in the log", ds[0], hits.Load())
+	}
+}
+
+// TestWebhookRotation: during a rotation's overlap each webhook carries
+// two signatures, the new secret's first, and a receiver holding either
+// secret accepts it; after the overlap only the new secret signs.
+func TestWebhookRotation(t *testing.T) {
+	var mu sync.Mutex
+	var body []byte
+	var ts, sig string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		body, _ = io.ReadAll(r.Body)
+		ts, sig = r.Header.Get(channels.HeaderTimestamp), r.Header.Get(channels.HeaderSignature)
+	}))
+	defer srv.Close()
+	f := newFixture(t, alerts.Channel{Type: "webhook", Target: srv.URL})
+	old, fresh := []byte("old-secret"), []byte("new-secret")
+	d := f.dispatcher()
+	keys := alerts.WebhookKeys{Current: old}.Rotate(fresh, d.Clock.Now(), time.Hour)
+	d.Secrets = func(context.Context, string) (alerts.WebhookKeys, error) { return keys, nil }
+	send := func() {
+		t.Helper()
+		if err := d.Enqueue(t.Context(), f.rule, f.alert, alerts.EventOpened); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := d.RunOnce(t.Context()); err != nil || n != 1 {
+			t.Fatalf("RunOnce: got %d, %v, want 1 sent", n, err)
+		}
+	}
+	send()
+	if parts := strings.Split(sig, ","); len(parts) != 2 || parts[0] != channels.Sign(fresh, mustAtoi(t, ts), body) {
+		t.Fatalf("signature in the overlap: got %q, want the new secret's then the old one's", sig)
+	}
+	for _, s := range [][]byte{old, fresh} {
+		if err := channels.Verify(s, body, ts, sig, f.clock(), 5*time.Minute); err != nil {
+			t.Fatalf("receiver with %s in the overlap: %v", s, err)
+		}
+	}
+	f.advance(time.Hour)
+	send()
+	if strings.Contains(sig, ",") || channels.Verify(old, body, ts, sig, f.clock(), 5*time.Minute) == nil {
+		t.Fatalf("after the overlap: got %q, want the new secret's signature alone", sig)
+	}
+	if err := channels.Verify(fresh, body, ts, sig, f.clock(), 5*time.Minute); err != nil {
+		t.Fatalf("receiver with the new secret after the overlap: %v", err)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

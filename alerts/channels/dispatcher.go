@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/outbound"
+	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
 // Defaults of a Dispatcher's zero fields.
@@ -34,10 +35,15 @@ const (
 type Dispatcher struct {
 	Store alerts.Deliveries
 	Guard *outbound.Guard
-	// Secrets returns an organization's webhook signing secret.
-	Secrets func(ctx context.Context, orgID string) ([]byte, error)
-	SMTP    *SMTP
-	Clock   clock.Clock
+	// Secrets returns an organization's webhook signing secrets: the
+	// current one, and the previous one during a rotation's overlap (both
+	// sign then).
+	Secrets func(ctx context.Context, orgID string) (alerts.WebhookKeys, error)
+	// Box opens sealed channel targets (alerts.SecretChannel: Slack
+	// URLs), which stay sealed in the outbox too.
+	Box   *secretbox.Keyring
+	SMTP  *SMTP
+	Clock clock.Clock
 	// Tick is the pause between passes; Lease how long a claimed delivery
 	// is another dispatcher's to leave alone; Backoff the pause after a
 	// first failed attempt, doubled after each next one, up to
@@ -50,29 +56,32 @@ type Dispatcher struct {
 	http *http.Client
 }
 
-// Enqueue stores a pending delivery of the event for each channel of the
-// rule. It is called after the alert's write; an error is logged and
-// returned, the evaluation goes on.
-func (d *Dispatcher) Enqueue(ctx context.Context, r alerts.Rule, in alerts.Instance, event string) error {
-	if len(r.Channels) == 0 {
-		return nil
-	}
-	now := d.Clock.Now().UTC()
+// Deliveries returns a pending delivery of the event for each channel of
+// the rule, due at now: what the evaluation stores in the alert's own
+// write (alerts.Outbox), so that an alert never commits without them.
+func Deliveries(r alerts.Rule, in alerts.Instance, event string, now time.Time) ([]alerts.Delivery, error) {
 	ds := make([]alerts.Delivery, 0, len(r.Channels))
 	for i, ch := range r.Channels {
 		id := uuid.NewString()
 		body, err := json.Marshal(newPayload(event, id, in))
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("encode the payload of alert %s: %w", in.ID, err)
 		}
 		ds = append(ds, alerts.Delivery{ID: id, OrgID: in.OrgID, AlertID: in.ID, RuleID: r.ID, Event: event, ChannelIndex: i,
 			Channel: ch, Payload: body, Status: alerts.DeliveryPending, NextAttemptAt: now, CreatedAt: now, UpdatedAt: now})
 	}
-	if err := d.Store.CreateAlertDeliveries(ctx, ds); err != nil {
-		d.logger().Error("storing an alert's deliveries failed; its channels will not hear of it", "alert_id", in.ID, "err", err)
+	return ds, nil
+}
+
+// Enqueue stores a pending delivery of the event for each channel of the
+// rule in a write of its own (a resend; the evaluation stores them in
+// the alert's write through Deliveries).
+func (d *Dispatcher) Enqueue(ctx context.Context, r alerts.Rule, in alerts.Instance, event string) error {
+	ds, err := Deliveries(r, in, event, d.Clock.Now().UTC())
+	if err != nil || len(ds) == 0 {
 		return err
 	}
-	return nil
+	return d.Store.CreateAlertDeliveries(ctx, ds)
 }
 
 // Run sends due deliveries every tick until ctx ends.
@@ -148,13 +157,17 @@ func (d *Dispatcher) send(ctx context.Context, dl alerts.Delivery) (int, error) 
 	if err != nil {
 		return 0, err
 	}
+	target, err := alerts.OpenTarget(d.Box, dl.OrgID, dl.Channel.Target)
+	if err != nil {
+		return 0, err
+	}
 	switch dl.Channel.Type {
 	case "webhook":
-		return d.webhook(ctx, dl.OrgID, dl.Channel.Target, dl.ID, dl.Event, dl.Payload)
+		return d.webhook(ctx, dl.OrgID, target, dl.ID, dl.Event, dl.Payload)
 	case "slack":
-		return d.slack(ctx, dl.Channel.Target, p)
+		return d.slack(ctx, target, p)
 	case "email":
-		return 0, d.email(ctx, dl.Channel.Target, p)
+		return 0, d.email(ctx, target, p)
 	}
 	return 0, fmt.Errorf("unknown channel type %q", dl.Channel.Type)
 }

@@ -39,8 +39,20 @@ func Sign(secret []byte, ts int64, body []byte) string {
 	return "sha256=" + hex.EncodeToString(m.Sum(nil))
 }
 
-// Verify checks a webhook as a receiver should: the signature over the
-// raw body in constant time, and the timestamp within tolerance of now.
+// SignAll is the X-Vigil-Signature header under each secret, joined by
+// commas: "sha256=<new>,sha256=<old>" during a rotation's overlap.
+func SignAll(secrets [][]byte, ts int64, body []byte) string {
+	sigs := make([]string, len(secrets))
+	for i, s := range secrets {
+		sigs[i] = Sign(s, ts, body)
+	}
+	return strings.Join(sigs, ",")
+}
+
+// Verify checks a webhook as a receiver should: the timestamp within
+// tolerance of now, and one of the header's comma-separated signatures
+// (two during a rotation's overlap) over the raw body, compared in
+// constant time.
 func Verify(secret []byte, body []byte, timestamp, signature string, now time.Time, tolerance time.Duration) error {
 	ts, err := strconv.ParseInt(timestamp, 10, 64)
 	if err != nil {
@@ -49,10 +61,13 @@ func Verify(secret []byte, body []byte, timestamp, signature string, now time.Ti
 	if d := now.Sub(time.Unix(ts, 0)); d > tolerance || d < -tolerance {
 		return errors.New("timestamp outside the tolerance: a replay, or a skewed clock")
 	}
-	if !hmac.Equal([]byte(Sign(secret, ts, body)), []byte(signature)) {
-		return errors.New("signature mismatch")
+	want := []byte(Sign(secret, ts, body))
+	for _, sig := range strings.Split(signature, ",") {
+		if hmac.Equal(want, []byte(strings.TrimSpace(sig))) {
+			return nil
+		}
 	}
-	return nil
+	return errors.New("signature mismatch")
 }
 
 // attemptError is a failed attempt's cause, with the HTTP status if any.
@@ -95,13 +110,14 @@ func (d *Dispatcher) webhook(ctx context.Context, orgID, target, deliveryID, eve
 	if d.Secrets == nil {
 		return 0, errors.New("no webhook secret source is configured")
 	}
-	secret, err := d.Secrets(ctx, orgID)
+	keys, err := d.Secrets(ctx, orgID)
 	if err != nil {
 		return 0, fmt.Errorf("webhook secret: %w", err)
 	}
-	ts := d.Clock.Now().Unix()
+	now := d.Clock.Now()
+	ts := now.Unix()
 	return d.post(ctx, target, body, map[string]string{HeaderTimestamp: strconv.FormatInt(ts, 10),
-		HeaderSignature: Sign(secret, ts, body), HeaderDelivery: deliveryID, HeaderEvent: event})
+		HeaderSignature: SignAll(keys.Signing(now), ts, body), HeaderDelivery: deliveryID, HeaderEvent: event})
 }
 
 // slack sends the payload in Slack's incoming-webhook format.

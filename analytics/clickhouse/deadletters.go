@@ -72,3 +72,18 @@ func (s *Store) DeadLetters(ctx context.Context, orgID string, limit int) ([]ana
 	defer rows.Close()
 	return analytics.ScanDeadLetters(rows)
 }
+
+// DeadLetterCount implements analytics.Store from the per-minute counts
+// (dead_letter_minutes, kept by a materialized view).
+func (s *Store) DeadLetterCount(ctx context.Context, orgID, modelID string, r analytics.Range) (int64, error) {
+	if err := s.ensure(ctx); err != nil {
+		return 0, err
+	}
+	var n uint64
+	err := s.conn.QueryRow(ctx, `SELECT uniqExactMerge(events) FROM dead_letter_minutes
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`, orgID, modelID, r.From.UnixMicro(), r.To.UnixMicro()).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("clickhouse dead letter counts: %w", err)
+	}
+	return int64(n), nil
+}

@@ -18,9 +18,18 @@ func (s *Store) SetAside(ctx context.Context, dls []analytics.DeadLetter) error 
 	}
 	defer tx.Rollback()
 	for _, d := range dls {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO dead_letters (`+analytics.DeadLetterColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, analytics.DeadLetterArgs(d)...); err != nil {
+		res, err := tx.ExecContext(ctx, `INSERT INTO dead_letters (`+analytics.DeadLetterColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, analytics.DeadLetterArgs(d)...)
+		if err != nil {
 			return fmt.Errorf("dead letters: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			continue // set aside already: counted then
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO dead_letter_minutes (org_id, model_id, minute, count) VALUES (?, ?, ?, 1)
+			ON CONFLICT (org_id, model_id, minute) DO UPDATE SET count = count + 1`,
+			d.OrgID, d.ModelID, d.FailedAt.UnixMicro()/60_000_000*60_000_000); err != nil {
+			return fmt.Errorf("dead letter counts: %w", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -38,4 +47,15 @@ func (s *Store) DeadLetters(ctx context.Context, orgID string, limit int) ([]ana
 	}
 	defer rows.Close()
 	return analytics.ScanDeadLetters(rows)
+}
+
+// DeadLetterCount implements analytics.Store from the per-minute counts.
+func (s *Store) DeadLetterCount(ctx context.Context, orgID, modelID string, r analytics.Range) (int64, error) {
+	var n int64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(count), 0) FROM dead_letter_minutes
+		WHERE org_id = ? AND model_id = ? AND minute >= ? AND minute < ?`, orgID, modelID, r.From.UnixMicro(), r.To.UnixMicro()).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("dead letter counts: %w", err)
+	}
+	return n, nil
 }

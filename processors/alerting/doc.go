@@ -20,9 +20,12 @@
 // keeps at most one unresolved alert per rule, model and condition set (a
 // unique key), a window already counted is not counted again, and only the
 // replica whose write opened or reopened an alert reports it to Notify.
+// The deliveries an opened or reopened alert owes its channels (Outbox)
+// are stored in the alert's own transaction, so a crash between the two
+// never keeps the alert and loses its page; they are sent later by
+// alerts/channels' dispatcher, so a channel never blocks evaluation.
 // A failing read or write is logged and the pair is tried again next tick;
-// Notify is called after the write and its failures are its own, so a
-// channel never blocks evaluation.
+// Notify is called after the write and its failures are its own.
 //
 // It imports alerts, the analytics contract, the platform and the store
 // errors; it must not import an engine or the query API.

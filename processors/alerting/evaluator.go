@@ -35,6 +35,11 @@ type Evaluator struct {
 	Readings alerts.Readings
 	// Findings, when set, serves the drift_score metrics.
 	Findings alerts.Findings
+	// Outbox, when set, returns the deliveries an alert that opens or
+	// goes back to open owes its rule's channels; they are stored in the
+	// alert's own transaction (alerts.Ledger.FireAlert), so a crash never
+	// keeps the alert and loses its page.
+	Outbox func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error)
 	// Notify, when set, receives each alert this replica opened or
 	// reopened, after it is stored.
 	Notify func(ctx context.Context, n Notice)
@@ -148,7 +153,7 @@ func (e *Evaluator) pair(ctx context.Context, o *alerts.Observer, t Target, end,
 				return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
 			}
 			return nil
-		})
+		}, e.outbox(t.Rule, &reopened))
 	if err != nil {
 		return err
 	}
@@ -163,6 +168,24 @@ func (e *Evaluator) pair(ctx context.Context, o *alerts.Observer, t Target, end,
 		res.Updated++
 	}
 	return nil
+}
+
+// outbox is the alerts.Outbox of a write of r's alert: an opened alert
+// announces alert.opened, a reopened one (*reopened, set by the write's
+// change) alert.reopened, an update nothing.
+func (e *Evaluator) outbox(r alerts.Rule, reopened *bool) alerts.Outbox {
+	if e.Outbox == nil {
+		return nil
+	}
+	return func(in alerts.Instance, created bool) ([]alerts.Delivery, error) {
+		switch {
+		case created:
+			return e.Outbox(r, in, alerts.EventOpened)
+		case *reopened:
+			return e.Outbox(r, in, alerts.EventReopened)
+		}
+		return nil, nil
+	}
 }
 
 // Target is alerts.Target.

@@ -29,6 +29,7 @@ import (
 // analyticalStore is what the test writes and the evaluator reads.
 type analyticalStore interface {
 	analytics.Sink
+	analytics.DeadLetters
 	alerts.Readings
 }
 
@@ -343,6 +344,90 @@ func TestDriftScore(t *testing.T) {
 				if v := *in.Observations[0].Value; v != 0.5 && v != 0.7 && v != 0.55 {
 					t.Fatalf("alert: got observed %v, want the report's 0.5, age's 0.7 or the audit's 0.55", v)
 				}
+			}
+		})
+	}
+}
+
+// TestOutbox: an alert's deliveries are stored in the alert's write. When
+// building them fails the alert is not written either, and the next tick
+// opens it with its deliveries; an update owes none.
+func TestOutbox(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			s, an := eng.open(t)
+			f := newFixture(t, s, an)
+			f.rule.Channels = []alerts.Channel{{Type: "webhook", Target: "https://hooks.example.com/a"}}
+			if _, err := s.UpdateAlertRule(t.Context(), f.orgID, f.rule.ID, func(r *alerts.Rule) error { r.Channels = f.rule.Channels; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			e := f.evaluator()
+			fail := true
+			var events []string
+			e.Outbox = func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {
+				if fail {
+					return nil, fmt.Errorf("injected fault")
+				}
+				events = append(events, event)
+				return []alerts.Delivery{{ID: uuid.NewString(), OrgID: in.OrgID, AlertID: in.ID, RuleID: r.ID, Event: event, Channel: r.Channels[0],
+					Payload: []byte(`{}`), Status: alerts.DeliveryPending, NextAttemptAt: f.clock(), CreatedAt: f.clock(), UpdatedAt: f.clock()}}, nil
+			}
+			f.log(0, 600, 700, 800)
+			f.at(0)
+			if _, err := e.RunOnce(t.Context()); err == nil {
+				t.Fatal("RunOnce with a failing outbox: got nil error, want the fault")
+			}
+			if n := len(f.instances()); n != 0 {
+				t.Fatalf("after a failing outbox: got %d alerts, want none (nothing half-written)", n)
+			}
+			fail = false
+			f.run(e, alerting.Result{Evaluated: 1, Fired: 1})
+			in := f.instances()[0]
+			ds, err := s.AlertDeliveries(t.Context(), f.orgID, in.ID)
+			if err != nil || len(ds) != 1 || ds[0].Event != alerts.EventOpened {
+				t.Fatalf("deliveries of the opened alert: got %+v, %v, want one alert.opened", ds, err)
+			}
+			f.log(1, 600, 700, 800)
+			f.at(1)
+			f.run(e, alerting.Result{Evaluated: 1, Updated: 1})
+			if len(events) != 1 {
+				t.Fatalf("outbox events: got %v, want only the opening", events)
+			}
+		})
+	}
+}
+
+// TestDeadLetters: a rule on dead_letters fires from the per-minute counts
+// once its minute holds a dead letter of the model, and a replay of the
+// same dead letter does not count twice.
+func TestDeadLetters(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			s, an := eng.open(t)
+			f := newFixture(t, s, an)
+			f.rule.Conditions = []alerts.Condition{{MetricName: "dead_letters", Operator: "gte", Threshold: 2, WindowMinutes: 1}}
+			if _, err := s.UpdateAlertRule(t.Context(), f.orgID, f.rule.ID, func(r *alerts.Rule) error { r.Conditions = f.rule.Conditions; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			e := f.evaluator()
+			dl := func(id string) analytics.DeadLetter {
+				return analytics.DeadLetter{OrgID: f.orgID, Kind: eventlog.KindPrediction, ModelID: f.model, EventID: id, Event: []byte(`{}`),
+					Reason: "refused", FailedAt: base.Add(10 * time.Second)}
+			}
+			for range 2 { // the second is a replay
+				if err := an.SetAside(t.Context(), []analytics.DeadLetter{dl("a")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f.at(0)
+			f.run(e, alerting.Result{Evaluated: 1})
+			if err := an.SetAside(t.Context(), []analytics.DeadLetter{dl("b")}); err != nil {
+				t.Fatal(err)
+			}
+			e = f.evaluator() // the window again, as a fresh replica would
+			f.run(e, alerting.Result{Evaluated: 1, Fired: 1})
+			if in := f.instances()[0]; *in.Observations[0].Value != 2 {
+				t.Fatalf("observed dead letters: got %v, want 2", *in.Observations[0].Value)
 			}
 		})
 	}

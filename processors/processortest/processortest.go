@@ -97,6 +97,19 @@ func testPoisonSetAside(t *testing.T, s analyticstest.Store) {
 	if other, err := s.DeadLetters(context.Background(), "o2", 10); err != nil || len(other) != 0 {
 		t.Fatalf("got %d dead letters for another organization (%v), want none", len(other), err)
 	}
+	// The per-minute counts (the alerts' dead_letters metric) saw each once.
+	around := analytics.Range{From: got[0].FailedAt.Add(-time.Hour), To: got[0].FailedAt.Add(time.Hour)}
+	for _, c := range []struct {
+		org, model string
+		want       int64
+	}{{"o1", "m1", 2}, {"o1", "m2", 0}, {"o2", "m1", 0}} {
+		if n, err := s.DeadLetterCount(context.Background(), c.org, c.model, around); err != nil || n != c.want {
+			t.Fatalf("dead letter count of %s/%s: got %d, %v, want %d", c.org, c.model, n, err, c.want)
+		}
+	}
+	if n, err := s.DeadLetterCount(context.Background(), "o1", "m1", analytics.Range{From: around.To, To: around.To.Add(time.Hour)}); err != nil || n != 0 {
+		t.Fatalf("dead letter count of a later window: got %d, %v, want 0", n, err)
+	}
 }
 
 // testRetriedInOnePoll runs the processor over one poll holding 300

@@ -31,20 +31,24 @@ func (s *DB) scanDelivery(row interface{ Scan(...any) error }) (alerts.Delivery,
 
 // CreateAlertDeliveries implements alerts.Deliveries.
 func (s *DB) CreateAlertDeliveries(ctx context.Context, ds []alerts.Delivery) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		for _, d := range ds {
-			attempts, err := toJSON(orEmpty(d.Attempts))
-			if err != nil {
-				return err
-			}
-			if _, err := s.exec(ctx, tx, `INSERT INTO alert_deliveries (`+deliveryColumns+`) VALUES (`+placeholders(14)+`)`,
-				d.ID, d.OrgID, d.AlertID, d.RuleID, d.Event, int64(d.ChannelIndex), d.Channel.Type, d.Channel.Target, string(d.Payload),
-				string(d.Status), attempts, micros(d.NextAttemptAt), micros(d.CreatedAt), micros(d.UpdatedAt)); err != nil {
-				return err
-			}
+	return s.inTx(ctx, func(tx *sql.Tx) error { return s.insertDeliveries(ctx, tx, ds) })
+}
+
+// insertDeliveries stores ds inside tx (an alert's write, or
+// CreateAlertDeliveries').
+func (s *DB) insertDeliveries(ctx context.Context, tx *sql.Tx, ds []alerts.Delivery) error {
+	for _, d := range ds {
+		attempts, err := toJSON(orEmpty(d.Attempts))
+		if err != nil {
+			return err
 		}
-		return nil
-	})
+		if _, err := s.exec(ctx, tx, `INSERT INTO alert_deliveries (`+deliveryColumns+`) VALUES (`+placeholders(14)+`)`,
+			d.ID, d.OrgID, d.AlertID, d.RuleID, d.Event, int64(d.ChannelIndex), d.Channel.Type, d.Channel.Target, string(d.Payload),
+			string(d.Status), attempts, micros(d.NextAttemptAt), micros(d.CreatedAt), micros(d.UpdatedAt)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func orEmpty(a []alerts.Attempt) []alerts.Attempt {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -106,9 +107,10 @@ func (s *DB) OpenAlert(ctx context.Context, orgID, ruleID, modelID, key string) 
 // FireAlert implements alerts.Ledger. A concurrent insert of the same
 // rule, model and key fails on the partial unique index; the transaction
 // is then run again and finds the winner's row to update.
-func (s *DB) FireAlert(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error) (alerts.Instance, bool, error) {
+func (s *DB) FireAlert(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error,
+	outbox alerts.Outbox) (alerts.Instance, bool, error) {
 	for attempt := 0; ; attempt++ {
-		out, created, err := s.fireOnce(ctx, in, since, change)
+		out, created, err := s.fireOnce(ctx, in, since, change, outbox)
 		if attempt < 3 && isConflict(err) {
 			continue
 		}
@@ -116,45 +118,63 @@ func (s *DB) FireAlert(ctx context.Context, in alerts.Instance, since time.Time,
 	}
 }
 
-func (s *DB) fireOnce(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error) (alerts.Instance, bool, error) {
+func (s *DB) fireOnce(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error,
+	outbox alerts.Outbox) (alerts.Instance, bool, error) {
 	var out alerts.Instance
 	var created bool
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		cur, err := s.scanInstance(tx.QueryRowContext(ctx, s.q(`SELECT `+instanceColumns+` FROM alert_instances
-			WHERE org_id = ? AND rule_id = ? AND model_id = ? AND condition_key = ? AND status <> 'resolved'`+s.d.ForUpdate),
-			in.OrgID, in.RuleID, in.ModelID, in.ConditionKey))
-		switch {
-		case err == nil:
-			if err := change(&cur); err != nil {
-				return err
-			}
-			out = cur
-			return s.writeInstance(ctx, tx, cur)
-		case !errors.Is(err, store.ErrNotFound):
+		var err error
+		if out, created, err = s.fireIn(ctx, tx, in, since, change); err != nil {
 			return err
 		}
-		var recent int
-		err = tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM alert_instances WHERE org_id = ? AND rule_id = ? AND model_id = ?
-			AND resolved_at >= ? LIMIT 1`), in.OrgID, in.RuleID, in.ModelID, micros(since)).Scan(&recent)
-		if err == nil {
-			return nil // cooling down
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return s.wrap(err)
+		if outbox == nil || out.ID == "" {
+			return nil
 		}
-		args, err := instanceArgs(in)
+		ds, err := outbox(out, created)
 		if err != nil {
-			return err
+			return fmt.Errorf("the alert's deliveries: %w", err)
 		}
-		if _, err := s.exec(ctx, tx, `INSERT INTO alert_instances (`+instanceColumns+`) VALUES (`+placeholders(len(args))+`)`, args...); err != nil {
-			return err
-		}
-		out, created = in, true
-		return nil
+		return s.insertDeliveries(ctx, tx, ds)
 	})
 	if err != nil {
 		return alerts.Instance{}, false, err
 	}
 	return out, created, nil
+}
+
+// fireIn is FireAlert's write of the instance inside tx: the instance
+// written and whether it was inserted, or the zero Instance in a cooldown.
+func (s *DB) fireIn(ctx context.Context, tx *sql.Tx, in alerts.Instance, since time.Time, change func(*alerts.Instance) error) (alerts.Instance, bool, error) {
+	cur, err := s.scanInstance(tx.QueryRowContext(ctx, s.q(`SELECT `+instanceColumns+` FROM alert_instances
+		WHERE org_id = ? AND rule_id = ? AND model_id = ? AND condition_key = ? AND status <> 'resolved'`+s.d.ForUpdate),
+		in.OrgID, in.RuleID, in.ModelID, in.ConditionKey))
+	switch {
+	case err == nil:
+		if change != nil {
+			if err := change(&cur); err != nil {
+				return alerts.Instance{}, false, err
+			}
+		}
+		return cur, false, s.writeInstance(ctx, tx, cur)
+	case !errors.Is(err, store.ErrNotFound):
+		return alerts.Instance{}, false, err
+	}
+	var recent int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM alert_instances WHERE org_id = ? AND rule_id = ? AND model_id = ?
+		AND resolved_at >= ? LIMIT 1`), in.OrgID, in.RuleID, in.ModelID, micros(since)).Scan(&recent)
+	if err == nil {
+		return alerts.Instance{}, false, nil // cooling down
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return alerts.Instance{}, false, s.wrap(err)
+	}
+	args, err := instanceArgs(in)
+	if err != nil {
+		return alerts.Instance{}, false, err
+	}
+	if _, err := s.exec(ctx, tx, `INSERT INTO alert_instances (`+instanceColumns+`) VALUES (`+placeholders(len(args))+`)`, args...); err != nil {
+		return alerts.Instance{}, false, err
+	}
+	return in, true, nil
 }
 
 // AlertStatistics implements alerts.Statistics.

@@ -17,7 +17,7 @@ var (
 )
 
 const ruleColumns = `id, org_id, name, description, alert_type, severity, model_id, conditions, notification_channels,
-	enabled, cooldown_minutes, created_by, created_at, updated_at`
+	enabled, cooldown_minutes, managed_by, created_by, created_at, updated_at`
 
 // ruleArgs are r's values in ruleColumns' order.
 func ruleArgs(r alerts.Rule) ([]any, error) {
@@ -31,7 +31,7 @@ func ruleArgs(r alerts.Rule) ([]any, error) {
 	}
 	model := sql.NullString{String: r.ModelID, Valid: r.ModelID != ""}
 	return []any{r.ID, r.OrgID, r.Name, r.Description, r.AlertType, r.Severity, model, conds, chans,
-		r.Enabled, int64(r.CooldownMinutes), r.CreatedBy, micros(r.CreatedAt), micros(r.UpdatedAt)}, nil
+		r.Enabled, int64(r.CooldownMinutes), r.ManagedBy, r.CreatedBy, micros(r.CreatedAt), micros(r.UpdatedAt)}, nil
 }
 
 func (s *DB) scanRule(row interface{ Scan(...any) error }) (alerts.Rule, error) {
@@ -40,7 +40,7 @@ func (s *DB) scanRule(row interface{ Scan(...any) error }) (alerts.Rule, error) 
 	var conds, chans string
 	var cooldown, created, updated int64
 	if err := row.Scan(&r.ID, &r.OrgID, &r.Name, &r.Description, &r.AlertType, &r.Severity, &model, &conds, &chans,
-		&r.Enabled, &cooldown, &r.CreatedBy, &created, &updated); err != nil {
+		&r.Enabled, &cooldown, &r.ManagedBy, &r.CreatedBy, &created, &updated); err != nil {
 		return r, s.wrap(err)
 	}
 	r.ModelID, r.CooldownMinutes, r.CreatedAt, r.UpdatedAt = model.String, int(cooldown), fromMicros(created), fromMicros(updated)

@@ -77,12 +77,20 @@ func (s *DB) insertDrift(ctx context.Context, qr querier, c drift.Config) error 
 	return err
 }
 
-// CreateDriftConfig implements drift.Store.
+// CreateDriftConfig implements drift.Store; the alert rule c's
+// alert_config manages is created in the same transaction.
 func (s *DB) CreateDriftConfig(ctx context.Context, c drift.Config) error {
-	return s.insertDrift(ctx, s.db, c)
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.insertDrift(ctx, tx, c); err != nil {
+			return err
+		}
+		return s.syncDriftRule(ctx, tx, c)
+	})
 }
 
-// UpdateDriftConfig implements drift.Store.
+// UpdateDriftConfig implements drift.Store; the alert rule the
+// configuration's alert_config manages is created, updated or deleted in
+// the same transaction.
 func (s *DB) UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error) {
 	var c drift.Config
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -108,7 +116,10 @@ func (s *DB) UpdateDriftConfig(ctx context.Context, base drift.Config, change fu
 			return err
 		}
 		c, err = s.readDrift(ctx, tx, c.OrgID, c.ModelID, "")
-		return err
+		if err != nil {
+			return err
+		}
+		return s.syncDriftRule(ctx, tx, c)
 	})
 	return c, err
 }

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 var alertDeliveryTests = []test{
 	{"Alerts/Deliveries", testAlertDeliveries},
 	{"Alerts/DeliveriesClaimedOnce", testAlertDeliveriesClaimedOnce},
+	{"Alerts/DeliveriesInTheAlertsWrite", testAlertDeliveriesInTheAlertsWrite},
 	{"Alerts/Statistics", testAlertStatistics},
 }
 
@@ -101,7 +103,7 @@ func testAlertStatistics(t *testing.T, s Store) {
 	fire := func(r alerts.Rule, model string, n int) alerts.Instance {
 		t.Helper()
 		in := newInstance(r, model, n)
-		_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
+		_, _, err := s.FireAlert(ctx(t), in, at(0), nil, nil)
 		must(t, err, "FireAlert")
 		return in
 	}
@@ -144,5 +146,90 @@ func testAlertStatistics(t *testing.T, s Store) {
 	}
 	if g, err := s.AlertStatistics(ctx(t), newOrg(t, s).ID, "", at(0), at(1000)); err != nil || len(g) != 0 {
 		t.Fatalf("another organization's statistics: got %d, %v, want none", len(g), err)
+	}
+}
+
+// testAlertDeliveriesInTheAlertsWrite: an alert and the deliveries it owes
+// commit in one transaction. A fault between the two writes (the outbox
+// failing, or a delivery row the store refuses) leaves neither; an update
+// that announces nothing writes no delivery.
+func testAlertDeliveriesInTheAlertsWrite(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	r := newRule(o.ID, m.ID, 2)
+	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
+	var calls int
+	outbox := func(ds func(in alerts.Instance) ([]alerts.Delivery, error)) alerts.Outbox {
+		return func(in alerts.Instance, created bool) ([]alerts.Delivery, error) {
+			calls++
+			if !created {
+				return nil, nil
+			}
+			return ds(in)
+		}
+	}
+	nothing := func(what string) {
+		t.Helper()
+		if n := countInstances(t, s, o.ID); n != 0 {
+			t.Fatalf("%s: got %d instances, want none (nothing half-written)", what, n)
+		}
+		if db := sqlDB(s); db != nil {
+			var n int
+			// o.ID is a UUID: a literal keeps the query the same on every dialect.
+			must(t, db.QueryRowContext(ctx(t), `SELECT COUNT(*) FROM alert_deliveries WHERE org_id = '`+o.ID+`'`).Scan(&n), "count deliveries")
+			if n != 0 {
+				t.Fatalf("%s: got %d deliveries, want none", what, n)
+			}
+		}
+	}
+
+	fault := errors.New("injected fault between the alert's write and its deliveries'")
+	_, _, err := s.FireAlert(ctx(t), newInstance(r, m.ID, 60), at(0), nil,
+		outbox(func(alerts.Instance) ([]alerts.Delivery, error) { return nil, fault }))
+	if !errors.Is(err, fault) {
+		t.Fatalf("FireAlert with a failing outbox: got %v, want the fault", err)
+	}
+	nothing("a failing outbox")
+
+	_, _, err = s.FireAlert(ctx(t), newInstance(r, m.ID, 60), at(0), nil, outbox(func(in alerts.Instance) ([]alerts.Delivery, error) {
+		ds := newDeliveries(r, in, 2)
+		ds[1].ID = ds[0].ID // the second row fails on the primary key
+		return ds, nil
+	}))
+	if err == nil {
+		t.Fatal("FireAlert with a refused delivery row: got nil, want an error")
+	}
+	nothing("a refused delivery row")
+
+	o = newOrg(t, s)
+	m = modelFor(t, s, o.ID, "credit")
+	r = newRule(o.ID, m.ID, 2)
+	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
+	var want []alerts.Delivery
+	in, created, err := s.FireAlert(ctx(t), newInstance(r, m.ID, 60), at(0), nil, outbox(func(in alerts.Instance) ([]alerts.Delivery, error) {
+		want = newDeliveries(r, in, 2)
+		return want, nil
+	}))
+	must(t, err, "FireAlert with deliveries")
+	if !created {
+		t.Fatal("FireAlert with deliveries: got created false, want true")
+	}
+	got, err := s.AlertDeliveries(ctx(t), o.ID, in.ID)
+	must(t, err, "AlertDeliveries")
+	equal(t, "deliveries written with the alert", got, want)
+	calls = 0
+	_, created, err = s.FireAlert(ctx(t), newInstance(r, m.ID, 120), at(0), func(cur *alerts.Instance) error { cur.Count++; return nil },
+		outbox(func(alerts.Instance) ([]alerts.Delivery, error) {
+			t.Fatal("deliveries asked of an update")
+			return nil, nil
+		}))
+	must(t, err, "FireAlert update")
+	if created || calls != 1 {
+		t.Fatalf("FireAlert update: got created %v, outbox called %d times, want false, once", created, calls)
+	}
+	got, err = s.AlertDeliveries(ctx(t), o.ID, in.ID)
+	must(t, err, "AlertDeliveries")
+	if len(got) != 2 {
+		t.Fatalf("deliveries after an update: got %d, want the 2 of the opening", len(got))
 	}
 }

@@ -23,6 +23,7 @@ var alertTests = []test{
 	{"Alerts/DeleteRule", testAlertDeleteRule},
 	{"Alerts/ChangeConditions", testAlertChangeConditions},
 	{"Alerts/DeleteModel", testAlertDeleteModel},
+	{"Alerts/ManagedByDrift", testAlertManagedByDrift},
 }
 
 // newRule returns an enabled rule of the model ("" for every model)
@@ -79,7 +80,7 @@ func fired(t *testing.T, s Store) (org, registry.Model, alerts.Rule, alerts.Inst
 	r := newRule(o.ID, m.ID, 2)
 	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
 	in := newInstance(r, m.ID, 60)
-	_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
+	_, _, err := s.FireAlert(ctx(t), in, at(0), nil, nil)
 	must(t, err, "FireAlert")
 	return o, m, r, in
 }
@@ -137,7 +138,7 @@ func testAlertRuleOtherOrg(t *testing.T, s Store) {
 	_, err = s.UpdateAlertRule(ctx(t), b.ID, own.ID, func(r *alerts.Rule) error { r.ModelID = m.ID; return nil })
 	wantErr(t, err, store.ErrNotFound, "UpdateAlertRule to another organization's model")
 	in := newInstance(r, m.ID, 5)
-	_, _, err = s.FireAlert(ctx(t), in, at(0), nil)
+	_, _, err = s.FireAlert(ctx(t), in, at(0), nil, nil)
 	must(t, err, "FireAlert")
 	_, err = s.AlertInstance(ctx(t), b.ID, in.ID)
 	wantErr(t, err, store.ErrNotFound, "AlertInstance of another organization")
@@ -212,7 +213,7 @@ func testAlertFire(t *testing.T, s Store) {
 	r := newRule(o.ID, m.ID, 2)
 	must(t, s.CreateAlertRule(ctx(t), r), "CreateAlertRule")
 	in := newInstance(r, m.ID, 60)
-	got, created, err := s.FireAlert(ctx(t), in, at(0), func(*alerts.Instance) error { t.Fatal("change called without an instance"); return nil })
+	got, created, err := s.FireAlert(ctx(t), in, at(0), func(*alerts.Instance) error { t.Fatal("change called without an instance"); return nil }, nil)
 	must(t, err, "FireAlert first")
 	if !created || got.ID != in.ID {
 		t.Fatalf("FireAlert first: got created %v id %s, want true %s", created, got.ID, in.ID)
@@ -229,7 +230,7 @@ func testAlertFire(t *testing.T, s Store) {
 		cur.Count++
 		cur.WindowEnd, cur.LastTriggeredAt = again.WindowEnd, again.LastTriggeredAt
 		return nil
-	})
+	}, nil)
 	must(t, err, "FireAlert again")
 	if created || got.ID != in.ID || got.Count != 2 {
 		t.Fatalf("FireAlert again: got created %v id %s count %d, want false %s 2", created, got.ID, got.Count, in.ID)
@@ -239,7 +240,7 @@ func testAlertFire(t *testing.T, s Store) {
 	}
 	other := r
 	other.Conditions = r.Conditions[:1]
-	_, created, err = s.FireAlert(ctx(t), newInstance(other, m.ID, 120), at(0), nil)
+	_, created, err = s.FireAlert(ctx(t), newInstance(other, m.ID, 120), at(0), nil, nil)
 	must(t, err, "FireAlert with other conditions")
 	if !created {
 		t.Errorf("FireAlert with another condition set: got created false, want a new instance")
@@ -269,7 +270,7 @@ func testAlertFireConcurrent(t *testing.T, s Store) {
 		_, created[i], err = s.FireAlert(ctx(t), newInstance(r, m.ID, 60), at(0), func(cur *alerts.Instance) error {
 			cur.Count++
 			return nil
-		})
+		}, nil)
 		return err
 	})
 	opened := 0
@@ -296,12 +297,12 @@ func testAlertCooldown(t *testing.T, s Store) {
 		return cur.Apply(alerts.ActionAutoResolve, alerts.SystemUser, at(120), nil, "")
 	})
 	must(t, err, "auto-resolve")
-	got, created, err := s.FireAlert(ctx(t), newInstance(r, m.ID, 180), at(100), nil)
+	got, created, err := s.FireAlert(ctx(t), newInstance(r, m.ID, 180), at(100), nil, nil)
 	must(t, err, "FireAlert in the cooldown")
 	if created || got.ID != "" {
 		t.Fatalf("FireAlert resolved at 120 since 100: got created %v id %q, want nothing", created, got.ID)
 	}
-	_, created, err = s.FireAlert(ctx(t), newInstance(r, m.ID, 1200), at(121), nil)
+	_, created, err = s.FireAlert(ctx(t), newInstance(r, m.ID, 1200), at(121), nil, nil)
 	must(t, err, "FireAlert after the cooldown")
 	if !created {
 		t.Fatalf("FireAlert resolved at 120 since 121: got created false, want a new instance")
@@ -350,7 +351,7 @@ func testAlertInstanceList(t *testing.T, s Store) {
 	must(t, s.CreateAlertRule(ctx(t), r2), "CreateAlertRule")
 	a, b, c := newInstance(r1, m1.ID, 10), newInstance(r1, m2.ID, 20), newInstance(r2, m2.ID, 30)
 	for _, in := range []alerts.Instance{a, b, c} {
-		_, _, err := s.FireAlert(ctx(t), in, at(0), nil)
+		_, _, err := s.FireAlert(ctx(t), in, at(0), nil, nil)
 		must(t, err, "FireAlert")
 	}
 	_, err := s.UpdateAlertInstance(ctx(t), o.ID, b.ID, func(cur *alerts.Instance) error {

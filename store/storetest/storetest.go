@@ -20,6 +20,7 @@ import (
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -75,6 +76,7 @@ type Store interface {
 	TrustHistory(ctx context.Context, orgID, modelID string, from time.Time, limit int) ([]trust.Snapshot, error)
 	workflow.Store
 	codehost.Store
+	explanation.ArtifactStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -131,6 +133,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, codehostTests...)
 	tests = append(tests, alertTests...)
 	tests = append(tests, alertDeliveryTests...)
+	tests = append(tests, artifactTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

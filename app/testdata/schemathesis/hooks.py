@@ -170,6 +170,8 @@ def _broken_rules(op, case):
         sent = body.get("model_id")
         if sent is not None and str(sent).lower() != str((case.path_parameters or {}).get("model_id", "")).lower():
             broken.add("model_id")  # "when sent, must be the path's"
+    if op == "PUT /models/{model_id}/artifact":
+        broken |= _artifact_rules(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
         items = body.get("completions") if op.endswith("/batch") else [body]
         for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
@@ -264,6 +266,19 @@ def _broken_rules(op, case):
         if _time(ref.get("start")) and _time(ref.get("end")) and _time(ref["start"]) >= _time(ref["end"]):
             broken.add("schedule_config.reference.end")
     return broken
+
+
+def _artifact_rules(body):
+    """PUT /models/{model_id}/artifact: a tree model's content must be a
+    model file Vigil reads (generated text never is), and its features as
+    many as the model reads; a linear model has one coefficient per
+    feature."""
+    if body.get("kind") in ("xgboost_json", "lightgbm_text", "sklearn_json"):
+        return {"content", "features"}
+    if isinstance(body.get("coefficients"), list) and isinstance(body.get("features"), list):
+        if len(body["coefficients"]) != len(body["features"]):
+            return {"coefficients"}
+    return set()
 
 
 def _review_rules(op, body):

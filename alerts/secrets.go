@@ -1,0 +1,113 @@
+package alerts
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/vigilhq/vigil/platform/secretbox"
+)
+
+// ChannelLabel is the secretbox label of an organization's sealed channel
+// targets: a sealed target opens only in its organization.
+func ChannelLabel(orgID string) string { return "alert_channel:" + orgID }
+
+// SecretChannel reports whether a channel's target is a secret: a Slack
+// incoming-webhook URL, whose path is the credential to post. Such a
+// target is sealed at rest and masked in every response.
+func SecretChannel(ch Channel) bool { return ch.Type == "slack" }
+
+// MaskTarget is how a secret target is shown: its scheme and host, an
+// ellipsis and its last four characters, https://hooks.slack.com/…/****abcd.
+func MaskTarget(target string) string {
+	last := target
+	if r := []rune(target); len(r) > 4 {
+		last = string(r[len(r)-4:])
+	}
+	if u, err := url.Parse(target); err == nil && u.Scheme != "" && u.Host != "" {
+		return u.Scheme + "://" + u.Host + "/…/****" + last
+	}
+	return "****" + last
+}
+
+// OpenTarget returns a channel's target in clear: opened with box when it
+// is sealed, as is otherwise (a rule stored before targets were sealed, or
+// one a drift configuration manages).
+func OpenTarget(box *secretbox.Keyring, orgID, target string) (string, error) {
+	if !secretbox.IsSealed(target) {
+		return target, nil
+	}
+	if box == nil {
+		return "", fmt.Errorf("a sealed channel target and no master key to open it")
+	}
+	b, err := box.Open(target, ChannelLabel(orgID))
+	if err != nil {
+		return "", fmt.Errorf("open a channel target: %w", err)
+	}
+	return string(b), nil
+}
+
+// openChannels returns chans with every target in clear; a target that
+// does not open is left sealed (it is masked, never shown).
+func (a *API) openChannels(orgID string, chans []Channel) []Channel {
+	out := make([]Channel, len(chans))
+	for i, ch := range chans {
+		out[i] = ch
+		if t, err := OpenTarget(a.Box, orgID, ch.Target); err == nil {
+			out[i].Target = t
+		}
+	}
+	return out
+}
+
+// sealChannels seals the secret targets of chans that are in clear (with
+// no Box, the API of a test, they stay in clear).
+func (a *API) sealChannels(orgID string, chans []Channel) ([]Channel, error) {
+	out := make([]Channel, len(chans))
+	for i, ch := range chans {
+		out[i] = ch
+		if !SecretChannel(ch) || secretbox.IsSealed(ch.Target) || a.Box == nil {
+			continue
+		}
+		s, err := a.Box.Seal([]byte(ch.Target), ChannelLabel(orgID))
+		if err != nil {
+			return nil, fmt.Errorf("seal a channel target: %w", err)
+		}
+		out[i].Target = s
+	}
+	return out, nil
+}
+
+// unmask replaces each secret target of a request that is the mask of one
+// of the stored channels (clear) by that channel's target: a PATCH that
+// sends back the channels it read keeps their secrets.
+func unmask(req []Channel, stored []Channel) {
+	for i, ch := range req {
+		if !SecretChannel(ch) {
+			continue
+		}
+		for _, s := range stored {
+			if s.Type == ch.Type && MaskTarget(s.Target) == ch.Target {
+				req[i].Target = s.Target
+				break
+			}
+		}
+	}
+}
+
+// view is r as answered: secret targets masked.
+func (a *API) view(r Rule) ruleView {
+	v := newRuleView(r)
+	chans := make([]Channel, len(v.Channels))
+	for i, ch := range v.Channels {
+		chans[i] = ch
+		if SecretChannel(ch) {
+			t, err := OpenTarget(a.Box, r.OrgID, ch.Target)
+			if err != nil {
+				t = ""
+			}
+			chans[i].Target = MaskTarget(t)
+		}
+	}
+	v.Channels = chans
+	return v
+}

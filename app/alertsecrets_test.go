@@ -1,0 +1,154 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/platform/secretbox"
+)
+
+// TestAlertRuleSecrets: a Slack webhook URL never appears in a rule's
+// responses (masked to its host and last four characters) and is sealed
+// at rest; a PATCH without the channels, or with the masked target sent
+// back, keeps it; a new URL replaces it.
+func TestAlertRuleSecrets(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		key, _ := s.key(admin, "read", "write")
+		model := s.model(key, "fraud", "1")
+		const secret = "https://hooks.slack.com/services/T0001/B0002/s3cr3tTOKENabcd"
+		body := slowRule(model)
+		body["notification_channels"] = []any{map[string]any{"type": "slack", "target": secret},
+			map[string]any{"type": "email", "target": "oncall@example.com"}}
+		const masked = "https://hooks.slack.com/…/****abcd"
+		check := func(what string, r response, wantClear string) {
+			t.Helper()
+			if strings.Contains(string(r.raw), "s3cr3t") || strings.Contains(string(r.raw), "n3w") {
+				t.Fatalf("%s: got %s, want no Slack secret in the response", what, r.raw)
+			}
+			stored := storedRule(t, s, r.str("id"))
+			target := stored.Channels[0].Target
+			if !secretbox.IsSealed(target) || strings.Contains(target, "hooks.slack.com") {
+				t.Fatalf("%s: stored target %q, want it sealed", what, target)
+			}
+			box, err := s.app.masterKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if clear, err := alerts.OpenTarget(box, stored.OrgID, target); err != nil || clear != wantClear {
+				t.Fatalf("%s: stored target opens to %q (%v), want %q", what, clear, err, wantClear)
+			}
+			if stored.Channels[1].Target != "oncall@example.com" {
+				t.Fatalf("%s: e-mail target %q, want it in clear", what, stored.Channels[1].Target)
+			}
+		}
+		r := s.do("POST", "/alerts/rules", key, body).want(t, 201)
+		if slackTarget(r) != masked {
+			t.Fatalf("created: got target %q in %s, want %q", slackTarget(r), r.raw, masked)
+		}
+		check("created", r, secret)
+		id := r.str("id")
+		check("read", s.do("GET", "/alerts/rules/"+id, key, nil).want(t, 200), secret)
+		if l := s.do("GET", "/alerts/rules?model_id="+model, key, nil).want(t, 200); strings.Contains(string(l.raw), "s3cr3t") || !strings.Contains(string(l.raw), "****abcd") {
+			t.Fatalf("list: got %s, want the target masked", l.raw)
+		}
+		check("PATCH without channels", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"name": "renamed"}).want(t, 200), secret)
+		back := []any{map[string]any{"type": "slack", "target": masked}, map[string]any{"type": "email", "target": "oncall@example.com"}}
+		check("PATCH with the masked target", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200), secret)
+		const fresh = "https://hooks.slack.com/services/T0001/B0002/n3wTOKENwxyz"
+		back[0] = map[string]any{"type": "slack", "target": fresh}
+		r = s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200)
+		if slackTarget(r) != "https://hooks.slack.com/…/****wxyz" {
+			t.Fatalf("new URL: got target %q, want it masked", slackTarget(r))
+		}
+		check("PATCH with a new URL", r, fresh)
+	})
+}
+
+// storedRule reads the rule as the transactional store holds it (the
+// evaluation's view across organizations).
+func storedRule(t *testing.T, s *server, id string) alerts.Rule {
+	t.Helper()
+	targets, err := s.app.store.AlertTargets(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range targets {
+		if tg.Rule.ID == id {
+			return tg.Rule
+		}
+	}
+	t.Fatalf("rule %s not among the stored targets", id)
+	return alerts.Rule{}
+}
+
+// slackTarget is the target of a rule response's first channel.
+func slackTarget(r response) string {
+	chans, _ := r.at("notification_channels").([]any)
+	if len(chans) == 0 {
+		return ""
+	}
+	target, _ := chans[0].(map[string]any)["target"].(string)
+	return target
+}
+
+// TestWebhookSecretRotation: a rotation answers a new secret, which GET
+// then shows, with the end of the previous one's overlap (24 h by
+// default, none with overlap_hours 0); the processor role signs with
+// both during the overlap; a bad overlap is a 422 naming it.
+func TestWebhookSecretRotation(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		key, _ := s.key(admin, "read", "write")
+		first := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200)
+		if first.at("previous_valid_until") != nil {
+			t.Fatalf("before any rotation: got %s, want no previous secret", first.raw)
+		}
+		before := time.Now()
+		r := s.do("POST", "/alerts/webhook-secret/rotate", key, nil).want(t, 200)
+		if r.str("secret") == first.str("secret") || len(r.str("secret")) != 64 {
+			t.Fatalf("rotated: got %s, want a new 64-character secret", r.raw)
+		}
+		until, err := time.Parse(time.RFC3339Nano, r.str("previous_valid_until"))
+		if err != nil || until.Before(before.Add(24*time.Hour-time.Minute)) || until.After(time.Now().Add(24*time.Hour+time.Minute)) {
+			t.Fatalf("previous_valid_until: got %q (%v), want 24 hours from now", r.str("previous_valid_until"), err)
+		}
+		if again := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200); again.str("secret") != r.str("secret") ||
+			again.str("previous_valid_until") != r.str("previous_valid_until") {
+			t.Fatalf("GET after the rotation: got %s, want %s", again.raw, r.raw)
+		}
+		orgID := storedOrg(t, s, key)
+		keys, err := s.app.webhookKeys(mustBox(t, s))(t.Context(), orgID)
+		if err != nil || len(keys.Signing(time.Now())) != 2 || string(keys.Signing(time.Now())[1]) != first.str("secret") {
+			t.Fatalf("the processor role's keys in the overlap: got %d signing (%v), want the new then the old", len(keys.Signing(time.Now())), err)
+		}
+		last := s.do("POST", "/alerts/webhook-secret/rotate", key, map[string]any{"overlap_hours": 0}).want(t, 200)
+		if last.at("previous_valid_until") != nil || last.str("secret") == r.str("secret") {
+			t.Fatalf("rotation with no overlap: got %s, want a new secret alone", last.raw)
+		}
+		s.do("POST", "/alerts/webhook-secret/rotate", key, map[string]any{"overlap_hours": 169}).wantField(t, "overlap_hours")
+		if got := s.do("GET", "/alerts/webhook-secret", key, nil).want(t, 200); got.str("secret") != last.str("secret") {
+			t.Fatalf("after a refused rotation: got %s, want the secret unchanged", got.raw)
+		}
+	})
+}
+
+func mustBox(t *testing.T, s *server) *secretbox.Keyring {
+	t.Helper()
+	box, err := s.app.masterKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return box
+}
+
+// storedOrg is the organization of the key's caller, read from a rule it
+// creates.
+func storedOrg(t *testing.T, s *server, key string) string {
+	t.Helper()
+	model := s.model(key, "org-probe", "1")
+	id := s.do("POST", "/alerts/rules", key, slowRule(model)).want(t, 201).str("id")
+	return storedRule(t, s, id).OrgID
+}

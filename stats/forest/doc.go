@@ -1,0 +1,23 @@
+// Package forest is a tree-ensemble model (gradient-boosted trees and
+// random forests) and the parsers that read one from the formats Vigil
+// accepts as an uploaded artifact: XGBoost's JSON model (save_model of a
+// .json name), LightGBM's text model (save_model / model_to_string) and
+// scikit-learn trees in the JSON export that testdata/export_sklearn.py
+// writes (documented there and on ParseSklearn).
+//
+// An Ensemble predicts one raw output (the margin: log-odds for a binary
+// classifier, the value itself for a regressor): Base plus the sum of each
+// tree's leaf value, times Scale (1/number of trees for a forest that
+// averages). Each Tree keeps, per node, the split feature, the threshold,
+// the comparison (XGBoost sends x < t left, LightGBM and scikit-learn
+// x <= t), where a missing value (NaN) goes, the leaf value and the
+// node's cover (the training weight that reached it), which
+// path-dependent TreeSHAP needs.
+//
+// Inputs of XGBoost and scikit-learn models are compared in float32, as
+// those libraries (and shap) do; LightGBM compares in float64.
+// Categorical splits and multi-output models are refused (ErrInvalid) for
+// now.
+//
+// It imports nothing of Vigil: the maths tree stands alone.
+package forest

@@ -1,0 +1,74 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/drift"
+)
+
+// managedRules returns the organization's rules managed by the model's
+// drift configuration.
+func managedRules(t *testing.T, s Store, orgID, modelID string) []alerts.Rule {
+	t.Helper()
+	rules, _, err := s.AlertRules(ctx(t), orgID, alerts.RuleFilter{ModelID: modelID})
+	must(t, err, "AlertRules")
+	var out []alerts.Rule
+	for _, r := range rules {
+		if r.ManagedBy == alerts.ManagedByDrift(modelID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// testAlertManagedByDrift: a drift configuration's alert_config becomes
+// one managed rule in the configuration's own write, is changed with it,
+// and goes (its alerts resolved) when alert_config is disabled; a change
+// of the configuration that the rule does not see leaves it as it is.
+func testAlertManagedByDrift(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	c := drift.Default(o.ID, m.ID)
+	c.Alerts.Channels = []drift.Channel{{Type: "webhook", Target: "https://hooks.example.com/d"}}
+	c.CreatedAt, c.UpdatedAt = ptr(at(10)), ptr(at(10))
+	must(t, s.CreateDriftConfig(ctx(t), c), "CreateDriftConfig")
+	rules := managedRules(t, s, o.ID, m.ID)
+	want, _ := alerts.DriftRule(c)
+	if len(rules) != 1 {
+		t.Fatalf("managed rules after the configuration's creation: got %d, want 1", len(rules))
+	}
+	got := rules[0]
+	want.ID, want.CreatedAt, want.UpdatedAt = got.ID, stored(at(10)), stored(at(10))
+	equal(t, "managed rule", got, want)
+
+	in := newInstance(got, m.ID, 60)
+	_, _, err := s.FireAlert(ctx(t), in, at(0), nil, nil)
+	must(t, err, "FireAlert")
+	update := func(n int, change func(*drift.Config)) {
+		t.Helper()
+		_, err := s.UpdateDriftConfig(ctx(t), c, func(cur *drift.Config) error { change(cur); cur.UpdatedAt = ptr(at(n)); return nil })
+		must(t, err, "UpdateDriftConfig")
+	}
+	update(20, func(cur *drift.Config) { cur.Schedule.Enabled = false })
+	if r := managedRules(t, s, o.ID, m.ID); len(r) != 1 || !r[0].UpdatedAt.Equal(stored(at(10))) {
+		t.Fatalf("after a change the rule does not see: got %+v, want the rule untouched", r)
+	}
+	update(30, func(cur *drift.Config) { cur.Alerts.MinSeverity = drift.Medium })
+	r := managedRules(t, s, o.ID, m.ID)
+	if len(r) != 1 || r[0].ID != got.ID || r[0].Severity != "medium" || r[0].Conditions[0].Threshold != c.Thresholds.Severity.Medium ||
+		!r[0].UpdatedAt.Equal(stored(at(30))) {
+		t.Fatalf("after min_severity medium: got %+v, want the same rule at the medium cutoff", r)
+	}
+	if cur, err := s.AlertInstance(ctx(t), o.ID, in.ID); err != nil || cur.Status != alerts.StatusResolved {
+		t.Fatalf("the alert of the old conditions: got %s, %v, want resolved", cur.Status, err)
+	}
+	update(40, func(cur *drift.Config) { cur.Alerts.Enabled = false })
+	if r := managedRules(t, s, o.ID, m.ID); len(r) != 0 {
+		t.Fatalf("after alert_config is disabled: got %d managed rules, want none", len(r))
+	}
+	update(50, func(cur *drift.Config) { cur.Alerts.Enabled = true })
+	if r := managedRules(t, s, o.ID, m.ID); len(r) != 1 || r[0].ID == got.ID {
+		t.Fatalf("after alert_config is enabled again: got %+v, want a new managed rule", r)
+	}
+}
