@@ -61,6 +61,8 @@ var Catalogue = []Metric{
 		Description: "Mean latency_ms of the window's LLM completions that reported one."},
 	{Name: "dead_letters", Unit: "events", Empty: "zero",
 		Description: "Events of the model the analytical store refused for good and set aside in the window (dead letters), from per-minute counts kept as they are set aside."},
+	{Name: "toxicity_rate", Unit: "share in [0, 1]", Empty: "no value",
+		Description: "Share of the window's toxicity-checked LLM completions that were flagged (checked on arrival: VIGIL_TOXICITY_SAMPLE_PERCENT)."},
 }
 
 // metricProblem says what is wrong with a metric_name, "" when it is in

@@ -18,6 +18,7 @@ type Readings interface {
 	MetricSeries(ctx context.Context, f analytics.MetricFilter, b analytics.Buckets) ([]analytics.Summary, error)
 	CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
 	DeadLetterCount(ctx context.Context, orgID, modelID string, r analytics.Range) (int64, error)
+	LLMGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.LLMGroup, error)
 }
 
 // Findings reads the transactional store's drift reports and bias audits
@@ -120,6 +121,9 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 		}
 		return ptr(f.DriftScore), nil
 	}
+	if name == "toxicity_rate" {
+		return o.toxicityRate(ctx, rng)
+	}
 	if strings.HasPrefix(name, "llm_") {
 		g, err := o.completions(ctx, minutes, rng)
 		if err != nil {
@@ -185,6 +189,23 @@ func (o *Observer) completions(ctx context.Context, minutes int, rng analytics.R
 	}
 	o.llm[minutes] = &g
 	return &g, nil
+}
+
+// toxicityRate is the share of the toxicity-checked completions in rng
+// that were flagged, nil when none was checked.
+func (o *Observer) toxicityRate(ctx context.Context, rng analytics.Range) (*float64, error) {
+	groups, err := o.rd.LLMGroups(ctx, o.orgID, o.modelID, rng)
+	if err != nil {
+		return nil, err
+	}
+	var scored, flagged int64
+	for _, g := range groups {
+		scored, flagged = scored+g.Scored, flagged+g.Flagged
+	}
+	if scored == 0 {
+		return nil, nil
+	}
+	return ptr(float64(flagged) / float64(scored)), nil
 }
 
 // report is the model's newest data-drift report written in rng, nil

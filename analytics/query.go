@@ -91,6 +91,11 @@ type Store interface {
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 	Series
+	LLMSeries
+	// Completion returns the organization's completion with the id (its
+	// model, provider, model_name, prompt and completion);
+	// store.ErrNotFound when there is none.
+	Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error)
 	// DeadLetters returns up to limit of the organization's dead letters
 	// (events the store refused for good), newest first.
 	DeadLetters(ctx context.Context, orgID string, limit int) ([]DeadLetter, error)

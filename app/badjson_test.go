@@ -61,6 +61,9 @@ var badJSONBodies = map[string]badJSONBody{
 		"x", `1`, "metrics[0].metadata.x", "metrics"},
 	"POST /llm/completions": {`{"model_id":":model_id","provider":"openai","model_name":"gpt","prompt":"hi","completion":"hello","metadata":{%s}}`,
 		"x", `1`, "metadata.x", ""},
+	"POST /llm/completions/batch": {`{"model_id":":model_id","completions":[{"provider":"openai","model_name":"gpt","metadata":{%s}}]}`,
+		"x", `1`, "completions[0].metadata.x", "completions"},
+	"POST /llm/toxicity":      {`{%s}`, "text", `"hello"`, "text", ""},
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
 	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
 

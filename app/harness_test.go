@@ -32,6 +32,7 @@ import (
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/toxicity"
 )
 
 // adminPassword is the first admin's password in every test server.
@@ -300,5 +301,5 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{})
+		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{})
 }

@@ -230,6 +230,11 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
 	v1 := a.http.Group("/api/v1")
 	events, reads := a.pipelineAPIs()
+	toxic, err := a.toxicityAPI()
+	if err != nil {
+		return err
+	}
+	events.Toxicity = toxic.Checker.OnArrival
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
 	trusts := &trust.API{Store: a.store, Clock: a.clock()}
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
@@ -250,7 +255,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
 	a.services = append(a.services, service{"review-outbox", resender.Run})
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

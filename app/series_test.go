@@ -60,10 +60,19 @@ func testMetricAndLLMReads(t *testing.T, s *server) {
 	for path, want := range map[string]any{"totals.total_tokens": 103.0, "totals.prompt_tokens": 41.0,
 		"totals.completion_tokens": 62.0, "totals.total_cost": 0.875, "totals.avg_latency_ms": 150.0,
 		"by_model.gpt-4o.completions": 2.0, "by_model.gpt-4o.cost": 0.75, "by_model.claude.completions": 1.0,
-		"model_id": model} {
+		"model_id": model, "totals.p50_latency_ms": 100.0, "totals.p95_latency_ms": 280.0, "totals.p99_latency_ms": 296.0,
+		"totals.errors": 0.0, "totals.error_rate": 0.0, "by_provider.p.completions": 3.0, "by_provider.p.total_tokens": 103.0,
+		"by_model.gpt-4o.p50_latency_ms": 200.0, "trend.interval": "hour", "totals.toxicity_rate": nil} {
 		if got := llm.at(path); got != want {
 			t.Errorf("got %s %v, want %v", path, got, want)
 		}
+	}
+	var points float64
+	for _, p := range llm.at("trend.points").([]any) {
+		points += p.(map[string]any)["completions"].(float64)
+	}
+	if points != 3 {
+		t.Errorf("got trend %v, want its points to add up to the 3 completions", llm.at("trend"))
 	}
 	if org := s.do("GET", "/llm/metrics", key, nil).want(t, 200); org.at("totals.completions") != 3.0 || org.at("model_id") != nil {
 		t.Errorf("got %s for the organization, want its 3 completions and model_id null", org.raw)

@@ -59,7 +59,21 @@ type Completion struct {
 	LatencyMS  *float64       `json:"latency_ms"`
 	Cost       float64        `json:"cost"`
 	Metadata   map[string]any `json:"metadata"`
-	Timestamp  time.Time      `json:"timestamp"`
+	// Error is the provider's error (code or message) when the call
+	// failed; "" when it succeeded.
+	Error string `json:"error,omitempty"`
+	// Toxicity is the completion's toxicity check, nil when it had none.
+	Toxicity  *Toxicity `json:"toxicity,omitempty"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// Toxicity is a toxicity check of a text: the scorer that made it, its
+// scores by head (toxicity, severe_toxicity, obscene, threat, insult,
+// identity_attack) from 0 to 1, and whether any reached the threshold.
+type Toxicity struct {
+	Scorer  string             `json:"scorer"`
+	Scores  map[string]float64 `json:"scores"`
+	Flagged bool               `json:"flagged"`
 }
 
 // Documents returns the prediction's input_data, output_data and metadata

@@ -10,15 +10,20 @@ import (
 )
 
 type completionRequest struct {
-	ModelID    string         `json:"model_id"`
-	Provider   string         `json:"provider"`
-	ModelName  string         `json:"model_name"`
-	Prompt     string         `json:"prompt"`
-	Completion string         `json:"completion"`
-	Tokens     *tokensInput   `json:"tokens"`
-	LatencyMS  *float64       `json:"latency_ms"`
-	Cost       *float64       `json:"cost"`
-	Metadata   map[string]any `json:"metadata"`
+	ModelID string `json:"model_id"`
+	// CompletionID is the caller's id of the completion: one sent again
+	// with the same id is stored once.
+	CompletionID string         `json:"completion_id"`
+	Provider     string         `json:"provider"`
+	ModelName    string         `json:"model_name"`
+	Prompt       string         `json:"prompt"`
+	Completion   string         `json:"completion"`
+	Tokens       *tokensInput   `json:"tokens"`
+	LatencyMS    *float64       `json:"latency_ms"`
+	Cost         *float64       `json:"cost"`
+	Metadata     map[string]any `json:"metadata"`
+	// Error is the provider's error when the call failed.
+	Error string `json:"error"`
 }
 
 // maxCost bounds one completion's cost, so that the sums GET /llm/metrics
@@ -45,6 +50,8 @@ func (r *completionRequest) setModel(id string) { r.ModelID = id }
 func (r *completionRequest) validate() error {
 	var v web.Problems
 	v.Required("model_id", r.ModelID)
+	v.MaxLen("completion_id", r.CompletionID, 128)
+	v.Text("completion_id", r.CompletionID)
 	v.Required("provider", r.Provider)
 	v.MaxLen("provider", r.Provider, 100)
 	v.Required("model_name", r.ModelName)
@@ -65,6 +72,7 @@ func (r *completionRequest) validate() error {
 			v.Add("tokens.total_tokens", "must equal prompt_tokens + completion_tokens, or be left out")
 		}
 	}
+	v.MaxLen("error", r.Error, 1000)
 	checkLatency(&v, r.LatencyMS)
 	if r.Cost != nil && (*r.Cost < 0 || *r.Cost > maxCost) {
 		v.Add("cost", "must be between 0 and 1e9")
@@ -84,11 +92,23 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	if r.Cost != nil {
 		cost = *r.Cost
 	}
-	return eventlog.Completion{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
+	id := r.CompletionID
+	if id == "" {
+		id = uuid.Must(uuid.NewV7()).String()
+	}
+	var tox *eventlog.Toxicity
+	if a.Toxicity != nil {
+		tox = a.Toxicity(c.UserContext(), r.Completion)
+	}
+	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, Toxicity: tox, ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
-		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
+		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Error: r.Error, Timestamp: a.Clock.Now()}
 }
 
 func (a *API) logCompletion(c *fiber.Ctx) error {
 	return logOne[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion)
+}
+
+func (a *API) logCompletions(c *fiber.Ctx) error {
+	return logBatch[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion, "completions", MaxCompletionsPerBatch)
 }

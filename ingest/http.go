@@ -22,6 +22,7 @@ import (
 const (
 	MaxPredictionsPerBatch = 1000
 	MaxMetricsPerBatch     = 100
+	MaxCompletionsPerBatch = 1000
 )
 
 // retryLog is the Retry-After of a 503 when the log is unreachable.
@@ -48,6 +49,9 @@ type API struct {
 	// models goes on through an outage of the transactional store; zero
 	// serves none stale.
 	StaleIfError time.Duration
+	// Toxicity checks a logged completion's text on arrival, or answers
+	// nil (not sampled, or the scorer failed); nil checks none.
+	Toxicity func(ctx context.Context, text string) *eventlog.Toxicity
 
 	once   sync.Once
 	models cache.Cache[registry.Model]
@@ -61,6 +65,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/metrics", Permission: "metrics:write", Handler: a.logMetric},
 		{Method: fiber.MethodPost, Path: "/metrics/batch", Permission: "metrics:write", Bucket: web.BucketBatch, Handler: a.logMetrics},
 		{Method: fiber.MethodPost, Path: "/llm/completions", Permission: "llm:write", Bucket: web.BucketPredictions, Handler: a.logCompletion},
+		{Method: fiber.MethodPost, Path: "/llm/completions/batch", Permission: "llm:write", Bucket: web.BucketBatch, Handler: a.logCompletions},
 	}
 }
 

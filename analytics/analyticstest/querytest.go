@@ -58,6 +58,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"MergedProfile", testMergedProfile},
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
+		{"LLMRollups", testLLMRollups},
 		{"Refused", testRefused},
 		{"Stream", testStream},
 		{"StreamStopsEarly", testStreamStopsEarly},

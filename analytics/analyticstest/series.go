@@ -68,8 +68,9 @@ func completion(org, model, name string, i int, tokens int64, cost float64, late
 		LatencyMS: latency, Cost: cost, Metadata: map[string]any{}, Timestamp: base.Add(time.Duration(i) * time.Second)}
 }
 
-// testCompletionGroups writes completions of two LLMs, one batch twice:
-// groups by model_name count each once, within the organization, model
+// testCompletionGroups writes completions of two LLMs, one batch twice
+// and two of its ids again at a later time (a client's retry): groups by
+// model_name count each once, within the organization, model
 // and range.
 func testCompletionGroups(t *testing.T, s Store) {
 	ms := func(v float64) *float64 { return &v }
@@ -81,7 +82,12 @@ func testCompletionGroups(t *testing.T, s Store) {
 		completion("o2", "m1", "gpt-4o", 5, 1000, 1000, ms(1)),
 	}
 	cs[1].Timestamp = base.Add(90 * time.Second) // another minute
-	for _, b := range [][]eventlog.Completion{cs, cs[:3]} {
+	// A client's retry of two completion ids, later: stored once.
+	retry := []eventlog.Completion{cs[0], cs[2]}
+	for i := range retry {
+		retry[i].Timestamp = base.Add(30 * time.Minute)
+	}
+	for _, b := range [][]eventlog.Completion{cs, cs[:3], retry} {
 		if err := s.Write(context.Background(), analytics.Batch{Completions: b}); err != nil {
 			t.Fatalf("Write: %v", err)
 		}

@@ -48,6 +48,7 @@ func (s *Store) ensure(ctx context.Context) error {
 		{tables.PredictionHours, tables.PredictionMinutes, analytics.PredictionHours(s.query, tables, s.writeHours)},
 		{tables.MetricHours, tables.MetricMinutes, metricRollup.fill(s)},
 		{tables.CompletionHours, tables.CompletionMinutes, completionRollup.fill(s)},
+		{"llm_hours", "completions", s.fillLLM},
 	} {
 		if err := analytics.FillHours(ctx, s.query, f.hours, f.minutes, f.fill); err != nil {
 			return err

@@ -171,15 +171,10 @@ func (s *Store) insertMetrics(ctx context.Context, ms []eventlog.Metric) error {
 	return nil
 }
 
-func (s *Store) writeCompletions(ctx context.Context, cs []eventlog.Completion) error {
-	return write(ctx, s, "completions", cs, func(c eventlog.Completion) (modelKey, string, time.Time) {
-		return modelKey{c.OrgID, c.ModelID}, c.ID, c.Timestamp
-	}, s.insertCompletions, completionRollup.rewrite(s))
-}
-
 func (s *Store) insertCompletions(ctx context.Context, cs []eventlog.Completion) error {
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO completions (org_id, model_id, event_id, provider, model_name,
-		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts)`)
+		prompt, completion, prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, error, toxicity,
+		flagged, ts)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert: %w", err)
 	}
@@ -189,9 +184,13 @@ func (s *Store) insertCompletions(ctx context.Context, cs []eventlog.Completion)
 		if err != nil {
 			return err
 		}
+		tox, flagged, err := analytics.ToxicityColumns(c.Toxicity)
+		if err != nil {
+			return err
+		}
 		if err := batch.Append(c.OrgID, c.ModelID, c.ID, c.Provider, c.ModelName, c.Prompt, c.Completion,
 			c.Tokens.PromptTokens, c.Tokens.CompletionTokens, c.Tokens.TotalTokens, c.LatencyMS, c.Cost, meta,
-			c.Timestamp.UnixMicro()); err != nil {
+			c.Error, tox, flagged, c.Timestamp.UnixMicro()); err != nil {
 			return fmt.Errorf("clickhouse insert: %w", err)
 		}
 	}

@@ -162,5 +162,8 @@ func (s *Store) fillHours(ctx context.Context) error {
 			return err
 		})
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return analytics.FillHours(ctx, s.read, llmTables.Hours, "completions", s.fillLLM)
 }

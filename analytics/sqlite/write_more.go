@@ -3,6 +3,7 @@ package sqlite
 import (
 	"fmt"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
@@ -75,16 +76,24 @@ func (w writer) completions(cs []eventlog.Completion) error {
 		if err != nil {
 			return err
 		}
+		tox, flagged, err := analytics.ToxicityColumns(c.Toxicity)
+		if err != nil {
+			return err
+		}
 		rows[i] = []any{c.OrgID, c.ModelID, c.ID, c.Provider, c.ModelName, c.Prompt, c.Completion,
 			c.Tokens.PromptTokens, c.Tokens.CompletionTokens, c.Tokens.TotalTokens, nullFloat(c.LatencyMS), c.Cost, meta,
-			c.Timestamp.UnixMicro()}
+			c.Error, tox, flagged, c.Timestamp.UnixMicro()}
 	}
 	added, err := w.insertNew("completions", []string{"org_id", "model_id", "event_id", "provider", "model_name", "prompt",
-		"completion", "prompt_tokens", "completion_tokens", "total_tokens", "latency_ms", "cost", "metadata", "ts"}, rows)
+		"completion", "prompt_tokens", "completion_tokens", "total_tokens", "latency_ms", "cost", "metadata",
+		"error", "toxicity", "flagged", "ts"}, rows)
 	if err != nil {
 		return err
 	}
 	cs = newOnly(cs, added, func(c eventlog.Completion) eventKey { return eventKey{c.OrgID, c.ModelID, c.ID} })
+	if err := w.llm(cs); err != nil {
+		return err
+	}
 	for _, res := range resolutions {
 		buckets := map[[4]any]*completionBucket{}
 		for _, c := range cs {

@@ -52,6 +52,21 @@ type Limits struct {
 	Reports     int64 `json:"reports"`
 }
 
+// Toxicity chooses the toxicity scorer of POST /llm/toxicity and of the
+// completions checked on arrival.
+type Toxicity struct {
+	// URL is an HTTP scorer's endpoint; empty: the built-in lexicon.
+	URL string `json:"url"`
+	// Format is the HTTP scorer's request shape: perspective, openai or
+	// plain.
+	Format string `json:"format"`
+	// Key is sent to the HTTP scorer (VIGIL_TOXICITY_API_KEY); not logged.
+	Key string `json:"-"`
+	// SamplePercent of the logged completions are checked on arrival
+	// (0 to 100).
+	SamplePercent int `json:"sample_percent"`
+}
+
 // Bias are the limits of the bias audit runner (bias.Runner) of the API
 // role. Zero takes the runner's default.
 type Bias struct {
@@ -132,6 +147,7 @@ type Config struct {
 	DriftTick time.Duration
 	// Bias are the bias audit runner's limits.
 	Bias     Bias
+	Toxicity Toxicity
 	LogLevel slog.Level
 
 	// AlertTick is how often the processor role looks for complete
@@ -172,6 +188,7 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	c.JWTSecret = getenv("VIGIL_JWT_SECRET")
 	c.MasterKey = getenv("VIGIL_MASTER_KEY")
 	c.MetricsToken = getenv("VIGIL_METRICS_TOKEN")
+	c.Toxicity.Key = getenv("VIGIL_TOXICITY_API_KEY")
 	c.BodyLimit = f.bodyMB << 20
 	c.Roles = splitList(f.roles)
 	c.KafkaBrokers = splitList(f.brokers)
@@ -217,6 +234,9 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
 	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
 	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
+	f.str(&c.Toxicity.URL, "toxicity-url", "", "HTTP toxicity scorer's endpoint (its target passes the outbound guard); empty: the built-in lexicon")
+	f.str(&c.Toxicity.Format, "toxicity-format", "plain", "the HTTP toxicity scorer's request shape: perspective, openai or plain")
+	f.int(&c.Toxicity.SamplePercent, "toxicity-sample-percent", 0, "percent of logged LLM completions checked for toxicity on arrival")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
 	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
 	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks and the code host may be reached at although not public")
@@ -259,6 +279,12 @@ func (c Config) validate() error {
 	if c.Bias.Workers < 0 || c.Bias.Queue < 0 || c.Bias.MaxRows < 0 {
 		return fmt.Errorf("bias workers, queue and max rows must not be negative (0 takes the default)")
 	}
+	if c.Toxicity.SamplePercent < 0 || c.Toxicity.SamplePercent > 100 {
+		return fmt.Errorf("toxicity sample percent must be between 0 and 100")
+	}
+	if !slices.Contains([]string{"perspective", "openai", "plain"}, c.Toxicity.Format) {
+		return fmt.Errorf("toxicity format %q: want perspective, openai or plain", c.Toxicity.Format)
+	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
@@ -296,6 +322,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("drift_tick", Duration(c.DriftTick)),
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
 		slog.Any("bias", c.Bias),
+		slog.Any("toxicity", c.Toxicity),
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),

@@ -187,11 +187,14 @@ def _broken_rules(op, case):
             broken.add("model_id")  # "when sent, must be the path's"
     if op == "PUT /models/{model_id}/artifact":
         broken |= _artifact_rules(body)
-    if op == "POST /llm/completions":
-        t = body.get("tokens")
-        if isinstance(t, dict) and t.get("total_tokens") not in (None, 0):
-            if t["total_tokens"] != (t.get("prompt_tokens") or 0) + (t.get("completion_tokens") or 0):
-                broken.add("tokens.total_tokens")
+    if op in ("POST /llm/completions", "POST /llm/completions/batch"):
+        items = body.get("completions") if op.endswith("/batch") else [body]
+        for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
+            if isinstance(t, dict) and t.get("total_tokens") not in (None, 0):
+                if t["total_tokens"] != (t.get("prompt_tokens") or 0) + (t.get("completion_tokens") or 0):
+                    broken.add("tokens.total_tokens")
+    if op == "POST /llm/toxicity" and body.get("text") is None and body.get("completion_id") is None:
+        broken.add("text")  # "at least one is required"
     if op == "POST /metrics/calculate":
         if body.get("y_prob") is not None and body.get("y_score") is not None:
             broken.add("y_prob")
@@ -229,8 +232,8 @@ def _broken_rules(op, case):
         # description); a margin either side for the request's time.
         if until is not None and not (now + timedelta(seconds=5) < until < now + timedelta(days=30) - timedelta(seconds=5)):
             broken.add("until")
-    if op in ("POST /predictions/log/batch", "POST /metrics/batch"):
-        items = body.get("predictions") or body.get("metrics") or []
+    if op in ("POST /predictions/log/batch", "POST /metrics/batch", "POST /llm/completions/batch"):
+        items = body.get("predictions") or body.get("metrics") or body.get("completions") or []
         if any(isinstance(i, dict) and i.get("model_id") not in (None, body.get("model_id")) for i in items):
             broken.add("model_id")
     if op == "POST /auth/register" and body.get("organization_name") is not None:

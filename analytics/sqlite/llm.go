@@ -1,0 +1,112 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/eventlog"
+)
+
+// llmTables names the LLM rollups for the shared reads of package analytics.
+var llmTables = analytics.LLMRollups("")
+
+// LLMGroups implements analytics.LLMSeries from the LLM rollups.
+func (s *Store) LLMGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.LLMGroup, error) {
+	return analytics.ReadLLMGroups(ctx, s.read, llmTables, orgID, modelID, r)
+}
+
+// LLMTrend implements analytics.LLMSeries from the LLM rollups.
+func (s *Store) LLMTrend(ctx context.Context, orgID, modelID string, b analytics.Buckets) ([]analytics.LLMPoint, error) {
+	return analytics.ReadLLMTrend(ctx, s.read, llmTables, orgID, modelID, b)
+}
+
+// execer runs a statement: the store's database or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// llm adds the completions stored for the first time to the LLM minutes
+// and hours they fall in, merging each bucket's latency sketch with the
+// stored one, in the batch's transaction.
+func (w writer) llm(cs []eventlog.Completion) error {
+	byModel := map[[2]string][]eventlog.Completion{}
+	for _, c := range cs {
+		k := [2]string{c.OrgID, c.ModelID}
+		byModel[k] = append(byModel[k], c)
+	}
+	read := func(ctx context.Context, q string, args ...any) (analytics.ClosingRows, error) {
+		return w.tx.QueryContext(ctx, q, args...)
+	}
+	for m, list := range byModel {
+		for _, res := range resolutions {
+			b := analytics.LLMBuckets{}
+			b.Completions(list, res.width.Microseconds())
+			for k, s := range b {
+				stored, err := analytics.ReadLLMRows(w.ctx, read, "llm_"+res.suffix, res.column, m[0], m[1], k.Start, k.Start+1)
+				if err != nil {
+					return err
+				}
+				if old := stored[k]; old != nil {
+					if err := s.Merge(old); err != nil {
+						return err
+					}
+				}
+				if err := writeLLMRow(w.ctx, w.tx, res, m[0], m[1], k, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// writeLLMRow writes one LLM rollup row in place of the stored one.
+func writeLLMRow(ctx context.Context, db execer, res resolution, orgID, modelID string, k analytics.LLMKey, s *analytics.LLMSums) error {
+	sketch, err := s.Sketch()
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, `INSERT OR REPLACE INTO llm_`+res.suffix+`
+		(org_id, model_id, provider, model_name, `+res.column+`, completions, errors, prompt_tokens, completion_tokens,
+		 total_tokens, cost, scored, flagged, latency_count, latency_sum, latency_sketch)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		orgID, modelID, k.Provider, k.Model, k.Start, s.Completions, s.Errors, s.PromptTokens, s.CompletionTokens,
+		s.TotalTokens, s.Cost, s.Scored, s.Flagged, s.LatencyCount, s.LatencySum, nullBytes(sketch)); err != nil {
+		return fmt.Errorf("analytics llm rollup: %w", err)
+	}
+	return nil
+}
+
+// fillLLM rebuilds one model's LLM minutes and hours from its stored
+// completions: analytics.FillHours's fill for a store kept before them.
+func (s *Store) fillLLM(ctx context.Context, orgID, modelID string) error {
+	minutes, err := analytics.SumCompletions(ctx, s.read, "completions", orgID, modelID, math.MinInt64, math.MaxInt64)
+	if err != nil {
+		return err
+	}
+	hours, err := minutes.Hours()
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for i, b := range []analytics.LLMBuckets{minutes, hours} {
+		for k, sums := range b {
+			if err := writeLLMRow(ctx, tx, resolutions[i], orgID, modelID, k, sums); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// Completion implements analytics.Store.
+func (s *Store) Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error) {
+	return analytics.ReadCompletion(ctx, s.read, "completions", orgID, id)
+}

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"testing"
+)
+
+// TestToxicity scores texts and a logged completion with the built-in
+// scorer, and checks every completion on arrival (100% sampled): the
+// checks count in GET /llm/metrics' toxicity rate.
+func TestToxicity(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Toxicity.SamplePercent = 100
+	s := start(t, cfg)
+	key, _ := s.key(s.admin(), "read", "write")
+	model := s.model(key, "assistant", "1")
+	r := s.do("POST", "/llm/toxicity", key, map[string]any{"text": "You are a stupid idiot and I will kill you"}).want(t, 200)
+	if r.at("flagged") != true || r.at("toxicity_detected") != true || r.str("scorer") != "builtin-lexicon-v1" ||
+		r.at("completion_id") != nil || r.at("scores.threat").(float64) < 0.5 || len(r.at("scores").(map[string]any)) != 6 {
+		t.Errorf("got %s, want a flagged threat and insult, scored by the built-in lexicon, six heads", r.raw)
+	}
+	if r := s.do("POST", "/llm/toxicity", key, map[string]any{"text": "Thanks, that answer was helpful."}).want(t, 200); r.at("flagged") != false {
+		t.Errorf("got %s, want a polite text not flagged", r.raw)
+	}
+	for i, text := range []string{"Here is your summary.", "shut up, you pathetic moron"} {
+		s.do("POST", "/llm/completions", key, map[string]any{"model_id": model, "completion_id": []string{"ok", "rude"}[i],
+			"provider": "openai", "model_name": "gpt-4o", "prompt": "p", "completion": text}).want(t, 201)
+	}
+	var m response
+	waitFor(t, "the completions counted", func() bool {
+		m = s.do("GET", "/llm/metrics?model_id="+model, key, nil).want(t, 200)
+		return m.at("totals.completions") == 2.0
+	})
+	if m.at("totals.toxicity_checked") != 2.0 || m.at("totals.toxicity_rate") != 0.5 {
+		t.Errorf("got %s, want both completions checked on arrival, one flagged", m.raw)
+	}
+	r = s.do("POST", "/llm/toxicity", key, map[string]any{"completion_id": "rude"}).want(t, 200)
+	if r.str("completion_id") != "rude" || r.at("flagged") != true {
+		t.Errorf("got %s, want the logged completion rude scored and flagged", r.raw)
+	}
+	s.do("POST", "/llm/toxicity", key, map[string]any{"completion_id": "never-logged"}).wantError(t, 404, "NOT_FOUND")
+	s.do("POST", "/llm/toxicity", key, map[string]any{}).wantField(t, "text")
+	other := s.signUp("other")
+	otherKey, _ := s.key(other, "read", "write")
+	s.do("POST", "/llm/toxicity", otherKey, map[string]any{"completion_id": "rude"}).wantError(t, 404, "NOT_FOUND")
+}
