@@ -90,6 +90,10 @@ type Store interface {
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
+	// PredictionCounts returns how many predictions each of the models
+	// with any has in r, in one read of the rollups (the dashboard's
+	// figures), never one read per model.
+	PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r Range) (map[string]int64, error)
 	Series
 	LLMSeries
 	// Completion returns the organization's completion with the id (its

@@ -229,3 +229,39 @@ func (b *Bucket) Scan(row Row, first ...any) error {
 	}
 	return b.Decode([]byte(sketch), []byte(outputs))
 }
+
+// ReadPredictionCounts implements Store.PredictionCounts on any engine
+// that reads the rollups as t names them, in one read: the minutes around
+// r's whole hours from the minute rollup, the hours from the hour rollup.
+// in is the engine's test that model_id is one of the models, inArgs its
+// arguments (SQLite: an IN list; ClickHouse: has() over an array).
+func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgID, in string, inArgs []any, r Range) (map[string]int64, error) {
+	head, hours, tail := Cover(r)
+	args := append([]any{orgID}, inArgs...)
+	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
+	args = append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (
+		SELECT model_id, predictions FROM `+t.PredictionMinutes+`
+		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
+		UNION ALL SELECT model_id, predictions FROM `+t.PredictionHours+`
+		WHERE org_id = ? AND `+in+` AND hour >= ? AND hour < ?) GROUP BY model_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("prediction counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, fmt.Errorf("prediction counts: %w", err)
+		}
+		if n > 0 {
+			out[id] = n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("prediction counts: %w", err)
+	}
+	return out, nil
+}

@@ -21,7 +21,9 @@ const MaxModels = 10000
 // Store is what the figures read from the transactional store.
 type Store interface {
 	Models(ctx context.Context, orgID string, f registry.Filter) ([]registry.Model, error)
-	DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Report, int64, error)
+	// NewestDriftReports is each model's newest drift report since from,
+	// in one read.
+	NewestDriftReports(ctx context.Context, orgID string, from time.Time) ([]drift.Report, error)
 	alerts.Statistics
 	AlertInstances(ctx context.Context, orgID string, f alerts.InstanceFilter) ([]alerts.Instance, int64, error)
 }
@@ -29,7 +31,7 @@ type Store interface {
 // Predictions is what the figures read from the analytical store.
 type Predictions interface {
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]analytics.Activity, error)
-	PredictionStats(ctx context.Context, orgID, modelID string, r analytics.Range) (analytics.PredictionStats, error)
+	PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]int64, error)
 }
 
 // API serves the dashboard's figures.
@@ -110,15 +112,18 @@ func (a *API) statistics(c *fiber.Ctx) error {
 			st.Alerts.Resolved += g.Count
 		}
 	}
-	week := now.Add(-7 * 24 * time.Hour)
+	newest, err := a.Store.NewestDriftReports(ctx, orgID, now.Add(-7*24*time.Hour))
+	if err != nil {
+		return err
+	}
+	listed := make(map[string]bool, len(ids))
 	for _, id := range ids {
-		rs, _, err := a.Store.DriftReports(ctx, drift.ReportFilter{OrgID: orgID, ModelID: id, From: &week, Limit: 1})
-		if err != nil {
-			return err
-		}
-		if len(rs) == 1 && rs[0].DriftDetected {
+		listed[id] = true
+	}
+	for _, r := range newest {
+		if listed[r.ModelID] && r.DriftDetected {
 			st.Drift.ModelsWithDrift++
-			if rs[0].Severity == drift.High {
+			if r.Severity == drift.High {
 				st.Drift.HighSeverity++
 			}
 		}
@@ -136,16 +141,19 @@ func (a *API) predictions(ctx context.Context, orgID string, ids []string, now, 
 		return err
 	}
 	today := analytics.Range{From: now.Truncate(24 * time.Hour), To: now.Add(time.Minute)}
+	var active []string
 	for id, ac := range act {
 		st.Predictions.Total += ac.Predictions
-		if ac.Last == nil || ac.Last.Before(today.From) {
-			continue
+		if ac.Last != nil && !ac.Last.Before(today.From) {
+			active = append(active, id)
 		}
-		ps, err := a.Predictions.PredictionStats(ctx, orgID, id, today)
-		if err != nil {
-			return err
-		}
-		st.Predictions.Today += ps.TotalPredictions
+	}
+	counts, err := a.Predictions.PredictionCounts(ctx, orgID, active, today)
+	if err != nil {
+		return err
+	}
+	for _, n := range counts {
+		st.Predictions.Today += n
 	}
 	days := max(1, int(now.Sub(oldest)/(24*time.Hour)))
 	st.Predictions.AvgPerDay = float64(st.Predictions.Total) / float64(days)

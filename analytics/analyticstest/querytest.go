@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"PercentilesAcrossMinutes", testPercentilesAcrossMinutes},
 		{"SmallWindowPercentiles", testSmallWindowPercentiles},
 		{"StatsOverHours", testStatsOverHours},
+		{"PredictionCounts", testPredictionCounts},
 		{"SeriesOverHours", testSeriesOverHours},
 		{"Profiles", testProfiles},
 		{"MergedProfile", testMergedProfile},

@@ -68,6 +68,15 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 	return analytics.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
+// PredictionCounts implements analytics.Store from the newest version of
+// each hour's and minute's rollup.
+func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]int64, error) {
+	if len(modelIDs) == 0 {
+		return map[string]int64{}, nil
+	}
+	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, "has(?, model_id)", []any{modelIDs}, r)
+}
+
 // Activity implements analytics.Store: counts from the newest version of each
 // hour's rollup, the newest time from the rows.
 func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]analytics.Activity, error) {

@@ -44,6 +44,16 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 	return analytics.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
+// PredictionCounts implements analytics.Store from the hour and minute
+// rollups.
+func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]int64, error) {
+	if len(modelIDs) == 0 {
+		return map[string]int64{}, nil
+	}
+	in := "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ") + ")"
+	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, in, anys(modelIDs), r)
+}
+
 // Activity implements analytics.Store: counts from the hour rollups, the
 // newest time from the rows' time index.
 func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]analytics.Activity, error) {

@@ -191,9 +191,17 @@ func (s *DB) DeleteAlertRule(ctx context.Context, orgID, id, userID string, at t
 // AlertTargets implements alerts.Ledger.
 func (s *DB) AlertTargets(ctx context.Context) ([]alerts.Target, error) {
 	cols := "r." + strings.Join(strings.Split(strings.ReplaceAll(ruleColumns, "\n\t", " "), ", "), ", r.")
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+cols+`, m.id FROM alert_rules r JOIN models m
-		ON m.org_id = r.org_id AND (r.model_id IS NULL OR r.model_id = m.id)
-		WHERE r.enabled AND m.status <> 'archived' ORDER BY r.org_id, r.id, m.id`))
+	// Two joins an index answers each, rather than one on "r.model_id IS
+	// NULL OR r.model_id = m.id" that pairs every rule with every model of
+	// its organization before filtering: a rule of one model meets it by
+	// the models' primary key, a rule of every model meets the models of
+	// its organization by models_org_created.
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT * FROM (SELECT `+cols+`, m.id AS target_model FROM alert_rules r JOIN models m
+		ON m.id = r.model_id AND m.org_id = r.org_id
+		WHERE r.enabled AND r.model_id IS NOT NULL AND m.status <> 'archived'
+		UNION ALL SELECT `+cols+`, m.id AS target_model FROM alert_rules r JOIN models m ON m.org_id = r.org_id
+		WHERE r.enabled AND r.model_id IS NULL AND m.status <> 'archived') t
+		ORDER BY org_id, id, target_model`))
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -126,6 +126,22 @@ func (s *DB) DriftReports(ctx context.Context, f drift.ReportFilter) ([]drift.Re
 	return out, total, err
 }
 
+// NewestDriftReports returns, in one read, the newest report (any drift
+// type; created_at, then id, breaking ties as DriftReports orders) of each
+// model of the organization that has one created at or after from, by
+// model id.
+func (s *DB) NewestDriftReports(ctx context.Context, orgID string, from time.Time) ([]drift.Report, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+reportColumns+` FROM drift_reports r
+		WHERE org_id = ? AND created_at >= ? AND NOT EXISTS (SELECT 1 FROM drift_reports n
+			WHERE n.org_id = r.org_id AND n.model_id = r.model_id AND n.created_at >= ?
+			AND (n.created_at > r.created_at OR n.created_at = r.created_at AND n.id > r.id))
+		ORDER BY model_id`), orgID, micros(from), micros(from))
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanReport)
+}
+
 // DriftDue implements drift.ReportStore.
 func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT m.org_id, m.id, r.drift_type, MAX(r.created_at) FROM models m

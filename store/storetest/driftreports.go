@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -14,6 +15,7 @@ var reportTests = []test{
 	{"DriftReports/Filters", testReportFilters},
 	{"DriftReports/OtherOrg", testReportOtherOrg},
 	{"DriftReports/Due", testReportDue},
+	{"DriftReports/NewestPerModel", testNewestReports},
 	{"DriftReports/GovernanceOwed", testReportGovernanceOwed},
 }
 
@@ -181,4 +183,53 @@ func testReportDue(t *testing.T, s Store) {
 		}
 	}
 	equal(t, "due models", seen, want)
+}
+
+// testNewestReports: one read answers each model's newest report since a
+// time (any drift type; the greater id on a tie), none of another
+// organization's, none of a model without a report since then.
+func testNewestReports(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m1, m2, m3 := newModel(a.ID, "fraud", "1", 1), newModel(a.ID, "churn", "1", 2), newModel(a.ID, "old", "1", 3)
+	foreign := newModel(b.ID, "fraud", "1", 4)
+	for _, m := range []registry.Model{m1, m2, m3, foreign} {
+		must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	}
+	tie := newReport(a.ID, m2.ID, drift.TypePrediction, drift.Low, 30)
+	other := newReport(a.ID, m2.ID, drift.TypeData, drift.High, 30)
+	if other.ID < tie.ID {
+		tie, other = other, tie
+	}
+	rs := []drift.Report{newReport(a.ID, m1.ID, drift.TypeData, drift.High, 10), newReport(a.ID, m1.ID, drift.TypePrediction, drift.Low, 20),
+		tie, other, newReport(a.ID, m3.ID, drift.TypeData, drift.High, 5), newReport(b.ID, foreign.ID, drift.TypeData, drift.High, 50)}
+	for _, r := range rs {
+		must(t, s.CreateDriftReport(ctx(t), r), "CreateDriftReport")
+	}
+	f := func(from int, want ...drift.Report) {
+		t.Helper()
+		got, err := s.NewestDriftReports(ctx(t), a.ID, at(from))
+		must(t, err, "NewestDriftReports")
+		wantIDs := map[string]string{}
+		for _, r := range want {
+			wantIDs[r.ModelID] = r.ID
+		}
+		gotIDs := map[string]string{}
+		for _, r := range got {
+			gotIDs[r.ModelID] = r.ID
+		}
+		equal(t, fmt.Sprintf("newest reports since %d", from), gotIDs, wantIDs)
+		equal(t, fmt.Sprintf("reports since %d", from), len(got), len(want))
+	}
+	f(0, rs[1], other, rs[4])
+	f(6, rs[1], other)
+	f(20, rs[1], other)
+	f(21, other)
+	f(31)
+	got, err := s.NewestDriftReports(ctx(t), a.ID, at(0))
+	must(t, err, "NewestDriftReports")
+	for _, r := range got {
+		if r.ModelID == m1.ID {
+			equal(t, "a newest report as stored", r, storedReport(rs[1]))
+		}
+	}
 }

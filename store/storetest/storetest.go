@@ -38,6 +38,7 @@ type Store interface {
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
 	drift.ReportStore
+	NewestDriftReports(ctx context.Context, orgID string, from time.Time) ([]drift.Report, error)
 	drift.ReferenceStore
 	CreateBiasAudit(ctx context.Context, a bias.Audit) error
 	BiasAudit(ctx context.Context, orgID, id string) (bias.Audit, error)
