@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strings"
 	"time"
 
@@ -50,10 +51,32 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 		}
 		p.background = append(p.background, r)
 	}
+	if p.algorithm == MethodLIME {
+		if err := complete(art, p.row, "instance"); err != nil {
+			return p, err
+		}
+		for i, r := range p.background {
+			if err := complete(art, r, fmt.Sprintf("background[%d]", i)); err != nil {
+				return p, err
+			}
+		}
+	}
 	if len(p.background) == 0 && p.algorithm != MethodTreeSHAP {
 		return p, web.Invalid("background", fmt.Sprintf("is required for method %s on a %s artifact: send rows like the instance", method, art.Kind))
 	}
 	return p, nil
+}
+
+// complete answers 422 naming field.NAME for a missing value of row:
+// LIME samples around numbers.
+func complete(art *Artifact, row []float64, field string) error {
+	var v web.Problems
+	for i, x := range row {
+		if math.IsNaN(x) {
+			v.Add(field+"."+art.featureName(i), "is required for method lime: it samples around numbers")
+		}
+	}
+	return v.Err()
 }
 
 // seed is the sampling seed of an explanation: its id's hash, so that a
@@ -79,6 +102,10 @@ func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outc
 	}
 	began := time.Now()
 	res, err := art.Compute(p.row, p.algorithm, p.background, seed(e.ID))
+	var invalid *web.Error
+	if errors.As(err, &invalid) {
+		return nil, fmt.Errorf("%s: %v", invalid.Message, invalid.Details)
+	}
 	if err != nil {
 		return nil, err
 	}

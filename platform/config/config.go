@@ -131,8 +131,12 @@ type Config struct {
 	// drift schedule is due.
 	DriftTick time.Duration
 	// Bias are the bias audit runner's limits.
-	Bias     Bias
-	LogLevel slog.Level
+	Bias Bias
+	// ExplainWorkers is how many explanations the API role computes at a
+	// time (explanation.Runner; 0: 2). Negative runs none in this
+	// process: its explanations wait, pending, for a replica that does.
+	ExplainWorkers int
+	LogLevel       slog.Level
 
 	// AlertTick is how often the processor role looks for complete
 	// minutes to evaluate alert rules on; AlertSettle is how long after a
@@ -217,6 +221,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
 	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
 	f.int(&c.Bias.MaxRows, "bias-max-rows", 0, "rows of one bias audit at most; 0: 1000000")
+	f.int(&c.ExplainWorkers, "explain-workers", 0, "explanations computed at a time; 0: 2; negative: none in this process")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
 	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
 	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks may reach although not public")
@@ -296,6 +301,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("drift_tick", Duration(c.DriftTick)),
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
 		slog.Any("bias", c.Bias),
+		slog.Int("explain_workers", c.ExplainWorkers),
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),
