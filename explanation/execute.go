@@ -113,9 +113,14 @@ func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outc
 		BaseValue: res.BaseValue, PredictedValue: res.Output, OutputSpace: res.OutputSpace,
 		FeatureWeights: make(map[string]float64, len(res.FeatureWeights)), Ranking: make([]string, 0, len(res.FeatureWeights)),
 		ComputationTimeMS: float64(time.Since(began).Microseconds()) / 1000}
+	finite := !math.IsNaN(res.BaseValue+res.Output) && !math.IsInf(res.BaseValue+res.Output, 0)
 	for _, w := range res.FeatureWeights {
+		finite = finite && !math.IsNaN(w.Weight) && !math.IsInf(w.Weight, 0)
 		o.FeatureWeights[w.Feature] = w.Weight
 		o.Ranking = append(o.Ranking, w.Feature)
+	}
+	if !finite {
+		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}
 	return o, nil
 }
