@@ -254,7 +254,14 @@ func (a *App) initAPI(ctx context.Context) error {
 	boards := &review.API{Store: a.store, Events: a.events, Clock: a.clock(), Log: a.log}
 	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
 	a.services = append(a.services, service{"review-outbox", resender.Run})
-	explains := &explanation.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}
+	// Explanations are computed in the API process; pending ones are read
+	// from the store, so that a restart loses none.
+	var explainer *explanation.Runner
+	if a.cfg.ExplainWorkers >= 0 {
+		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Workers: a.cfg.ExplainWorkers, Clock: a.clock(), Log: a.log}
+		a.services = append(a.services, service{"explanations", explainer.Run})
+	}
+	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer, Clock: a.clock()}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil

@@ -90,13 +90,17 @@ func TestCrossOrganization(t *testing.T) {
 		request := s.do("POST", "/governance/review-boards/requests", a, reviewRequest(board.str("id"), model, nil)).want(t, 201).str("id")
 		s.do("POST", "/governance/review-boards/requests/"+request+"/submit", a, nil).want(t, 200)
 		requestBefore := s.do("GET", "/governance/review-boards/requests/"+request+"/status", a, nil).want(t, 200)
+		s.do("PUT", "/models/"+model+"/artifact", a, tenancyBodies["PUT /models/:model_id/artifact"]).want(t, 200)
+		explained := s.do("POST", "/explanations/generate", a, map[string]any{"model_id": model, "instance": map[string]any{"a": 2},
+			"background": []any{map[string]any{"a": 1}}}).want(t, 202).str("explanation_id")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
 		ids := map[string]string{"model_id": model, "model_name": "secret-model", "user_id": aliceID, "role_id": role,
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
-			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request}
+			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
+			"explanation_id": explained}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -192,6 +196,7 @@ var idFilters = []idFilter{
 	{op: "GET /alerts/rules", param: "model_id"},
 	{op: "GET /alerts/statistics", param: "model_id"},
 	{op: "GET /bias/audits", param: "model_id"},
+	{op: "GET /explanations", param: "model_id"},
 	{op: "GET /drift/reports", param: "model_id"},
 	{op: "GET /drift/trend", param: "model_id"},
 	{op: "GET /llm/metrics", param: "model_id"},

@@ -9,8 +9,17 @@
 // per model; a new upload replaces it. Artifact.Compute explains one
 // instance (Artifact.Instance reads it from JSON) with TreeSHAP, linear
 // SHAP, Kernel SHAP or LIME and says whether the result is exact; the
-// maths lives in stats/shap and stats/lime. The explanations API of spec 3
-// (generate, jobs, lists, configuration) is still to come.
+// maths lives in stats/shap and stats/lime.
+//
+// Explanations of spec 3: POST /explanations/generate checks an instance
+// (and background rows) against the model's artifact and stores a pending
+// Explanation; GET /explanations/{explanation_id} and GET /explanations
+// read them. A Runner in the API role computes pending explanations,
+// reading them from the Store, so that one accepted before a restart is
+// computed after it. Methods: shap (the exact method the artifact
+// allows), kernel_shap, lime. Still to come: explanations of logged
+// predictions, bulk, cache, comparisons, visualization data, per-model
+// configuration, auto-explain, served models and surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

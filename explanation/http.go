@@ -13,10 +13,14 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// API serves /models/{model_id}/artifact.
+// API serves /models/{model_id}/artifact and /explanations.
 type API struct {
 	Models    registry.Finder
 	Artifacts ArtifactStore
+	// Jobs keeps explanations; Runner, when set, is woken for each new
+	// one (without it they wait for a Runner of another replica).
+	Jobs   Store
+	Runner *Runner
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -26,6 +30,9 @@ func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPut, Path: "/models/:model_id/artifact", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.putArtifact},
 		{Method: fiber.MethodGet, Path: "/models/:model_id/artifact", Permission: "models:read", Handler: a.getArtifact},
+		{Method: fiber.MethodPost, Path: "/explanations/generate", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.generate},
+		{Method: fiber.MethodGet, Path: "/explanations", Permission: "models:read", Handler: a.listExplanations},
+		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
 	}
 }
 

@@ -148,7 +148,11 @@ type Config struct {
 	// Bias are the bias audit runner's limits.
 	Bias     Bias
 	Toxicity Toxicity
-	LogLevel slog.Level
+	// ExplainWorkers is how many explanations the API role computes at a
+	// time (explanation.Runner; 0: 2). Negative runs none in this
+	// process: its explanations wait, pending, for a replica that does.
+	ExplainWorkers int
+	LogLevel       slog.Level
 
 	// AlertTick is how often the processor role looks for complete
 	// minutes to evaluate alert rules on; AlertSettle is how long after a
@@ -237,6 +241,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&c.Toxicity.URL, "toxicity-url", "", "HTTP toxicity scorer's endpoint (its target passes the outbound guard); empty: the built-in lexicon")
 	f.str(&c.Toxicity.Format, "toxicity-format", "plain", "the HTTP toxicity scorer's request shape: perspective, openai or plain")
 	f.int(&c.Toxicity.SamplePercent, "toxicity-sample-percent", 0, "percent of logged LLM completions checked for toxicity on arrival")
+	f.int(&c.ExplainWorkers, "explain-workers", 0, "explanations computed at a time; 0: 2; negative: none in this process")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
 	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
 	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks and the code host may be reached at although not public")
@@ -323,6 +328,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
 		slog.Any("bias", c.Bias),
 		slog.Any("toxicity", c.Toxicity),
+		slog.Int("explain_workers", c.ExplainWorkers),
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),

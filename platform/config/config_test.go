@@ -112,3 +112,18 @@ func TestLogValueDurations(t *testing.T) {
 		}
 	}
 }
+
+// TestParseExplainWorkers: the variable and the flag set the explanation
+// runner's workers; a negative count (no runner in this process) is valid.
+func TestParseExplainWorkers(t *testing.T) {
+	f := func(env map[string]string, args []string, want int) {
+		t.Helper()
+		c, err := Parse(args, func(name string) string { return env[name] })
+		if err != nil || c.ExplainWorkers != want {
+			t.Errorf("Parse(%v, %v): got %d, %v, want %d", env, args, c.ExplainWorkers, err, want)
+		}
+	}
+	f(nil, nil, 0)
+	f(map[string]string{"VIGIL_EXPLAIN_WORKERS": "3"}, nil, 3)
+	f(map[string]string{"VIGIL_EXPLAIN_WORKERS": "3"}, []string{"--explain-workers=-1"}, -1)
+}

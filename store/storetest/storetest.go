@@ -78,6 +78,7 @@ type Store interface {
 	workflow.Store
 	codehost.Store
 	explanation.ArtifactStore
+	explanation.Store
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -135,6 +136,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, alertTests...)
 	tests = append(tests, alertDeliveryTests...)
 	tests = append(tests, artifactTests...)
+	tests = append(tests, explanationTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -74,6 +74,10 @@ def filter_failure(ctx, failure, case, response):
         # there).
         return not (case.method.upper() in ("GET", "PUT", "DELETE", "OPTIONS") and
                     any(m in failure.message for m in ("GET", "PUT", "DELETE")))
+    if failure.code in ("ST204", "ST205") and case.operation.path == "/explanations/generate":
+        # Likewise GET /explanations/{explanation_id} takes "generate" for
+        # an explanation id (and answers 404 there).
+        return not (case.method.upper() in ("GET", "OPTIONS") and "GET" in failure.message)
     if failure.code in ("ST204", "ST205") and case.operation.path == "/codehost/repositories/track":
         # Likewise GET, PATCH and DELETE /codehost/repositories/{repository_id}
         # take "track" for a repository id (and answer 404 there).
@@ -187,6 +191,8 @@ def _broken_rules(op, case):
             broken.add("model_id")  # "when sent, must be the path's"
     if op == "PUT /models/{model_id}/artifact":
         broken |= _artifact_rules(body)
+    if op == "POST /explanations/generate":
+        broken |= _explanation_rules(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
         items = body.get("completions") if op.endswith("/batch") else [body]
         for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
@@ -303,6 +309,19 @@ def _artifact_rules(body):
         if len(body["coefficients"]) != len(body["features"]):
             return {"coefficients"}
     return set()
+
+
+def _explanation_rules(body):
+    """POST /explanations/generate: the model's uploaded artifact decides
+    (model_id without one; the features an instance or background row may
+    name; whether the method needs background rows)."""
+    broken = {"model_id", "background"}
+    if isinstance(body.get("instance"), dict):
+        broken |= {"instance." + k for k in body["instance"]}
+    for i, row in enumerate(body.get("background") or []):
+        if isinstance(row, dict):
+            broken |= {f"background[{i}].{k}" for k in row}
+    return broken
 
 
 def _review_rules(op, body):

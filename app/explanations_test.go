@@ -1,0 +1,207 @@
+package app
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// shapGolden is the XGBoost case of stats/shap's golden file (shap 0.49.1,
+// written by stats/shap/testdata/generate.py).
+type shapGolden struct {
+	rows, background [][]*float64
+	base             float64
+	values           [][]float64
+	output           []float64
+}
+
+func loadSHAPGolden(t *testing.T, name string) shapGolden {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "stats", "shap", "testdata", "golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		Trees []struct {
+			Name       string       `json:"name"`
+			Rows       [][]*float64 `json:"rows"`
+			Background [][]*float64 `json:"background"`
+			Path       struct {
+				Base   float64     `json:"base"`
+				Output []float64   `json:"output"`
+				Values [][]float64 `json:"values"`
+			} `json:"path"`
+		} `json:"trees"`
+	}
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range g.Trees {
+		if c.Name == name {
+			return shapGolden{rows: c.Rows, background: c.Background, base: c.Path.Base, values: c.Path.Values, output: c.Path.Output}
+		}
+	}
+	t.Fatalf("no golden case %s", name)
+	return shapGolden{}
+}
+
+var explainFeatures = []any{"a", "b", "c", "d", "e"}
+
+// explainRow is a golden row as an instance of features a-e (null missing).
+func explainRow(row []*float64) map[string]any {
+	m := map[string]any{}
+	for i, v := range row {
+		if v == nil {
+			m[explainFeatures[i].(string)] = nil
+		} else {
+			m[explainFeatures[i].(string)] = *v
+		}
+	}
+	return m
+}
+
+// pollExplanation polls GET /explanations/{id} until it is not pending and
+// fails the test unless it ended in status.
+func pollExplanation(t *testing.T, s *server, token, id, status string) response {
+	t.Helper()
+	var r response
+	waitFor(t, "explanation "+id+" finishing", func() bool {
+		r = s.do("GET", "/explanations/"+id, token, nil).want(t, 200)
+		return r.str("status") != "pending"
+	})
+	if r.str("status") != status {
+		t.Fatalf("explanation %s: got status %q, want %q; body %s", id, r.str("status"), status, r.raw)
+	}
+	return r
+}
+
+// TestExplanations covers POST /explanations/generate, GET
+// /explanations/{id} and GET /explanations on every backend: an uploaded
+// XGBoost model's exact SHAP values equal shap's TreeExplainer to 1e-9,
+// Kernel SHAP and LIME complete with their exactness, bad input answers
+// 422 naming the field, the list filters, and another organization sees
+// nothing.
+func TestExplanations(t *testing.T) {
+	g := loadSHAPGolden(t, "xgb_bin")
+	xgb := testModelFile(t, "xgb_bin.json")
+	eachBackend(t, nil, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		model := s.model(key, "fraud", "1")
+		bare := s.model(key, "bare", "1")
+		s.do("PUT", "/models/"+model+"/artifact", key, map[string]any{"kind": "xgboost_json", "content": xgb,
+			"features": explainFeatures}).want(t, 200)
+		instance := explainRow(g.rows[0])
+		var background []any
+		for _, r := range g.background {
+			if complete := !slices.Contains(r, nil); complete && len(background) < 8 {
+				background = append(background, explainRow(r))
+			}
+		}
+		for _, tc := range []struct {
+			body  map[string]any
+			field string
+		}{
+			{map[string]any{"instance": instance}, "model_id"},
+			{map[string]any{"model_id": model}, "instance"},
+			{map[string]any{"model_id": model, "instance": instance, "method": "tree"}, "method"},
+			{map[string]any{"model_id": model, "instance": map[string]any{"zz": 1}}, "instance.zz"},
+			{map[string]any{"model_id": model, "instance": map[string]any{"a": "x"}}, "instance.a"},
+			{map[string]any{"model_id": model, "instance": instance, "method": "kernel_shap"}, "background"},
+			{map[string]any{"model_id": model, "instance": instance, "method": "lime", "background": []any{map[string]any{"q": 1}}}, "background[0].q"},
+			{map[string]any{"model_id": model, "instance": map[string]any{"a": 1}, "method": "lime", "background": background}, "instance.b"},
+			{map[string]any{"model_id": bare, "instance": instance}, "model_id"},
+		} {
+			s.do("POST", "/explanations/generate", key, tc.body).wantField(t, tc.field)
+		}
+
+		acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance}).
+			want(t, http.StatusAccepted)
+		if acc.str("status") != "pending" || acc.str("method") != "shap" || acc.str("explanation_id") == "" {
+			t.Fatalf("got %s, want a pending shap explanation", acc.raw)
+		}
+		r := pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
+		if r.str("algorithm") != "tree_shap" || r.str("exactness") != "exact" || r.str("perturbation") != "tree_path_dependent" {
+			t.Errorf("got algorithm %v, exactness %v, perturbation %v, want tree_shap, exact, tree_path_dependent",
+				r.at("algorithm"), r.at("exactness"), r.at("perturbation"))
+		}
+		near := func(what string, got any, want float64) {
+			t.Helper()
+			x, ok := got.(float64)
+			if !ok || math.Abs(x-want) > 1e-9 {
+				t.Errorf("%s: got %v, want %v (shap.TreeExplainer)", what, got, want)
+			}
+		}
+		near("base_value", r.at("base_value"), g.base)
+		near("predicted_value", r.at("predicted_value"), g.output[0])
+		for i, f := range explainFeatures {
+			near("feature_weights."+f.(string), r.at("feature_weights."+f.(string)), g.values[0][i])
+		}
+
+		for _, tc := range []struct{ method, exactness string }{{"kernel_shap", "exact"}, {"lime", "approximate"}} {
+			acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
+				"method": tc.method, "background": background}).want(t, http.StatusAccepted)
+			r := pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
+			weights, _ := r.at("feature_weights").(map[string]any)
+			if r.str("algorithm") != tc.method || r.str("exactness") != tc.exactness || len(weights) != 5 {
+				t.Errorf("got %s, want a %s explanation, %s, of 5 features", r.raw, tc.method, tc.exactness)
+			}
+		}
+
+		list := s.do("GET", "/explanations?model_id="+model, key, nil).want(t, 200)
+		if list.at("total") != 3.0 || list.at("limit") != 50.0 {
+			t.Errorf("got %s, want 3 explanations, limit 50", list.raw)
+		}
+		list = s.do("GET", "/explanations?model_id="+model+"&method=lime&status=completed", key, nil).want(t, 200)
+		if items, _ := list.at("explanations").([]any); list.at("total") != 1.0 || len(items) != 1 {
+			t.Errorf("got %s, want the one lime explanation", list.raw)
+		}
+		s.do("GET", "/explanations?limit=51", key, nil).wantField(t, "limit")
+		s.do("GET", "/explanations?status=running", key, nil).wantField(t, "status")
+
+		other := s.signUp("other-admin")
+		otherKey, _ := s.key(other, "read", "write")
+		s.do("GET", "/explanations/"+acc.str("explanation_id"), otherKey, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
+		s.do("POST", "/explanations/generate", otherKey, map[string]any{"model_id": model, "instance": instance}).
+			wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		s.do("GET", "/explanations?model_id="+model, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		if n := s.do("GET", "/explanations", otherKey, nil).want(t, 200).at("total"); n != 0.0 {
+			t.Errorf("got %v explanations in another organization, want 0", n)
+		}
+	})
+}
+
+// TestExplanationSurvivesRestart: an explanation accepted by a server
+// that computes none stays pending across its stop, and the next server
+// picks it up and completes it.
+func TestExplanationSurvivesRestart(t *testing.T) {
+	g := loadSHAPGolden(t, "xgb_bin")
+	xgb := testModelFile(t, "xgb_bin.json")
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			cfg := b.cfg(t)
+			paused := cfg
+			paused.ExplainWorkers = -1
+			s := start(t, paused)
+			token := s.admin()
+			model := s.model(token, "fraud", "1")
+			s.do("PUT", "/models/"+model+"/artifact", token, map[string]any{"kind": "xgboost_json", "content": xgb,
+				"features": explainFeatures}).want(t, 200)
+			id := s.do("POST", "/explanations/generate", token, map[string]any{"model_id": model,
+				"instance": explainRow(g.rows[1])}).want(t, http.StatusAccepted).str("explanation_id")
+			if got := s.do("GET", "/explanations/"+id, token, nil).want(t, 200).str("status"); got != "pending" {
+				t.Fatalf("got status %q on a server computing no explanations, want pending", got)
+			}
+			s.shutdown()
+
+			s = start(t, cfg)
+			r := pollExplanation(t, s, token, id, "completed")
+			if x, _ := r.at("feature_weights.c").(float64); math.Abs(x-g.values[1][2]) > 1e-9 {
+				t.Errorf("got weight %v of c after the restart, want %v", r.at("feature_weights.c"), g.values[1][2])
+			}
+		})
+	}
+}

@@ -1,0 +1,144 @@
+package explanation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/store"
+)
+
+// MaxBackground bounds the background rows of one request.
+const MaxBackground = 200
+
+// plan is a checked request: the rows and the algorithm that explains them.
+type plan struct {
+	row        []float64
+	background [][]float64
+	algorithm  string
+}
+
+// planFor checks req against the model's artifact for method: 422 naming
+// instance.NAME, background[i].NAME, background or method. shap needs no
+// background for a tree model (path-dependent TreeSHAP; with one it is
+// interventional) and needs one for a linear model (its mean);
+// kernel_shap and lime always need one.
+func planFor(art *Artifact, req Request, method string) (plan, error) {
+	p := plan{algorithm: method}
+	if method == RequestSHAP {
+		p.algorithm = MethodTreeSHAP
+		if art.Kind == KindLinear {
+			p.algorithm = MethodLinearSHAP
+		}
+	}
+	row, err := art.Instance(req.Instance)
+	if err != nil {
+		return p, err
+	}
+	p.row = row
+	if len(req.Background) > MaxBackground {
+		return p, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
+	}
+	for i, b := range req.Background {
+		r, err := art.Instance(b)
+		if err != nil {
+			return p, renamed(err, "instance", fmt.Sprintf("background[%d]", i))
+		}
+		p.background = append(p.background, r)
+	}
+	if p.algorithm == MethodLIME {
+		if err := complete(art, p.row, "instance"); err != nil {
+			return p, err
+		}
+		for i, r := range p.background {
+			if err := complete(art, r, fmt.Sprintf("background[%d]", i)); err != nil {
+				return p, err
+			}
+		}
+	}
+	if len(p.background) == 0 && p.algorithm != MethodTreeSHAP {
+		return p, web.Invalid("background", fmt.Sprintf("is required for method %s on a %s artifact: send rows like the instance", method, art.Kind))
+	}
+	return p, nil
+}
+
+// complete answers 422 naming field.NAME for a missing value of row:
+// LIME samples around numbers.
+func complete(art *Artifact, row []float64, field string) error {
+	var v web.Problems
+	for i, x := range row {
+		if math.IsNaN(x) {
+			v.Add(field+"."+art.featureName(i), "is required for method lime: it samples around numbers")
+		}
+	}
+	return v.Err()
+}
+
+// seed is the sampling seed of an explanation: its id's hash, so that a
+// job run again gives the same values.
+func seed(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
+}
+
+// execute computes e with the model's current artifact.
+func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outcome, error) {
+	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errors.New("the model has no artifact any more")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := planFor(&art, e.Request, e.Method)
+	if err != nil {
+		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
+	}
+	began := time.Now()
+	res, err := art.Compute(p.row, p.algorithm, p.background, seed(e.ID))
+	var invalid *web.Error
+	if errors.As(err, &invalid) {
+		return nil, fmt.Errorf("%s: %v", invalid.Message, invalid.Details)
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Algorithm: res.Method, Exactness: res.Approximation, Perturbation: res.Perturbation,
+		BaseValue: res.BaseValue, PredictedValue: res.Output, OutputSpace: res.OutputSpace,
+		FeatureWeights: make(map[string]float64, len(res.FeatureWeights)), Ranking: make([]string, 0, len(res.FeatureWeights)),
+		ComputationTimeMS: float64(time.Since(began).Microseconds()) / 1000}
+	finite := !math.IsNaN(res.BaseValue+res.Output) && !math.IsInf(res.BaseValue+res.Output, 0)
+	for _, w := range res.FeatureWeights {
+		finite = finite && !math.IsNaN(w.Weight) && !math.IsInf(w.Weight, 0)
+		o.FeatureWeights[w.Feature] = w.Weight
+		o.Ranking = append(o.Ranking, w.Feature)
+	}
+	if !finite {
+		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
+	}
+	return o, nil
+}
+
+// renamed moves a 422's details from fields under from to fields under to.
+func renamed(err error, from, to string) error {
+	var v *web.Error
+	if !errors.As(err, &v) {
+		return err
+	}
+	d := make(map[string]any, len(v.Details))
+	for k, x := range v.Details {
+		if k == from || strings.HasPrefix(k, from+".") {
+			k = to + strings.TrimPrefix(k, from)
+		}
+		d[k] = x
+	}
+	out := *v
+	out.Details = d
+	return &out
+}

@@ -1,0 +1,93 @@
+package explanation
+
+import (
+	"context"
+	"time"
+)
+
+// Statuses of an explanation job.
+const (
+	StatusPending   = "pending"
+	StatusCompleted = "completed"
+	StatusFailed    = "failed"
+)
+
+// Methods a request names: shap is the exact method the model's artifact
+// allows (TreeSHAP for a tree ensemble, linear SHAP for a linear model);
+// kernel_shap and lime are model-agnostic.
+const (
+	RequestSHAP       = "shap"
+	RequestKernelSHAP = MethodKernelSHAP
+	RequestLIME       = MethodLIME
+)
+
+// RequestMethods lists the methods a request may name.
+var RequestMethods = []string{RequestSHAP, RequestKernelSHAP, RequestLIME}
+
+// An Explanation is one requested explanation and, once computed, its
+// outcome.
+type Explanation struct {
+	ID      string
+	OrgID   string
+	ModelID string
+	// Method is the name requested (RequestMethods).
+	Method  string
+	Status  string
+	Request Request
+	// Outcome is set when Status is completed; Error when failed.
+	Outcome     *Outcome
+	Error       string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt *time.Time
+}
+
+// Request is what an explanation explains: the instance and the
+// background rows, as sent (feature name to number or null).
+type Request struct {
+	Instance   map[string]any   `json:"instance"`
+	Background []map[string]any `json:"background,omitempty"`
+}
+
+// Outcome is a computed explanation as stored.
+type Outcome struct {
+	// Algorithm is tree_shap, linear_shap, kernel_shap or lime.
+	Algorithm string `json:"algorithm"`
+	// Exactness is exact or approximate.
+	Exactness string `json:"exactness"`
+	// Perturbation is TreeSHAP's: tree_path_dependent or interventional.
+	Perturbation   string             `json:"perturbation,omitempty"`
+	BaseValue      float64            `json:"base_value"`
+	PredictedValue float64            `json:"predicted_value"`
+	OutputSpace    string             `json:"output_space"`
+	FeatureWeights map[string]float64 `json:"feature_weights"`
+	// Ranking names the features by decreasing |weight|.
+	Ranking           []string `json:"ranking"`
+	ComputationTimeMS float64  `json:"computation_time_ms"`
+}
+
+// Filter selects explanations of a list.
+type Filter struct {
+	ModelID, Method, Status string
+	Offset, Limit           int
+}
+
+// Store keeps explanations; the transactional store is one.
+type Store interface {
+	// CreateExplanation stores e; store.ErrNotFound when the
+	// organization has no such model.
+	CreateExplanation(ctx context.Context, e Explanation) error
+	// Explanation returns one explanation of the organization;
+	// store.ErrNotFound when there is none.
+	Explanation(ctx context.Context, orgID, id string) (Explanation, error)
+	// Explanations lists the organization's explanations, newest first,
+	// and how many match f.
+	Explanations(ctx context.Context, orgID string, f Filter) ([]Explanation, int64, error)
+	// FinishExplanation stores a pending explanation's outcome (status,
+	// outcome or error, times); store.ErrConflict when it is no longer
+	// pending, store.ErrNotFound when it is gone.
+	FinishExplanation(ctx context.Context, e Explanation) error
+	// PendingExplanations returns up to limit pending explanations of
+	// every organization, oldest first.
+	PendingExplanations(ctx context.Context, limit int) ([]Explanation, error)
+}

@@ -1,0 +1,210 @@
+package explanation
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
+)
+
+// generateBody is the body of POST /explanations/generate.
+type generateBody struct {
+	ModelID    string           `json:"model_id"`
+	Instance   map[string]any   `json:"instance"`
+	Method     string           `json:"method"`
+	Background []map[string]any `json:"background"`
+}
+
+// accepted is the 202 body of POST /explanations/generate.
+type accepted struct {
+	ExplanationID string    `json:"explanation_id"`
+	ModelID       string    `json:"model_id"`
+	Method        string    `json:"method"`
+	Status        string    `json:"status"`
+	Message       string    `json:"message"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// explanationView is an explanation as the API answers it.
+type explanationView struct {
+	ID             string             `json:"id"`
+	ModelID        string             `json:"model_id"`
+	PredictionID   *string            `json:"prediction_id"`
+	Method         string             `json:"method"`
+	Status         string             `json:"status"`
+	Algorithm      *string            `json:"algorithm"`
+	Exactness      *string            `json:"exactness"`
+	Perturbation   *string            `json:"perturbation"`
+	BaseValue      *float64           `json:"base_value"`
+	PredictedValue *float64           `json:"predicted_value"`
+	OutputSpace    *string            `json:"output_space"`
+	FeatureWeights map[string]float64 `json:"feature_weights"`
+	TopFeatures    []topFeature       `json:"top_features"`
+	ComputationMS  *float64           `json:"computation_time_ms"`
+	Error          *string            `json:"error"`
+	Instance       map[string]any     `json:"instance"`
+	CreatedAt      time.Time          `json:"created_at"`
+	UpdatedAt      time.Time          `json:"updated_at"`
+	CompletedAt    *time.Time         `json:"completed_at"`
+}
+
+// topFeature is one feature of the ranking: its value in the instance and
+// its weight.
+type topFeature struct {
+	Feature string  `json:"feature"`
+	Value   any     `json:"value"`
+	Impact  float64 `json:"impact"`
+}
+
+// maxTopFeatures is how many features top_features names.
+const maxTopFeatures = 10
+
+func newExplanationView(e Explanation) explanationView {
+	v := explanationView{ID: e.ID, ModelID: e.ModelID, Method: e.Method, Status: e.Status, Instance: e.Request.Instance,
+		FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{}, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+		CompletedAt: e.CompletedAt}
+	if v.Instance == nil {
+		v.Instance = map[string]any{}
+	}
+	if e.Error != "" {
+		v.Error = &e.Error
+	}
+	if o := e.Outcome; o != nil {
+		v.Algorithm, v.Exactness, v.BaseValue, v.PredictedValue = &o.Algorithm, &o.Exactness, &o.BaseValue, &o.PredictedValue
+		v.OutputSpace, v.ComputationMS, v.FeatureWeights = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights
+		if o.Perturbation != "" {
+			v.Perturbation = &o.Perturbation
+		}
+		for _, f := range o.Ranking {
+			if len(v.TopFeatures) == maxTopFeatures {
+				break
+			}
+			v.TopFeatures = append(v.TopFeatures, topFeature{Feature: f, Value: e.Request.Instance[f], Impact: o.FeatureWeights[f]})
+		}
+	}
+	return v
+}
+
+// generate answers POST /explanations/generate: the body (422 naming the
+// field), the model (404), its artifact (422 on model_id when it has
+// none), the instance and background against it (422 naming
+// instance.NAME, background[i].NAME or background); the explanation is
+// stored pending and the runner woken: 202.
+func (a *API) generate(c *fiber.Ctx) error {
+	var b generateBody
+	if err := web.Decode(c, &b); err != nil {
+		return err
+	}
+	var v web.Problems
+	v.Required("model_id", b.ModelID)
+	v.Text("model_id", b.ModelID)
+	if b.Instance == nil {
+		v.Add("instance", "is required: an object of feature name to number or null")
+	}
+	if b.Method == "" {
+		b.Method = RequestSHAP
+	}
+	v.OneOf("method", b.Method, RequestMethods...)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx, orgID := c.UserContext(), identity.OrgID(c)
+	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
+		return err
+	}
+	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
+	} else if err != nil {
+		return err
+	}
+	req := Request{Instance: b.Instance, Background: b.Background}
+	if _, err := planFor(&art, req, b.Method); err != nil {
+		return err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return err
+	}
+	now := a.Clock.Now()
+	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, Method: b.Method, Status: StatusPending,
+		Request: req, CreatedAt: now, UpdatedAt: now}
+	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("model")
+	} else if err != nil {
+		return err
+	}
+	a.Runner.Wake()
+	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
+	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID, Method: e.Method,
+		Status: e.Status, Message: "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending",
+		CreatedAt: e.CreatedAt})
+}
+
+// getExplanation answers GET /explanations/{explanation_id}; another
+// organization's explanation is a 404 like a missing one.
+func (a *API) getExplanation(c *fiber.Ctx) error {
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return err
+	}
+	e, err := a.Jobs.Explanation(c.UserContext(), identity.OrgID(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("explanation")
+	} else if err != nil {
+		return err
+	}
+	return c.JSON(newExplanationView(e))
+}
+
+// listExplanations answers GET /explanations: newest first, filtered by
+// model_id, method and status, limit (default 50, at most 50) and offset.
+func (a *API) listExplanations(c *fiber.Ctx) error {
+	limit, err := web.IntQuery(c, "limit", 50, 1, 50)
+	if err != nil {
+		return err
+	}
+	offset, err := web.IntQuery(c, "offset", 0, 0, 1<<30)
+	if err != nil {
+		return err
+	}
+	var v web.Problems
+	f := Filter{ModelID: c.Query("model_id"), Limit: limit, Offset: offset}
+	f.Method = v.EnumQuery(c, "method", "", RequestMethods...)
+	f.Status = v.EnumQuery(c, "status", "", StatusPending, StatusCompleted, StatusFailed)
+	v.Text("model_id", f.ModelID)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx, orgID := c.UserContext(), identity.OrgID(c)
+	if f.ModelID != "" {
+		if _, err := registry.Find(ctx, a.Models, orgID, f.ModelID); err != nil {
+			return err
+		}
+	}
+	list, total, err := a.Jobs.Explanations(ctx, orgID, f)
+	if err != nil {
+		return err
+	}
+	views := make([]explanationView, 0, len(list))
+	for _, e := range list {
+		views = append(views, newExplanationView(e))
+	}
+	page := web.NewPage(total, offset/limit+1, limit)
+	return c.JSON(explanationPage{Page: page, Limit: limit, Offset: offset, Explanations: views})
+}
+
+// explanationPage is the list's pagination envelope.
+type explanationPage struct {
+	web.Page
+	Limit        int               `json:"limit"`
+	Offset       int               `json:"offset"`
+	Explanations []explanationView `json:"explanations"`
+}

@@ -1,0 +1,117 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ explanation.Store = (*DB)(nil)
+
+const explanationColumns = `id, org_id, model_id, method, status, request, result, error, created_at, updated_at, completed_at`
+
+func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.Explanation, error) {
+	var e explanation.Explanation
+	var req string
+	var res sql.NullString
+	var created, updated int64
+	var completed sql.NullInt64
+	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
+		return e, s.wrap(err)
+	}
+	e.CreatedAt, e.UpdatedAt, e.CompletedAt = fromMicros(created), fromMicros(updated), fromNullMicros(completed)
+	if err := fromJSON(req, &e.Request); err != nil {
+		return e, err
+	}
+	if res.Valid {
+		e.Outcome = &explanation.Outcome{}
+		if err := fromJSON(res.String, e.Outcome); err != nil {
+			return e, err
+		}
+	}
+	return e, nil
+}
+
+// explanationResult is the result column of e: NULL without an outcome.
+func explanationResult(e explanation.Explanation) (sql.NullString, error) {
+	var res sql.NullString
+	if e.Outcome == nil {
+		return res, nil
+	}
+	var err error
+	res.String, err = toJSON(e.Outcome)
+	res.Valid = err == nil
+	return res, err
+}
+
+// CreateExplanation implements explanation.Store. The model is checked in
+// the same statement, so another organization's model id is
+// store.ErrNotFound.
+func (s *DB) CreateExplanation(ctx context.Context, e explanation.Explanation) error {
+	req, err := toJSON(e.Request)
+	if err != nil {
+		return err
+	}
+	res, err := explanationResult(e)
+	if err != nil {
+		return err
+	}
+	n, err := s.exec(ctx, s.db, `INSERT INTO explanations (`+explanationColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?, ?,
+		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`,
+		e.ID, e.OrgID, e.ModelID, e.Method, e.Status, req, res, e.Error, micros(e.CreatedAt), micros(e.UpdatedAt),
+		nullMicros(e.CompletedAt), e.OrgID, e.ModelID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
+}
+
+// Explanation implements explanation.Store.
+func (s *DB) Explanation(ctx context.Context, orgID, id string) (explanation.Explanation, error) {
+	return s.scanExplanation(s.db.QueryRowContext(ctx, s.q(`SELECT `+explanationColumns+` FROM explanations
+		WHERE org_id = ? AND id = ?`), orgID, id))
+}
+
+// Explanations implements explanation.Store, newest first.
+func (s *DB) Explanations(ctx context.Context, orgID string, f explanation.Filter) ([]explanation.Explanation, int64, error) {
+	where, args := []string{"org_id = ?"}, []any{orgID}
+	for _, c := range []struct{ col, v string }{{"model_id", f.ModelID}, {"method", f.Method}, {"status", f.Status}} {
+		if c.v != "" {
+			where, args = append(where, c.col+" = ?"), append(args, c.v)
+		}
+	}
+	return listPage(ctx, s, "explanations", explanationColumns, strings.Join(where, " AND "), "created_at DESC, id DESC",
+		args, f.Offset, f.Limit, s.scanExplanation)
+}
+
+// FinishExplanation implements explanation.Store: only a pending
+// explanation is written.
+func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) error {
+	res, err := explanationResult(e)
+	if err != nil {
+		return err
+	}
+	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = ?, result = ?, error = ?, updated_at = ?, completed_at = ?
+		WHERE org_id = ? AND id = ? AND status = 'pending'`,
+		e.Status, res, e.Error, micros(e.UpdatedAt), nullMicros(e.CompletedAt), e.OrgID, e.ID)
+	if err != nil || n > 0 {
+		return err
+	}
+	if _, err := s.Explanation(ctx, e.OrgID, e.ID); err != nil {
+		return err
+	}
+	return store.ErrConflict
+}
+
+// PendingExplanations implements explanation.Store.
+func (s *DB) PendingExplanations(ctx context.Context, limit int) ([]explanation.Explanation, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+explanationColumns+` FROM explanations WHERE status = 'pending'
+		ORDER BY created_at, id LIMIT ?`), limit)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanExplanation)
+}

@@ -1,0 +1,118 @@
+package storetest
+
+import (
+	"testing"
+
+	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/store"
+)
+
+var explanationTests = []test{
+	{"Explanations/Lifecycle", testExplanationLifecycle},
+	{"Explanations/ListAndOtherOrg", testExplanationList},
+}
+
+// newExplanation is a pending explanation of a model created at second n.
+func newExplanation(orgID, modelID, id, method string, n int) explanation.Explanation {
+	return explanation.Explanation{ID: id, OrgID: orgID, ModelID: modelID, Method: method, Status: explanation.StatusPending,
+		Request: explanation.Request{Instance: map[string]any{"age": 41.5, "income": nil},
+			Background: []map[string]any{{"age": 1.0 / 3, "income": 2e5}}},
+		CreatedAt: at(n), UpdatedAt: at(n)}
+}
+
+func storedExplanation(e explanation.Explanation) explanation.Explanation {
+	e.CreatedAt, e.UpdatedAt, e.CompletedAt = stored(e.CreatedAt), stored(e.UpdatedAt), storedPtr(e.CompletedAt)
+	return e
+}
+
+// testExplanationLifecycle: a pending explanation is stored as given,
+// listed as pending oldest first, finished once (a second finish is
+// store.ErrConflict and changes nothing), then no longer pending; the
+// model's deletion removes it.
+func testExplanationLifecycle(t *testing.T, s Store) {
+	a := newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	e1 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000001", "shap", 10)
+	e2 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000002", "lime", 5)
+	must(t, s.CreateExplanation(ctx(t), e1), "CreateExplanation")
+	must(t, s.CreateExplanation(ctx(t), e2), "CreateExplanation")
+	got, err := s.Explanation(ctx(t), a.ID, e1.ID)
+	must(t, err, "Explanation")
+	equal(t, "stored explanation", got, storedExplanation(e1))
+	pending, err := s.PendingExplanations(ctx(t), 10)
+	must(t, err, "PendingExplanations")
+	var ids []string
+	for _, p := range pending {
+		if p.OrgID == a.ID {
+			ids = append(ids, p.ID)
+		}
+	}
+	equal(t, "pending ids, oldest first", ids, []string{e2.ID, e1.ID})
+
+	done := at(20)
+	e1.Status, e1.UpdatedAt, e1.CompletedAt = explanation.StatusCompleted, done, &done
+	e1.Outcome = &explanation.Outcome{Algorithm: "tree_shap", Exactness: "exact", Perturbation: "tree_path_dependent",
+		BaseValue: 0.011828482181073241, PredictedValue: 5.485094617120922, OutputSpace: "margin",
+		FeatureWeights: map[string]float64{"age": 0.7988150886672281, "income": -1e-300}, Ranking: []string{"age", "income"},
+		ComputationTimeMS: 1.25}
+	must(t, s.FinishExplanation(ctx(t), e1), "FinishExplanation")
+	got, err = s.Explanation(ctx(t), a.ID, e1.ID)
+	must(t, err, "Explanation")
+	equal(t, "completed explanation", got, storedExplanation(e1))
+	again := e1
+	again.Status, again.Outcome, again.Error = explanation.StatusFailed, nil, "late"
+	wantErr(t, s.FinishExplanation(ctx(t), again), store.ErrConflict, "FinishExplanation of a finished explanation")
+	got, err = s.Explanation(ctx(t), a.ID, e1.ID)
+	must(t, err, "Explanation")
+	equal(t, "status after a second finish", got.Status, explanation.StatusCompleted)
+	missing := e1
+	missing.ID = "0190a000-0000-7000-8000-0000000000ff"
+	wantErr(t, s.FinishExplanation(ctx(t), missing), store.ErrNotFound, "FinishExplanation of a missing explanation")
+
+	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
+	_, err = s.Explanation(ctx(t), a.ID, e2.ID)
+	wantErr(t, err, store.ErrNotFound, "Explanation of a deleted model")
+}
+
+// testExplanationList: filters, newest first, limit and offset; another
+// organization neither creates on, reads, lists nor finishes the model's
+// explanations.
+func testExplanationList(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m1, m2 := newModel(a.ID, "fraud", "1", 1), newModel(a.ID, "churn", "1", 2)
+	must(t, s.CreateModel(ctx(t), m1), "CreateModel")
+	must(t, s.CreateModel(ctx(t), m2), "CreateModel")
+	ids := []string{"0190b000-0000-7000-8000-000000000001", "0190b000-0000-7000-8000-000000000002", "0190b000-0000-7000-8000-000000000003"}
+	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[0], "shap", 1)), "CreateExplanation")
+	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[1], "lime", 2)), "CreateExplanation")
+	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m2.ID, ids[2], "shap", 3)), "CreateExplanation")
+	f := func(fl explanation.Filter, want []string, total int64) {
+		t.Helper()
+		got, n, err := s.Explanations(ctx(t), a.ID, fl)
+		must(t, err, "Explanations")
+		var gotIDs []string
+		for _, e := range got {
+			gotIDs = append(gotIDs, e.ID)
+		}
+		equal(t, "ids of Explanations", gotIDs, want)
+		equal(t, "total of Explanations", n, total)
+	}
+	f(explanation.Filter{}, []string{ids[2], ids[1], ids[0]}, 3)
+	f(explanation.Filter{ModelID: m1.ID}, []string{ids[1], ids[0]}, 2)
+	f(explanation.Filter{Method: "shap"}, []string{ids[2], ids[0]}, 2)
+	f(explanation.Filter{ModelID: m1.ID, Method: "shap", Status: "pending"}, []string{ids[0]}, 1)
+	f(explanation.Filter{Status: "completed"}, nil, 0)
+	f(explanation.Filter{Limit: 1, Offset: 1}, []string{ids[1]}, 3)
+
+	other := newExplanation(b.ID, m1.ID, "0190b000-0000-7000-8000-000000000009", "shap", 4)
+	wantErr(t, s.CreateExplanation(ctx(t), other), store.ErrNotFound, "CreateExplanation on another organization's model")
+	_, err := s.Explanation(ctx(t), b.ID, ids[0])
+	wantErr(t, err, store.ErrNotFound, "Explanation of another organization")
+	got, n, err := s.Explanations(ctx(t), b.ID, explanation.Filter{})
+	must(t, err, "Explanations")
+	equal(t, "another organization's list", len(got)+int(n), 0)
+	steal := newExplanation(b.ID, m1.ID, ids[0], "shap", 1)
+	steal.Status, steal.Error = explanation.StatusFailed, "stolen"
+	wantErr(t, s.FinishExplanation(ctx(t), steal), store.ErrNotFound, "FinishExplanation by another organization")
+}
