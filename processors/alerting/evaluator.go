@@ -101,6 +101,13 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	observers := map[[2]string]*alerts.Observer{}
 	live := make(map[pairKey]bool, len(targets))
 	var errs []error
+	var batch []holding
+	flush := func() {
+		for _, err := range e.fire(ctx, batch, end, now, &res) {
+			errs = append(errs, err)
+		}
+		batch = batch[:0]
+	}
 	for _, t := range targets {
 		k := pairKey{t.Rule.ID, t.ModelID, t.Rule.ConditionKey()}
 		live[k] = true
@@ -114,13 +121,24 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 			o.Findings = e.Findings
 			observers[om] = o
 		}
-		if err := e.pair(ctx, o, t, end, now, &res); err != nil {
+		obs, holds, err := o.Observe(ctx, t.Rule)
+		if err == nil && !holds {
+			err = e.clear(ctx, t, end, now, &res)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("rule %s, model %s: %w", t.Rule.ID, t.ModelID, err))
+			continue
+		}
+		if holds {
+			if batch = append(batch, holding{t, k, obs}); len(batch) == FireBatch {
+				flush()
+			}
 			continue
 		}
 		e.done[k] = end
 		res.Evaluated++
 	}
+	flush()
 	for k := range e.done {
 		if !live[k] { // a rule deleted, disabled or changed, a model gone
 			delete(e.done, k)
@@ -129,45 +147,73 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	return res, errors.Join(errs...)
 }
 
-// pair evaluates one rule on one model for the window ending at end.
-func (e *Evaluator) pair(ctx context.Context, o *alerts.Observer, t Target, end, now time.Time, res *Result) error {
-	obs, holds, err := o.Observe(ctx, t.Rule)
+// FireBatch is how many holding pairs a tick writes in one transaction.
+const FireBatch = 500
+
+// holding is a pair whose rule held in the window, waiting for its write.
+type holding struct {
+	t   Target
+	k   pairKey
+	obs []alerts.Observation
+}
+
+// fire writes the holding pairs of batch in one transaction
+// (alerts.Ledger.FireAlerts), counts and announces what they did and marks
+// them done; when the write fails, none is done and the error is returned
+// for each, to be tried again next tick.
+func (e *Evaluator) fire(ctx context.Context, batch []holding, end, now time.Time, res *Result) []error {
+	if len(batch) == 0 {
+		return nil
+	}
+	fires := make([]alerts.Fire, len(batch))
+	reopened, updated := make([]bool, len(batch)), make([]bool, len(batch))
+	for i, h := range batch {
+		fires[i] = alerts.Fire{Instance: alerts.NewInstance(h.t.Rule, h.t.ModelID, end, h.obs, now), Since: now.Add(-h.t.Rule.Cooldown()),
+			Change: e.change(h.obs, end, now, &reopened[i], &updated[i]), Outbox: e.outbox(h.t.Rule, &reopened[i])}
+	}
+	out, err := e.Ledger.FireAlerts(ctx, fires)
 	if err != nil {
-		return err
+		errs := make([]error, len(batch))
+		for i, h := range batch {
+			errs[i] = fmt.Errorf("rule %s, model %s: %w", h.t.Rule.ID, h.t.ModelID, err)
+		}
+		return errs
 	}
-	if !holds {
-		return e.clear(ctx, t, end, now, res)
-	}
-	var reopened, updated bool
-	in, created, err := e.Ledger.FireAlert(ctx, alerts.NewInstance(t.Rule, t.ModelID, end, obs, now), now.Add(-t.Rule.Cooldown()),
-		func(cur *alerts.Instance) error {
-			reopened, updated = false, false
-			if !end.After(cur.WindowEnd) {
-				return nil // another replica counted this window
-			}
-			cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
-			cur.Count++
-			updated = true
-			if cur.Status == alerts.StatusSnoozed && cur.SnoozedUntil != nil && !now.Before(*cur.SnoozedUntil) {
-				reopened = true
-				return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
-			}
-			return nil
-		}, e.outbox(t.Rule, &reopened))
-	if err != nil {
-		return err
-	}
-	switch {
-	case created:
-		res.Fired++
-		e.notify(ctx, Notice{Rule: t.Rule, Instance: in})
-	case reopened:
-		res.Reopened++
-		e.notify(ctx, Notice{Rule: t.Rule, Instance: in, Reopened: true})
-	case updated:
-		res.Updated++
+	for i, h := range batch {
+		switch {
+		case out[i].Created:
+			res.Fired++
+			e.notify(ctx, Notice{Rule: h.t.Rule, Instance: out[i].Instance})
+		case reopened[i]:
+			res.Reopened++
+			e.notify(ctx, Notice{Rule: h.t.Rule, Instance: out[i].Instance, Reopened: true})
+		case updated[i]:
+			res.Updated++
+		}
+		e.done[h.k] = end
+		res.Evaluated++
 	}
 	return nil
+}
+
+// change is the update of a holding pair's unresolved alert: counted once
+// per window, reopened when its snooze ended. It sets *reopened and
+// *updated afresh on each call, as a batch run again calls it again.
+func (e *Evaluator) change(obs []alerts.Observation, end, now time.Time, reopened, updated *bool) func(*alerts.Instance) error {
+	return func(cur *alerts.Instance) error {
+		*reopened, *updated = false, false
+		if !end.After(cur.WindowEnd) {
+			return nil // another replica counted this window
+		}
+		cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
+		cur.Count++
+		*updated = true
+		if cur.Status == alerts.StatusSnoozed && cur.SnoozedUntil != nil && !now.Before(*cur.SnoozedUntil) {
+			*reopened = true
+			return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
+		}
+		return nil
+	}
 }
 
 // outbox is the alerts.Outbox of a write of r's alert: an opened alert
