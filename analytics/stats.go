@@ -104,6 +104,64 @@ func ReadPredictionStats(ctx context.Context, read Reader, t RollupTables, orgID
 	return st, b.fill(&st)
 }
 
+// ReadPredictionStatsByModel implements Store.PredictionStatsByModel on
+// any engine that keeps the prediction rollups, in one read as
+// ReadPredictionStats reads one model; in and inArgs test that model_id is
+// one of the models as in ReadPredictionCounts. Every model asked for has
+// an entry, the empty summary when it has no prediction in r.
+func ReadPredictionStatsByModel(ctx context.Context, read Reader, t RollupTables, orgID string, modelIDs []string, in string, inArgs []any,
+	r Range) (map[string]PredictionStats, error) {
+	out := make(map[string]PredictionStats, len(modelIDs))
+	for _, id := range modelIDs {
+		out[id] = PredictionStats{Outputs: OutputDistribution{}}
+	}
+	if len(modelIDs) == 0 {
+		return out, nil
+	}
+	head, hours, tail := Cover(r)
+	args := append([]any{orgID}, inArgs...)
+	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
+	args = append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	rows, err := read(ctx, `SELECT model_id, `+RollupColumns+` FROM `+t.PredictionMinutes+`
+		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
+		UNION ALL SELECT model_id, `+RollupColumns+` FROM `+t.PredictionHours+`
+		WHERE org_id = ? AND `+in+` AND hour >= ? AND hour < ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("prediction stats by model: %w", err)
+	}
+	defer rows.Close()
+	buckets := map[string]*Bucket{}
+	for rows.Next() {
+		var id string
+		var one Bucket
+		if err := one.Scan(rows, &id); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+		b := buckets[id]
+		if b == nil {
+			b = &Bucket{}
+			buckets[id] = b
+		}
+		if err := b.Merge(&one); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("prediction stats by model: %w", err)
+	}
+	for id, b := range buckets {
+		if _, asked := out[id]; !asked {
+			continue
+		}
+		st := PredictionStats{Outputs: OutputDistribution{}}
+		if err := b.fill(&st); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+		out[id] = st
+	}
+	return out, nil
+}
+
 // fill sets st from the merged bucket.
 func (b *Bucket) fill(st *PredictionStats) error {
 	st.TotalPredictions = b.Predictions

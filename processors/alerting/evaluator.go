@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/store"
 )
@@ -98,7 +99,7 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	if e.done == nil {
 		e.done = map[pairKey]time.Time{}
 	}
-	observers := map[[2]string]*alerts.Observer{}
+	observers := e.observers(ctx, targets, end)
 	live := make(map[pairKey]bool, len(targets))
 	var errs []error
 	var batch []holding
@@ -114,14 +115,7 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 		if last, ok := e.done[k]; ok && !end.After(last) {
 			continue
 		}
-		om := [2]string{t.Rule.OrgID, t.ModelID}
-		o := observers[om]
-		if o == nil {
-			o = alerts.NewObserver(e.Readings, t.Rule.OrgID, t.ModelID, end)
-			o.Findings = e.Findings
-			observers[om] = o
-		}
-		obs, holds, err := o.Observe(ctx, t.Rule)
+		obs, holds, err := observers.of(t).Observe(ctx, t.Rule)
 		if err == nil && !holds {
 			err = e.clear(ctx, t, end, now, &res)
 		}
@@ -145,6 +139,83 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 		}
 	}
 	return res, errors.Join(errs...)
+}
+
+// observerSet holds a tick's observers, one per organization and model.
+type observerSet struct {
+	e   *Evaluator
+	end time.Time
+	m   map[[2]string]*alerts.Observer
+}
+
+// of is the observer of t's model, made on first use.
+func (s observerSet) of(t Target) *alerts.Observer {
+	k := [2]string{t.Rule.OrgID, t.ModelID}
+	o := s.m[k]
+	if o == nil {
+		o = alerts.NewObserver(s.e.Readings, t.Rule.OrgID, t.ModelID, s.end)
+		o.Findings = s.e.Findings
+		s.m[k] = o
+	}
+	return o
+}
+
+// StatsBatch is how many models one batched prediction read asks for.
+const StatsBatch = 1000
+
+// observers returns the tick's observers. When Readings is also
+// alerts.ReadingsByModel, each organization's prediction summaries over
+// each window its prediction conditions ask for are read for all its
+// models in one read per StatsBatch models and given to the observers;
+// a batch that fails is logged and left to the observers' own reads.
+func (e *Evaluator) observers(ctx context.Context, targets []Target, end time.Time) observerSet {
+	set := observerSet{e: e, end: end, m: map[[2]string]*alerts.Observer{}}
+	byModel, ok := e.Readings.(alerts.ReadingsByModel)
+	if !ok {
+		return set
+	}
+	type orgWindow struct {
+		org     string
+		minutes int
+	}
+	models := map[orgWindow][]string{}
+	seen := map[struct {
+		orgWindow
+		model string
+	}]bool{}
+	for _, t := range targets {
+		if last, ok := e.done[pairKey{t.Rule.ID, t.ModelID, t.Rule.ConditionKey()}]; ok && !end.After(last) {
+			continue
+		}
+		for _, c := range t.Rule.Conditions {
+			if !alerts.PredictionMetric(c.MetricName) {
+				continue
+			}
+			ow := orgWindow{t.Rule.OrgID, c.WindowMinutes}
+			if k := (struct {
+				orgWindow
+				model string
+			}{ow, t.ModelID}); !seen[k] {
+				seen[k] = true
+				models[ow] = append(models[ow], t.ModelID)
+			}
+		}
+	}
+	for ow, ids := range models {
+		for lo := 0; lo < len(ids); lo += StatsBatch {
+			chunk := ids[lo:min(lo+StatsBatch, len(ids))]
+			window := alerts.Condition{WindowMinutes: ow.minutes}.Window()
+			stats, err := byModel.PredictionStatsByModel(ctx, ow.org, chunk, analytics.Range{From: end.Add(-window), To: end})
+			if err != nil {
+				e.logger().Warn("batched prediction read failed; reading model by model", "org_id", ow.org, "err", err)
+				continue
+			}
+			for _, id := range chunk {
+				set.of(Target{Rule: alerts.Rule{OrgID: ow.org}, ModelID: id}).Know(ow.minutes, stats[id])
+			}
+		}
+	}
+	return set
 }
 
 // FireBatch is how many holding pairs a tick writes in one transaction.
