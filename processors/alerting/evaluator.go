@@ -49,7 +49,10 @@ type Evaluator struct {
 	// Tick is the pause between looks (DefaultTick); Settle is how long
 	// after a minute ends its data counts as complete (DefaultSettle).
 	Tick, Settle time.Duration
-	Logger       *slog.Logger
+	// Batch is how many holding pairs one transaction writes (FireBatch
+	// when 0; 1 writes each alone).
+	Batch  int
+	Logger *slog.Logger
 
 	mu   sync.Mutex
 	done map[pairKey]time.Time // the last window end evaluated per pair
@@ -124,7 +127,7 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 			continue
 		}
 		if holds {
-			if batch = append(batch, holding{t, k, obs}); len(batch) == FireBatch {
+			if batch = append(batch, holding{t, k, obs}); len(batch) >= e.batch() {
 				flush()
 			}
 			continue
@@ -139,6 +142,13 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 		}
 	}
 	return res, errors.Join(errs...)
+}
+
+func (e *Evaluator) batch() int {
+	if e.Batch > 0 {
+		return e.Batch
+	}
+	return FireBatch
 }
 
 // observerSet holds a tick's observers, one per organization and model.
@@ -218,7 +228,8 @@ func (e *Evaluator) observers(ctx context.Context, targets []Target, end time.Ti
 	return set
 }
 
-// FireBatch is how many holding pairs a tick writes in one transaction.
+// FireBatch is how many holding pairs a tick writes in one transaction
+// by default (Evaluator.Batch).
 const FireBatch = 500
 
 // holding is a pair whose rule held in the window, waiting for its write.
