@@ -118,10 +118,7 @@ func ReadPredictionStatsByModel(ctx context.Context, read Reader, t RollupTables
 	if len(modelIDs) == 0 {
 		return out, nil
 	}
-	head, hours, tail := Cover(r)
-	args := append([]any{orgID}, inArgs...)
-	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
-	args = append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	args := coverArgs(orgID, inArgs, r)
 	rows, err := read(ctx, `SELECT model_id, `+RollupColumns+` FROM `+t.PredictionMinutes+`
 		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
 		UNION ALL SELECT model_id, `+RollupColumns+` FROM `+t.PredictionHours+`
@@ -294,10 +291,7 @@ func (b *Bucket) Scan(row Row, first ...any) error {
 // in is the engine's test that model_id is one of the models, inArgs its
 // arguments (SQLite: an IN list; ClickHouse: has() over an array).
 func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgID, in string, inArgs []any, r Range) (map[string]int64, error) {
-	head, hours, tail := Cover(r)
-	args := append([]any{orgID}, inArgs...)
-	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
-	args = append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	args := coverArgs(orgID, inArgs, r)
 	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (
 		SELECT model_id, predictions FROM `+t.PredictionMinutes+`
 		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
@@ -322,4 +316,14 @@ func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgI
 		return nil, fmt.Errorf("prediction counts: %w", err)
 	}
 	return out, nil
+}
+
+// coverArgs are the arguments of a read of the models' rollups over r as
+// Cover splits it: the minute rollup's (organization, models, head and
+// tail), then the hour rollup's (organization, models, hours).
+func coverArgs(orgID string, inArgs []any, r Range) []any {
+	head, hours, tail := Cover(r)
+	args := append([]any{orgID}, inArgs...)
+	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
+	return append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
 }

@@ -2,15 +2,11 @@ package analyticstest
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
-	"github.com/vigilhq/vigil/eventlog"
 )
 
 // testStatsByModel: one read summarises the predictions of several models
@@ -19,21 +15,7 @@ import (
 // replayed; a model without predictions has the empty summary, another
 // organization's predictions and a model not asked for are absent.
 func testStatsByModel(t *testing.T, s Store) {
-	r := rand.New(rand.NewPCG(3, 5))
-	var ps []eventlog.Prediction
-	for i := range 900 {
-		org, model := "o1", []string{"m1", "m2", "m3"}[i%3]
-		if i%10 == 0 {
-			org = "o2"
-		}
-		l := float64(r.IntN(1000)) / 4
-		ps = append(ps, eventlog.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("s%04d", i),
-			InputData: json.RawMessage(`{}`), OutputData: json.RawMessage(fmt.Sprintf(`{"label":"c%d"}`, i%4)), Metadata: json.RawMessage(`{}`),
-			LatencyMS: &l, Timestamp: base.Add(time.Duration(r.Int64N(int64(4 * time.Hour))))})
-	}
-	for lo := 0; lo < len(ps); lo += 200 {
-		write(t, s, ps[max(lo-40, 0):min(lo+200, len(ps))]...)
-	}
+	spreadOverHours(t, s, 3, "s")
 	models := []string{"m1", "m2", "m4"}
 	f := func(from, to time.Time) {
 		t.Helper()
