@@ -241,8 +241,9 @@ type holding struct {
 
 // fire writes the holding pairs of batch in one transaction
 // (alerts.Ledger.FireAlerts), counts and announces what they did and marks
-// them done; when the write fails, none is done and the error is returned
-// for each, to be tried again next tick.
+// them done. When the batch's write fails, each pair is written alone, so
+// that only the pairs that fail again are left (their errors returned) to
+// be tried next tick.
 func (e *Evaluator) fire(ctx context.Context, batch []holding, end, now time.Time, res *Result) []error {
 	if len(batch) == 0 {
 		return nil
@@ -254,6 +255,16 @@ func (e *Evaluator) fire(ctx context.Context, batch []holding, end, now time.Tim
 			Change: e.change(h.obs, end, now, &reopened[i], &updated[i]), Outbox: e.outbox(h.t.Rule, &reopened[i])}
 	}
 	out, err := e.Ledger.FireAlerts(ctx, fires)
+	if err != nil && len(batch) > 1 && !errors.Is(err, store.ErrUnavailable) && ctx.Err() == nil {
+		// One pair's failure must not hold back the rest: each is
+		// written alone, and only the failing ones wait for next tick
+		// (an unavailable store fails them all alike).
+		var errs []error
+		for _, h := range batch {
+			errs = append(errs, e.fire(ctx, []holding{h}, end, now, res)...)
+		}
+		return errs
+	}
 	if err != nil {
 		errs := make([]error, len(batch))
 		for i, h := range batch {
