@@ -21,6 +21,24 @@ type Readings interface {
 	LLMGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.LLMGroup, error)
 }
 
+// ReadingsByModel is what Readings may offer besides: many models'
+// prediction summaries in one read (analytics.Store has it), with which an
+// evaluation reads each window's predictions once per organization and
+// tick rather than once per model (Observer.Know).
+type ReadingsByModel interface {
+	PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error)
+}
+
+// PredictionMetric reports whether the metric is read from the prediction
+// summary (analytics.PredictionStats).
+func PredictionMetric(name string) bool {
+	switch name {
+	case "prediction_count", "latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms":
+		return true
+	}
+	return false
+}
+
 // Findings reads the transactional store's drift reports and bias audits
 // for the drift_score and fairness_score metrics.
 type Findings interface {
@@ -161,6 +179,13 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 		return st.P99LatencyMS, nil
 	}
 	return nil, fmt.Errorf("unknown metric %q", name)
+}
+
+// Know gives o the model's prediction summary over the window of the
+// minutes ending at its end, read beforehand (ReadingsByModel): the
+// conditions over that window then read nothing more.
+func (o *Observer) Know(minutes int, st analytics.PredictionStats) {
+	o.stats[minutes] = &st
 }
 
 func (o *Observer) predictions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.PredictionStats, error) {

@@ -83,6 +83,29 @@ type Ledger interface {
 	// the deliveries it owes commit together or not at all, and an error
 	// from outbox aborts both.
 	FireAlert(ctx context.Context, in Instance, since time.Time, change func(*Instance) error, outbox Outbox) (Instance, bool, error)
+	// FireAlerts is FireAlert for many holding rules in one transaction:
+	// each Fire written as FireAlert writes it, with the same guarantees
+	// (one unresolved instance per rule, model and condition key; each
+	// alert with its deliveries), all of them or none. The answers are in
+	// fires' order. A batch that loses a race on the unique key is run
+	// again whole, so each Change must set its outcome afresh when called.
+	FireAlerts(ctx context.Context, fires []Fire) ([]Fired, error)
 	// UpdateAlertInstance is Store's.
 	UpdateAlertInstance(ctx context.Context, orgID, id string, change func(*Instance) error) (Instance, error)
+}
+
+// Fire is one holding rule's write in a FireAlerts batch: FireAlert's
+// arguments.
+type Fire struct {
+	Instance Instance
+	Since    time.Time
+	Change   func(*Instance) error
+	Outbox   Outbox
+}
+
+// Fired is FireAlert's answer for one Fire: the instance written (zero in
+// a cooldown) and whether the write opened it.
+type Fired struct {
+	Instance Instance
+	Created  bool
 }

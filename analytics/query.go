@@ -88,6 +88,10 @@ type Store interface {
 	Prediction(ctx context.Context, orgID, modelID, predictionID string) (eventlog.Prediction, error)
 	// PredictionStats summarises a model's predictions in r.
 	PredictionStats(ctx context.Context, orgID, modelID string, r Range) (PredictionStats, error)
+	// PredictionStatsByModel is PredictionStats of each of the models in
+	// one read of the rollups (the alert evaluation's tick), never one
+	// read per model; every model asked for has an entry.
+	PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r Range) (map[string]PredictionStats, error)
 	// Activity returns the activity of each of the models that has any.
 	Activity(ctx context.Context, orgID string, modelIDs []string) (map[string]Activity, error)
 	// PredictionCounts returns how many predictions each of the models

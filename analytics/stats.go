@@ -104,6 +104,61 @@ func ReadPredictionStats(ctx context.Context, read Reader, t RollupTables, orgID
 	return st, b.fill(&st)
 }
 
+// ReadPredictionStatsByModel implements Store.PredictionStatsByModel on
+// any engine that keeps the prediction rollups, in one read as
+// ReadPredictionStats reads one model; in and inArgs test that model_id is
+// one of the models as in ReadPredictionCounts. Every model asked for has
+// an entry, the empty summary when it has no prediction in r.
+func ReadPredictionStatsByModel(ctx context.Context, read Reader, t RollupTables, orgID string, modelIDs []string, in string, inArgs []any,
+	r Range) (map[string]PredictionStats, error) {
+	out := make(map[string]PredictionStats, len(modelIDs))
+	for _, id := range modelIDs {
+		out[id] = PredictionStats{Outputs: OutputDistribution{}}
+	}
+	if len(modelIDs) == 0 {
+		return out, nil
+	}
+	args := coverArgs(orgID, inArgs, r)
+	rows, err := read(ctx, `SELECT model_id, `+RollupColumns+` FROM `+t.PredictionMinutes+`
+		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
+		UNION ALL SELECT model_id, `+RollupColumns+` FROM `+t.PredictionHours+`
+		WHERE org_id = ? AND `+in+` AND hour >= ? AND hour < ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("prediction stats by model: %w", err)
+	}
+	defer rows.Close()
+	buckets := map[string]*Bucket{}
+	for rows.Next() {
+		var id string
+		var one Bucket
+		if err := one.Scan(rows, &id); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+		b := buckets[id]
+		if b == nil {
+			b = &Bucket{}
+			buckets[id] = b
+		}
+		if err := b.Merge(&one); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("prediction stats by model: %w", err)
+	}
+	for id, b := range buckets {
+		if _, asked := out[id]; !asked {
+			continue
+		}
+		st := PredictionStats{Outputs: OutputDistribution{}}
+		if err := b.fill(&st); err != nil {
+			return nil, fmt.Errorf("prediction stats by model: %w", err)
+		}
+		out[id] = st
+	}
+	return out, nil
+}
+
 // fill sets st from the merged bucket.
 func (b *Bucket) fill(st *PredictionStats) error {
 	st.TotalPredictions = b.Predictions
@@ -236,10 +291,7 @@ func (b *Bucket) Scan(row Row, first ...any) error {
 // in is the engine's test that model_id is one of the models, inArgs its
 // arguments (SQLite: an IN list; ClickHouse: has() over an array).
 func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgID, in string, inArgs []any, r Range) (map[string]int64, error) {
-	head, hours, tail := Cover(r)
-	args := append([]any{orgID}, inArgs...)
-	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
-	args = append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	args := coverArgs(orgID, inArgs, r)
 	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (
 		SELECT model_id, predictions FROM `+t.PredictionMinutes+`
 		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
@@ -264,4 +316,14 @@ func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgI
 		return nil, fmt.Errorf("prediction counts: %w", err)
 	}
 	return out, nil
+}
+
+// coverArgs are the arguments of a read of the models' rollups over r as
+// Cover splits it: the minute rollup's (organization, models, head and
+// tail), then the hour rollup's (organization, models, hours).
+func coverArgs(orgID string, inArgs []any, r Range) []any {
+	head, hours, tail := Cover(r)
+	args := append([]any{orgID}, inArgs...)
+	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
+	return append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
 }

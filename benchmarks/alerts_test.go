@@ -10,11 +10,14 @@ import (
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/analytics/clickhouse"
 	"github.com/vigilhq/vigil/analytics/sqlite"
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store/postgres"
 	"github.com/vigilhq/vigil/store/sqlitestore"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
@@ -27,25 +30,72 @@ const (
 	benchPredictions   = 20
 )
 
+// alertStores are the engines BenchmarkAlertTick runs on: the embedded
+// default, and PostgreSQL with ClickHouse.
+var alertStores = []struct {
+	name string
+	open func(b *testing.B) (*sqlstore.DB, alertAnalytics)
+}{
+	{"sqlite", func(b *testing.B) (*sqlstore.DB, alertAnalytics) {
+		dir := b.TempDir()
+		st, err := sqlitestore.Open(b.Context(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { st.Close() })
+		an, err := sqlite.Open(b.Context(), dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { an.Close() })
+		return st, an
+	}},
+	{"postgres+clickhouse", func(b *testing.B) (*sqlstore.DB, alertAnalytics) {
+		st, err := postgres.Open(b.Context(), testenv.PostgresSchema(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { st.Close() })
+		conn, err := clickhouse.Open(testenv.ClickHouseDatabase(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { conn.Close() })
+		return st, clickhouse.New(conn)
+	}},
+}
+
+// alertAnalytics is what the benchmark writes and the evaluation reads.
+type alertAnalytics interface {
+	analytics.Sink
+	alerts.Readings
+	alerts.ReadingsByModel
+}
+
+// modelByModel hides the batched read: the evaluation reads each model's
+// predictions alone, as it did before.
+type modelByModel struct{ alerts.Readings }
+
 // BenchmarkAlertTick evaluates 10,000 rules (10 per model, 5 conditions
 // between them) over 1,000 models, each with 20 predictions in the minute,
-// on the embedded default: one op is one tick of a fresh evaluator (every
-// pair evaluated; the rules that hold update their alert). The baseline,
-// BenchmarkAlertTick/reads, is the rollup reads alone: one PredictionStats
-// per model, what the shared observer reduces the tick's reads to.
+// on the embedded default and on PostgreSQL with ClickHouse: one op is one
+// tick of a fresh evaluator (every pair evaluated; the rules that hold
+// update their alert). tick is the evaluation as it runs (one prediction
+// read per window for all models, holding pairs written FireBatch to a
+// transaction); tick-before reads model by model and writes each holding
+// pair in its own transaction, as before. The baselines are the rollup
+// reads alone: reads, one PredictionStats per model (what the shared
+// observer reduced a tick's reads to before), and reads-batched, the one
+// PredictionStatsByModel a tick makes now.
 func BenchmarkAlertTick(b *testing.B) {
+	for _, eng := range alertStores {
+		b.Run(eng.name, func(b *testing.B) { benchAlertTick(b, eng.open) })
+	}
+}
+
+func benchAlertTick(b *testing.B, open func(b *testing.B) (*sqlstore.DB, alertAnalytics)) {
 	ctx := b.Context()
-	dir := b.TempDir()
-	st, err := sqlitestore.Open(ctx, dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	an, err := sqlite.Open(ctx, dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer an.Close()
+	st, an := open(b)
 	base := time.Now().UTC().Truncate(time.Minute).Add(-time.Minute)
 	orgID := uuid.NewString()
 	if err := st.CreateOrganization(ctx, identity.Organization{ID: orgID, Name: "bench", CreatedAt: base}, nil,
@@ -83,29 +133,41 @@ func BenchmarkAlertTick(b *testing.B) {
 		}
 	}
 	now := func() time.Time { return base.Add(time.Minute + 3*time.Second) }
-	b.Run("tick", func(b *testing.B) {
-		var holding int
-		for b.Loop() {
-			e := &alerting.Evaluator{Ledger: st, Readings: an, Clock: now}
-			res, err := e.RunOnce(ctx)
-			if err != nil {
-				b.Fatal(err)
+	tick := func(name string, e func() *alerting.Evaluator) {
+		b.Run(name, func(b *testing.B) {
+			var holding int
+			for b.Loop() {
+				res, err := e().RunOnce(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Evaluated != benchModels*benchRulesPerModel {
+					b.Fatalf("evaluated %d pairs, want %d", res.Evaluated, benchModels*benchRulesPerModel)
+				}
+				holding = res.Evaluated - res.Resolved - countNotHolding(b, st, orgID, res)
 			}
-			if res.Evaluated != benchModels*benchRulesPerModel {
-				b.Fatalf("evaluated %d pairs, want %d", res.Evaluated, benchModels*benchRulesPerModel)
-			}
-			holding = res.Evaluated - res.Resolved - countNotHolding(b, st, orgID, res)
-		}
-		b.ReportMetric(float64(holding), "holding")
-		b.ReportMetric(float64(benchModels*benchRulesPerModel)*float64(b.N)/b.Elapsed().Seconds(), "rules/s")
+			b.ReportMetric(float64(holding), "holding")
+			b.ReportMetric(float64(benchModels*benchRulesPerModel)*float64(b.N)/b.Elapsed().Seconds(), "rules/s")
+		})
+	}
+	tick("tick-before", func() *alerting.Evaluator {
+		return &alerting.Evaluator{Ledger: st, Readings: modelByModel{an}, Clock: now, Batch: 1}
 	})
+	tick("tick", func() *alerting.Evaluator { return &alerting.Evaluator{Ledger: st, Readings: an, Clock: now} })
+	r := analytics.Range{From: base, To: base.Add(time.Minute)}
 	b.Run("reads", func(b *testing.B) {
-		r := analytics.Range{From: base, To: base.Add(time.Minute)}
 		for b.Loop() {
 			for _, m := range models {
 				if _, err := an.PredictionStats(ctx, orgID, m, r); err != nil {
 					b.Fatal(err)
 				}
+			}
+		}
+	})
+	b.Run("reads-batched", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := an.PredictionStatsByModel(ctx, orgID, models, r); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})

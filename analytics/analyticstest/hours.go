@@ -169,20 +169,7 @@ func FillHours(t *testing.T, s Store, drop func(t *testing.T), reopen func(t *te
 // replayed; a model without predictions in the range, another
 // organization's and one not asked for are absent.
 func testPredictionCounts(t *testing.T, s Store) {
-	r := rand.New(rand.NewPCG(7, 11))
-	var ps []eventlog.Prediction
-	for i := range 900 {
-		org, model := "o1", []string{"m1", "m2", "m3"}[i%3]
-		if i%10 == 0 {
-			org = "o2"
-		}
-		ps = append(ps, eventlog.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("c%04d", i),
-			InputData: json.RawMessage(`{}`), OutputData: json.RawMessage(`{}`), Metadata: json.RawMessage(`{}`),
-			Timestamp: base.Add(time.Duration(r.Int64N(int64(4 * time.Hour))))})
-	}
-	for lo := 0; lo < len(ps); lo += 200 {
-		write(t, s, ps[max(lo-40, 0):min(lo+200, len(ps))]...)
-	}
+	spreadOverHours(t, s, 7, "c")
 	models := []string{"m1", "m2", "m4"}
 	f := func(from, to time.Time) {
 		t.Helper()
@@ -219,5 +206,27 @@ func testPredictionCounts(t *testing.T, s Store) {
 	}
 	if n := all["m1"] + all["m2"] + all["m3"]; n != 810 {
 		t.Fatalf("got %d predictions of o1 over the whole range, want 810", n)
+	}
+}
+
+// spreadOverHours writes 900 predictions over four hours from base, 810 of
+// o1 and 90 of o2, a third each of m1, m2 and m3, with latencies and labels,
+// in batches that overlap (replays); ids start with prefix.
+func spreadOverHours(t *testing.T, s Store, seed uint64, prefix string) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 11))
+	var ps []eventlog.Prediction
+	for i := range 900 {
+		org, model := "o1", []string{"m1", "m2", "m3"}[i%3]
+		if i%10 == 0 {
+			org = "o2"
+		}
+		l := float64(r.IntN(1000)) / 4
+		ps = append(ps, eventlog.Prediction{OrgID: org, ModelID: model, PredictionID: fmt.Sprintf("%s%04d", prefix, i),
+			InputData: json.RawMessage(`{}`), OutputData: json.RawMessage(fmt.Sprintf(`{"label":"c%d"}`, i%4)), Metadata: json.RawMessage(`{}`),
+			LatencyMS: &l, Timestamp: base.Add(time.Duration(r.Int64N(int64(4 * time.Hour))))})
+	}
+	for lo := 0; lo < len(ps); lo += 200 {
+		write(t, s, ps[max(lo-40, 0):min(lo+200, len(ps))]...)
 	}
 }

@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"SmallWindowPercentiles", testSmallWindowPercentiles},
 		{"StatsOverHours", testStatsOverHours},
 		{"PredictionCounts", testPredictionCounts},
+		{"StatsByModel", testStatsByModel},
 		{"SeriesOverHours", testSeriesOverHours},
 		{"Profiles", testProfiles},
 		{"MergedProfile", testMergedProfile},

@@ -68,6 +68,13 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 	return analytics.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
+// PredictionStatsByModel implements analytics.Store from the newest
+// version of each hour's and minute's rollup, in one query for all the
+// models.
+func (s *Store) PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error) {
+	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, "has(?, model_id)", []any{modelIDs}, r)
+}
+
 // PredictionCounts implements analytics.Store from the newest version of
 // each hour's and minute's rollup.
 func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]int64, error) {

@@ -44,6 +44,13 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 	return analytics.ReadPredictionStats(ctx, s.read, tables, orgID, modelID, r)
 }
 
+// PredictionStatsByModel implements analytics.Store from the hour and
+// minute rollups.
+func (s *Store) PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error) {
+	in := "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ") + ")"
+	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, in, anys(modelIDs), r)
+}
+
 // PredictionCounts implements analytics.Store from the hour and minute
 // rollups.
 func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]int64, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/store"
 )
@@ -48,7 +49,10 @@ type Evaluator struct {
 	// Tick is the pause between looks (DefaultTick); Settle is how long
 	// after a minute ends its data counts as complete (DefaultSettle).
 	Tick, Settle time.Duration
-	Logger       *slog.Logger
+	// Batch is how many holding pairs one transaction writes (FireBatch
+	// when 0; 1 writes each alone).
+	Batch  int
+	Logger *slog.Logger
 
 	mu   sync.Mutex
 	done map[pairKey]time.Time // the last window end evaluated per pair
@@ -98,29 +102,40 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	if e.done == nil {
 		e.done = map[pairKey]time.Time{}
 	}
-	observers := map[[2]string]*alerts.Observer{}
+	observers := e.observers(ctx, targets, end)
 	live := make(map[pairKey]bool, len(targets))
 	var errs []error
+	var batch []holding
+	flush := func() {
+		for _, err := range e.fire(ctx, batch, end, now, &res) {
+			errs = append(errs, err)
+		}
+		batch = batch[:0]
+	}
 	for _, t := range targets {
 		k := pairKey{t.Rule.ID, t.ModelID, t.Rule.ConditionKey()}
 		live[k] = true
 		if last, ok := e.done[k]; ok && !end.After(last) {
 			continue
 		}
-		om := [2]string{t.Rule.OrgID, t.ModelID}
-		o := observers[om]
-		if o == nil {
-			o = alerts.NewObserver(e.Readings, t.Rule.OrgID, t.ModelID, end)
-			o.Findings = e.Findings
-			observers[om] = o
+		obs, holds, err := observers.of(t).Observe(ctx, t.Rule)
+		if err == nil && !holds {
+			err = e.clear(ctx, t, end, now, &res)
 		}
-		if err := e.pair(ctx, o, t, end, now, &res); err != nil {
+		if err != nil {
 			errs = append(errs, fmt.Errorf("rule %s, model %s: %w", t.Rule.ID, t.ModelID, err))
+			continue
+		}
+		if holds {
+			if batch = append(batch, holding{t, k, obs}); len(batch) >= e.batch() {
+				flush()
+			}
 			continue
 		}
 		e.done[k] = end
 		res.Evaluated++
 	}
+	flush()
 	for k := range e.done {
 		if !live[k] { // a rule deleted, disabled or changed, a model gone
 			delete(e.done, k)
@@ -129,45 +144,169 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	return res, errors.Join(errs...)
 }
 
-// pair evaluates one rule on one model for the window ending at end.
-func (e *Evaluator) pair(ctx context.Context, o *alerts.Observer, t Target, end, now time.Time, res *Result) error {
-	obs, holds, err := o.Observe(ctx, t.Rule)
-	if err != nil {
-		return err
+func (e *Evaluator) batch() int {
+	if e.Batch > 0 {
+		return e.Batch
 	}
-	if !holds {
-		return e.clear(ctx, t, end, now, res)
+	return FireBatch
+}
+
+// observerSet holds a tick's observers, one per organization and model.
+type observerSet struct {
+	e   *Evaluator
+	end time.Time
+	m   map[[2]string]*alerts.Observer
+}
+
+// of is the observer of t's model, made on first use.
+func (s observerSet) of(t Target) *alerts.Observer {
+	k := [2]string{t.Rule.OrgID, t.ModelID}
+	o := s.m[k]
+	if o == nil {
+		o = alerts.NewObserver(s.e.Readings, t.Rule.OrgID, t.ModelID, s.end)
+		o.Findings = s.e.Findings
+		s.m[k] = o
 	}
-	var reopened, updated bool
-	in, created, err := e.Ledger.FireAlert(ctx, alerts.NewInstance(t.Rule, t.ModelID, end, obs, now), now.Add(-t.Rule.Cooldown()),
-		func(cur *alerts.Instance) error {
-			reopened, updated = false, false
-			if !end.After(cur.WindowEnd) {
-				return nil // another replica counted this window
+	return o
+}
+
+// StatsBatch is how many models one batched prediction read asks for.
+const StatsBatch = 1000
+
+// observers returns the tick's observers. When Readings is also
+// alerts.ReadingsByModel, each organization's prediction summaries over
+// each window its prediction conditions ask for are read for all its
+// models in one read per StatsBatch models and given to the observers;
+// a batch that fails is logged and left to the observers' own reads.
+func (e *Evaluator) observers(ctx context.Context, targets []Target, end time.Time) observerSet {
+	set := observerSet{e: e, end: end, m: map[[2]string]*alerts.Observer{}}
+	byModel, ok := e.Readings.(alerts.ReadingsByModel)
+	if !ok {
+		return set
+	}
+	type orgWindow struct {
+		org     string
+		minutes int
+	}
+	models := map[orgWindow][]string{}
+	seen := map[struct {
+		orgWindow
+		model string
+	}]bool{}
+	for _, t := range targets {
+		if last, ok := e.done[pairKey{t.Rule.ID, t.ModelID, t.Rule.ConditionKey()}]; ok && !end.After(last) {
+			continue
+		}
+		for _, c := range t.Rule.Conditions {
+			if !alerts.PredictionMetric(c.MetricName) {
+				continue
 			}
-			cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
-			cur.Count++
-			updated = true
-			if cur.Status == alerts.StatusSnoozed && cur.SnoozedUntil != nil && !now.Before(*cur.SnoozedUntil) {
-				reopened = true
-				return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
+			ow := orgWindow{t.Rule.OrgID, c.WindowMinutes}
+			if k := (struct {
+				orgWindow
+				model string
+			}{ow, t.ModelID}); !seen[k] {
+				seen[k] = true
+				models[ow] = append(models[ow], t.ModelID)
 			}
-			return nil
-		}, e.outbox(t.Rule, &reopened))
-	if err != nil {
-		return err
+		}
 	}
-	switch {
-	case created:
-		res.Fired++
-		e.notify(ctx, Notice{Rule: t.Rule, Instance: in})
-	case reopened:
-		res.Reopened++
-		e.notify(ctx, Notice{Rule: t.Rule, Instance: in, Reopened: true})
-	case updated:
-		res.Updated++
+	for ow, ids := range models {
+		for lo := 0; lo < len(ids); lo += StatsBatch {
+			chunk := ids[lo:min(lo+StatsBatch, len(ids))]
+			window := alerts.Condition{WindowMinutes: ow.minutes}.Window()
+			stats, err := byModel.PredictionStatsByModel(ctx, ow.org, chunk, analytics.Range{From: end.Add(-window), To: end})
+			if err != nil {
+				e.logger().Warn("batched prediction read failed; reading model by model", "org_id", ow.org, "err", err)
+				continue
+			}
+			for _, id := range chunk {
+				set.of(Target{Rule: alerts.Rule{OrgID: ow.org}, ModelID: id}).Know(ow.minutes, stats[id])
+			}
+		}
+	}
+	return set
+}
+
+// FireBatch is how many holding pairs a tick writes in one transaction
+// by default (Evaluator.Batch).
+const FireBatch = 500
+
+// holding is a pair whose rule held in the window, waiting for its write.
+type holding struct {
+	t   Target
+	k   pairKey
+	obs []alerts.Observation
+}
+
+// fire writes the holding pairs of batch in one transaction
+// (alerts.Ledger.FireAlerts), counts and announces what they did and marks
+// them done. When the batch's write fails, each pair is written alone, so
+// that only the pairs that fail again are left (their errors returned) to
+// be tried next tick.
+func (e *Evaluator) fire(ctx context.Context, batch []holding, end, now time.Time, res *Result) []error {
+	if len(batch) == 0 {
+		return nil
+	}
+	fires := make([]alerts.Fire, len(batch))
+	reopened, updated := make([]bool, len(batch)), make([]bool, len(batch))
+	for i, h := range batch {
+		fires[i] = alerts.Fire{Instance: alerts.NewInstance(h.t.Rule, h.t.ModelID, end, h.obs, now), Since: now.Add(-h.t.Rule.Cooldown()),
+			Change: e.change(h.obs, end, now, &reopened[i], &updated[i]), Outbox: e.outbox(h.t.Rule, &reopened[i])}
+	}
+	out, err := e.Ledger.FireAlerts(ctx, fires)
+	if err != nil && len(batch) > 1 && !errors.Is(err, store.ErrUnavailable) && ctx.Err() == nil {
+		// One pair's failure must not hold back the rest: each is
+		// written alone, and only the failing ones wait for next tick
+		// (an unavailable store fails them all alike).
+		var errs []error
+		for _, h := range batch {
+			errs = append(errs, e.fire(ctx, []holding{h}, end, now, res)...)
+		}
+		return errs
+	}
+	if err != nil {
+		errs := make([]error, len(batch))
+		for i, h := range batch {
+			errs[i] = fmt.Errorf("rule %s, model %s: %w", h.t.Rule.ID, h.t.ModelID, err)
+		}
+		return errs
+	}
+	for i, h := range batch {
+		switch {
+		case out[i].Created:
+			res.Fired++
+			e.notify(ctx, Notice{Rule: h.t.Rule, Instance: out[i].Instance})
+		case reopened[i]:
+			res.Reopened++
+			e.notify(ctx, Notice{Rule: h.t.Rule, Instance: out[i].Instance, Reopened: true})
+		case updated[i]:
+			res.Updated++
+		}
+		e.done[h.k] = end
+		res.Evaluated++
 	}
 	return nil
+}
+
+// change is the update of a holding pair's unresolved alert: counted once
+// per window, reopened when its snooze ended. It sets *reopened and
+// *updated afresh on each call, as a batch run again calls it again.
+func (e *Evaluator) change(obs []alerts.Observation, end, now time.Time, reopened, updated *bool) func(*alerts.Instance) error {
+	return func(cur *alerts.Instance) error {
+		*reopened, *updated = false, false
+		if !end.After(cur.WindowEnd) {
+			return nil // another replica counted this window
+		}
+		cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
+		cur.Count++
+		*updated = true
+		if cur.Status == alerts.StatusSnoozed && cur.SnoozedUntil != nil && !now.Before(*cur.SnoozedUntil) {
+			*reopened = true
+			return cur.Apply(alerts.ActionReopen, alerts.SystemUser, now, nil, "the snooze ended and the rule still holds")
+		}
+		return nil
+	}
 }
 
 // outbox is the alerts.Outbox of a write of r's alert: an opened alert

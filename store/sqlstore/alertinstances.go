@@ -1,10 +1,12 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,42 +106,66 @@ func (s *DB) OpenAlert(ctx context.Context, orgID, ruleID, modelID, key string) 
 		WHERE org_id = ? AND rule_id = ? AND model_id = ? AND condition_key = ? AND status <> 'resolved'`), orgID, ruleID, modelID, key))
 }
 
-// FireAlert implements alerts.Ledger. A concurrent insert of the same
-// rule, model and key fails on the partial unique index; the transaction
-// is then run again and finds the winner's row to update.
+// FireAlert implements alerts.Ledger as a batch of one.
 func (s *DB) FireAlert(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error,
 	outbox alerts.Outbox) (alerts.Instance, bool, error) {
+	out, err := s.FireAlerts(ctx, []alerts.Fire{{Instance: in, Since: since, Change: change, Outbox: outbox}})
+	if err != nil {
+		return alerts.Instance{}, false, err
+	}
+	return out[0].Instance, out[0].Created, nil
+}
+
+// FireAlerts implements alerts.Ledger in one transaction. The rows are
+// written in the order of their unique key, so two replicas writing the
+// same batch wait on each other rather than deadlock; a concurrent insert
+// of the same rule, model and key fails on the partial unique index and
+// the whole transaction is run again, finding the winner's row to update.
+func (s *DB) FireAlerts(ctx context.Context, fires []alerts.Fire) ([]alerts.Fired, error) {
+	order := make([]int, len(fires))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		x, y := fires[a].Instance, fires[b].Instance
+		return cmp.Or(strings.Compare(x.OrgID, y.OrgID), strings.Compare(x.RuleID, y.RuleID),
+			strings.Compare(x.ModelID, y.ModelID), strings.Compare(x.ConditionKey, y.ConditionKey))
+	})
 	for attempt := 0; ; attempt++ {
-		out, created, err := s.fireOnce(ctx, in, since, change, outbox)
+		out, err := s.fireOnce(ctx, fires, order)
 		if attempt < 3 && isConflict(err) {
 			continue
 		}
-		return out, created, err
+		return out, err
 	}
 }
 
-func (s *DB) fireOnce(ctx context.Context, in alerts.Instance, since time.Time, change func(*alerts.Instance) error,
-	outbox alerts.Outbox) (alerts.Instance, bool, error) {
-	var out alerts.Instance
-	var created bool
+func (s *DB) fireOnce(ctx context.Context, fires []alerts.Fire, order []int) ([]alerts.Fired, error) {
+	out := make([]alerts.Fired, len(fires))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var err error
-		if out, created, err = s.fireIn(ctx, tx, in, since, change); err != nil {
-			return err
-		}
-		if outbox == nil || out.ID == "" {
-			return nil
-		}
-		ds, err := outbox(out, created)
-		if err != nil {
-			return fmt.Errorf("the alert's deliveries: %w", err)
+		var ds []alerts.Delivery
+		for _, i := range order {
+			f := fires[i]
+			in, created, err := s.fireIn(ctx, tx, f.Instance, f.Since, f.Change)
+			if err != nil {
+				return err
+			}
+			out[i] = alerts.Fired{Instance: in, Created: created}
+			if f.Outbox == nil || in.ID == "" {
+				continue
+			}
+			owed, err := f.Outbox(in, created)
+			if err != nil {
+				return fmt.Errorf("the alert's deliveries: %w", err)
+			}
+			ds = append(ds, owed...)
 		}
 		return s.insertDeliveries(ctx, tx, ds)
 	})
 	if err != nil {
-		return alerts.Instance{}, false, err
+		return nil, err
 	}
-	return out, created, nil
+	return out, nil
 }
 
 // fireIn is FireAlert's write of the instance inside tx: the instance

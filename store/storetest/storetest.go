@@ -135,6 +135,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, codehostTests...)
 	tests = append(tests, alertTests...)
 	tests = append(tests, alertDeliveryTests...)
+	tests = append(tests, alertBatchTests...)
 	tests = append(tests, artifactTests...)
 	tests = append(tests, explanationTests...)
 	for _, tc := range tests {
