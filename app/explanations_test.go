@@ -205,3 +205,85 @@ func TestExplanationSurvivesRestart(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainLoggedPrediction: a prediction logged through the API is
+// explained by its id on both pipelines (embedded; Kafka and ClickHouse): its input_data is the instance
+// (exact SHAP equal to shap.TreeExplainer's, Kernel SHAP equal to the
+// same instance sent inline), the record keeps prediction_id and GET
+// /explanations/by-prediction/{prediction_id} answers the newest; an
+// unknown or another organization's prediction is a 404.
+func TestExplainLoggedPrediction(t *testing.T) {
+	g := loadSHAPGolden(t, "xgb_bin")
+	xgb := testModelFile(t, "xgb_bin.json")
+	eachPipeline(t, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		model := s.model(key, "fraud", "1")
+		s.do("PUT", "/models/"+model+"/artifact", key, map[string]any{"kind": "xgboost_json", "content": xgb,
+			"features": explainFeatures}).want(t, 200)
+		instance := explainRow(g.rows[0])
+		s.do("POST", "/predictions/log", key, map[string]any{"model_id": model, "prediction_id": "p-explain-1",
+			"input_data": instance, "output_data": map[string]any{"score": g.output[0]}}).want(t, http.StatusCreated)
+		s.waitStored(t, key, model, 1)
+
+		acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "prediction_id": "p-explain-1"}).
+			want(t, http.StatusAccepted)
+		if acc.str("prediction_id") != "p-explain-1" {
+			t.Errorf("got prediction_id %v in the 202, want p-explain-1", acc.at("prediction_id"))
+		}
+		r := pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
+		if r.str("prediction_id") != "p-explain-1" || r.str("algorithm") != "tree_shap" {
+			t.Errorf("got prediction_id %v, algorithm %v, want p-explain-1, tree_shap", r.at("prediction_id"), r.at("algorithm"))
+		}
+		near := func(what string, got any, want float64) {
+			t.Helper()
+			if x, ok := got.(float64); !ok || math.Abs(x-want) > 1e-9 {
+				t.Errorf("%s: got %v, want %v", what, got, want)
+			}
+		}
+		near("base_value", r.at("base_value"), g.base)
+		for i, f := range explainFeatures {
+			near("feature_weights."+f.(string), r.at("feature_weights."+f.(string)), g.values[0][i])
+		}
+
+		var background []any
+		for _, row := range g.background {
+			if !slices.Contains(row, nil) && len(background) < 8 {
+				background = append(background, explainRow(row))
+			}
+		}
+		inline := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		logged := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "prediction_id": "p-explain-1",
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		want := pollExplanation(t, s, key, inline, "completed")
+		got := pollExplanation(t, s, key, logged, "completed")
+		for _, f := range explainFeatures {
+			w, _ := want.at("feature_weights." + f.(string)).(float64)
+			near("kernel_shap feature_weights."+f.(string), got.at("feature_weights."+f.(string)), w)
+		}
+
+		newest := s.do("GET", "/explanations/by-prediction/p-explain-1", key, nil).want(t, 200)
+		if newest.str("id") != logged {
+			t.Errorf("got explanation %v by prediction, want the newest, %s", newest.at("id"), logged)
+		}
+		s.do("GET", "/explanations/by-prediction/p-explain-1?model_id="+model, key, nil).want(t, 200)
+		s.do("GET", "/explanations/by-prediction/p-nothing", key, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
+		if list := s.do("GET", "/explanations?model_id="+model, key, nil).want(t, 200); list.at("total") != 3.0 {
+			t.Errorf("got %v explanations, want 3", list.at("total"))
+		}
+
+		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "prediction_id": "p-unknown"}).
+			wantError(t, http.StatusNotFound, "NOT_FOUND")
+		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "prediction_id": "p-explain-1",
+			"instance": instance}).wantField(t, "instance")
+
+		other := s.signUp("other-admin")
+		otherKey, _ := s.key(other, "read", "write")
+		otherModel := s.model(otherKey, "fraud", "1")
+		s.do("POST", "/explanations/generate", otherKey, map[string]any{"model_id": otherModel, "prediction_id": "p-explain-1"}).
+			wantError(t, http.StatusNotFound, "NOT_FOUND")
+		s.do("POST", "/explanations/generate", otherKey, map[string]any{"model_id": model, "prediction_id": "p-explain-1"}).
+			wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		s.do("GET", "/explanations/by-prediction/p-explain-1", otherKey, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
+	})
+}

@@ -2,6 +2,7 @@ package explanation
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -30,6 +31,9 @@ type Explanation struct {
 	ID      string
 	OrgID   string
 	ModelID string
+	// PredictionID is the logged prediction explained; "" when the
+	// request sent an instance.
+	PredictionID string
 	// Method is the name requested (RequestMethods).
 	Method  string
 	Status  string
@@ -68,8 +72,17 @@ type Outcome struct {
 
 // Filter selects explanations of a list.
 type Filter struct {
-	ModelID, Method, Status string
-	Offset, Limit           int
+	ModelID, PredictionID, Method, Status string
+	Offset, Limit                         int
+}
+
+// Predictions reads logged predictions; the analytical store is one,
+// adapted in app.
+type Predictions interface {
+	// PredictionInput returns the input_data of one model's logged
+	// prediction; store.ErrNotFound when the organization's model has
+	// none with that id.
+	PredictionInput(ctx context.Context, orgID, modelID, predictionID string) (json.RawMessage, error)
 }
 
 // Store keeps explanations; the transactional store is one.

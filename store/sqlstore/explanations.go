@@ -11,7 +11,7 @@ import (
 
 var _ explanation.Store = (*DB)(nil)
 
-const explanationColumns = `id, org_id, model_id, method, status, request, result, error, created_at, updated_at, completed_at`
+const explanationColumns = `id, org_id, model_id, prediction_id, method, status, request, result, error, created_at, updated_at, completed_at`
 
 func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.Explanation, error) {
 	var e explanation.Explanation
@@ -19,7 +19,7 @@ func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.E
 	var res sql.NullString
 	var created, updated int64
 	var completed sql.NullInt64
-	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
+	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.PredictionID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
 		return e, s.wrap(err)
 	}
 	e.CreatedAt, e.UpdatedAt, e.CompletedAt = fromMicros(created), fromMicros(updated), fromNullMicros(completed)
@@ -59,9 +59,9 @@ func (s *DB) CreateExplanation(ctx context.Context, e explanation.Explanation) e
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `INSERT INTO explanations (`+explanationColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?, ?,
+	n, err := s.exec(ctx, s.db, `INSERT INTO explanations (`+explanationColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
 		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`,
-		e.ID, e.OrgID, e.ModelID, e.Method, e.Status, req, res, e.Error, micros(e.CreatedAt), micros(e.UpdatedAt),
+		e.ID, e.OrgID, e.ModelID, e.PredictionID, e.Method, e.Status, req, res, e.Error, micros(e.CreatedAt), micros(e.UpdatedAt),
 		nullMicros(e.CompletedAt), e.OrgID, e.ModelID)
 	if err == nil && n == 0 {
 		err = store.ErrNotFound
@@ -78,7 +78,8 @@ func (s *DB) Explanation(ctx context.Context, orgID, id string) (explanation.Exp
 // Explanations implements explanation.Store, newest first.
 func (s *DB) Explanations(ctx context.Context, orgID string, f explanation.Filter) ([]explanation.Explanation, int64, error) {
 	where, args := []string{"org_id = ?"}, []any{orgID}
-	for _, c := range []struct{ col, v string }{{"model_id", f.ModelID}, {"method", f.Method}, {"status", f.Status}} {
+	for _, c := range []struct{ col, v string }{{"model_id", f.ModelID}, {"prediction_id", f.PredictionID}, {"method", f.Method},
+		{"status", f.Status}} {
 		if c.v != "" {
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}

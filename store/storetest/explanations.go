@@ -34,6 +34,7 @@ func testExplanationLifecycle(t *testing.T, s Store) {
 	m := newModel(a.ID, "fraud", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
 	e1 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000001", "shap", 10)
+	e1.PredictionID = "p-0001"
 	e2 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000002", "lime", 5)
 	must(t, s.CreateExplanation(ctx(t), e1), "CreateExplanation")
 	must(t, s.CreateExplanation(ctx(t), e2), "CreateExplanation")
@@ -75,7 +76,7 @@ func testExplanationLifecycle(t *testing.T, s Store) {
 	wantErr(t, err, store.ErrNotFound, "Explanation of a deleted model")
 }
 
-// testExplanationList: filters, newest first, limit and offset; another
+// testExplanationList: filters (prediction_id among them), newest first, limit and offset; another
 // organization neither creates on, reads, lists nor finishes the model's
 // explanations.
 func testExplanationList(t *testing.T, s Store) {
@@ -85,8 +86,11 @@ func testExplanationList(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), m2), "CreateModel")
 	ids := []string{"0190b000-0000-7000-8000-000000000001", "0190b000-0000-7000-8000-000000000002", "0190b000-0000-7000-8000-000000000003"}
 	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[0], "shap", 1)), "CreateExplanation")
-	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[1], "lime", 2)), "CreateExplanation")
-	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m2.ID, ids[2], "shap", 3)), "CreateExplanation")
+	for i, m := range []string{m1.ID, m2.ID} { // prediction ids are unique per model: p-7 of each
+		e := newExplanation(a.ID, m, ids[1+i], []string{"lime", "shap"}[i], 2+i)
+		e.PredictionID = "p-7"
+		must(t, s.CreateExplanation(ctx(t), e), "CreateExplanation")
+	}
 	f := func(fl explanation.Filter, want []string, total int64) {
 		t.Helper()
 		got, n, err := s.Explanations(ctx(t), a.ID, fl)
@@ -104,6 +108,9 @@ func testExplanationList(t *testing.T, s Store) {
 	f(explanation.Filter{ModelID: m1.ID, Method: "shap", Status: "pending"}, []string{ids[0]}, 1)
 	f(explanation.Filter{Status: "completed"}, nil, 0)
 	f(explanation.Filter{Limit: 1, Offset: 1}, []string{ids[1]}, 3)
+	f(explanation.Filter{PredictionID: "p-7"}, []string{ids[2], ids[1]}, 2)
+	f(explanation.Filter{PredictionID: "p-7", ModelID: m1.ID}, []string{ids[1]}, 1)
+	f(explanation.Filter{PredictionID: "p-8"}, nil, 0)
 
 	other := newExplanation(b.ID, m1.ID, "0190b000-0000-7000-8000-000000000009", "shap", 4)
 	wantErr(t, s.CreateExplanation(ctx(t), other), store.ErrNotFound, "CreateExplanation on another organization's model")
