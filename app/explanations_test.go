@@ -287,3 +287,81 @@ func TestExplainLoggedPrediction(t *testing.T) {
 		s.do("GET", "/explanations/by-prediction/p-explain-1", otherKey, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
 	})
 }
+
+// TestExplanationConfig: a model's explanation configuration answers the
+// defaults until one is put, is stored on every backend, and is applied:
+// default_method is the method of a request naming none, enabled false
+// refuses generation with 409; bad values are 422 naming the field and
+// another organization's model is a 404.
+func TestExplanationConfig(t *testing.T) {
+	g := loadSHAPGolden(t, "xgb_bin")
+	xgb := testModelFile(t, "xgb_bin.json")
+	eachBackend(t, nil, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		model := s.model(key, "fraud", "1")
+		s.do("PUT", "/models/"+model+"/artifact", key, map[string]any{"kind": "xgboost_json", "content": xgb,
+			"features": explainFeatures}).want(t, 200)
+		path := "/explanations/config/" + model
+		got := s.do("GET", path, key, nil).want(t, 200)
+		if got.at("enabled") != true || got.str("default_method") != "shap" || got.at("auto_explain") != false ||
+			got.at("cache_enabled") != true || got.at("cache_ttl_hours") != 24.0 || got.at("updated_at") != nil {
+			t.Errorf("got %s, want the defaults (enabled, shap, no auto-explain, cache 24 h, updated_at null)", got.raw)
+		}
+		put := s.do("PUT", path, key, map[string]any{"default_method": "kernel_shap", "auto_explain": true,
+			"cache_enabled": false, "cache_ttl_hours": 48}).want(t, 200)
+		got = s.do("GET", path, key, nil).want(t, 200)
+		if string(got.raw) != string(put.raw) || got.str("default_method") != "kernel_shap" || got.at("auto_explain") != true ||
+			got.at("cache_enabled") != false || got.at("cache_ttl_hours") != 48.0 || got.at("updated_at") == nil {
+			t.Errorf("got %s after the put, want %s (kernel_shap, auto-explain, no cache, 48 h)", got.raw, put.raw)
+		}
+
+		var background []any
+		for _, r := range g.background {
+			if !slices.Contains(r, nil) && len(background) < 8 {
+				background = append(background, explainRow(r))
+			}
+		}
+		instance := explainRow(g.rows[0])
+		acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
+			"background": background}).want(t, http.StatusAccepted)
+		if acc.str("method") != "kernel_shap" {
+			t.Errorf("got method %v for a request naming none, want the model's default_method kernel_shap", acc.at("method"))
+		}
+		pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
+		if m := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
+			"method": "shap"}).want(t, http.StatusAccepted).str("method"); m != "shap" {
+			t.Errorf("got method %q for a request naming shap, want shap", m)
+		}
+
+		s.do("PUT", path, key, map[string]any{"enabled": false}).want(t, 200)
+		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance}).
+			wantError(t, http.StatusConflict, "RESOURCE_CONFLICT")
+		if got := s.do("PUT", path, key, map[string]any{}).want(t, 200); got.at("enabled") != true || got.str("default_method") != "shap" {
+			t.Errorf("got %s after an empty put, want the defaults", got.raw)
+		}
+		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance}).want(t, http.StatusAccepted)
+
+		for _, tc := range []struct {
+			body  map[string]any
+			field string
+		}{
+			{map[string]any{"default_method": "tree"}, "default_method"},
+			{map[string]any{"cache_ttl_hours": 0}, "cache_ttl_hours"},
+			{map[string]any{"cache_ttl_hours": 8761}, "cache_ttl_hours"},
+			{map[string]any{"enabled": "yes"}, "enabled"},
+		} {
+			s.do("PUT", path, key, tc.body).wantField(t, tc.field)
+		}
+		if got := s.do("GET", path, key, nil).want(t, 200); got.at("enabled") != true {
+			t.Errorf("got %s after refused puts, want the configuration unchanged", got.raw)
+		}
+
+		other := s.signUp("other-admin")
+		otherKey, _ := s.key(other, "read", "write")
+		s.do("GET", path, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		s.do("PUT", path, otherKey, map[string]any{"enabled": false}).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		if got := s.do("GET", path, key, nil).want(t, 200); got.at("enabled") != true {
+			t.Errorf("got %s after another organization's put, want it unchanged", got.raw)
+		}
+	})
+}

@@ -24,6 +24,8 @@ type API struct {
 	// Predictions reads logged predictions for {prediction_id}
 	// requests; without it they are 404.
 	Predictions Predictions
+	// Configs keeps per-model configurations.
+	Configs ConfigStore
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -35,6 +37,8 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/models/:model_id/artifact", Permission: "models:read", Handler: a.getArtifact},
 		{Method: fiber.MethodPost, Path: "/explanations/generate", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.generate},
 		{Method: fiber.MethodGet, Path: "/explanations", Permission: "models:read", Handler: a.listExplanations},
+		{Method: fiber.MethodGet, Path: "/explanations/config/:model_id", Permission: "models:read", Handler: a.getConfig},
+		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
 		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
 	}

@@ -97,7 +97,8 @@ func newExplanationView(e Explanation) explanationView {
 }
 
 // generate answers POST /explanations/generate: the body (422 naming the
-// field), the model (404), the logged prediction when prediction_id is
+// field), the model (404), its configuration (409 when explanations are
+// disabled; the default method when none is named), the logged prediction when prediction_id is
 // sent instead of an instance (404 when the model has none with that id;
 // its input_data is the instance), the model's artifact (422 on model_id
 // when it has none), the instance and background against it (422 naming
@@ -118,16 +119,25 @@ func (a *API) generate(c *fiber.Ctx) error {
 	case b.Instance != nil && b.PredictionID != "":
 		v.Add("instance", "must be absent when prediction_id is sent: the logged prediction's input_data is the instance")
 	}
-	if b.Method == "" {
-		b.Method = RequestSHAP
+	if b.Method != "" {
+		v.OneOf("method", b.Method, RequestMethods...)
 	}
-	v.OneOf("method", b.Method, RequestMethods...)
 	if err := v.Err(); err != nil {
 		return err
 	}
 	ctx, orgID := c.UserContext(), identity.OrgID(c)
 	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
 		return err
+	}
+	cfg, err := a.config(ctx, orgID, b.ModelID)
+	if err != nil {
+		return err
+	}
+	if !cfg.Enabled {
+		return web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
+	}
+	if b.Method == "" {
+		b.Method = cfg.DefaultMethod
 	}
 	if b.PredictionID != "" {
 		instance, err := a.predictionInstance(ctx, orgID, b.ModelID, b.PredictionID)

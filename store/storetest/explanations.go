@@ -10,6 +10,45 @@ import (
 var explanationTests = []test{
 	{"Explanations/Lifecycle", testExplanationLifecycle},
 	{"Explanations/ListAndOtherOrg", testExplanationList},
+	{"Explanations/Config", testExplanationConfig},
+}
+
+// testExplanationConfig: none stored is store.ErrNotFound; a put is read
+// back as given and a second put replaces it; another organization
+// neither puts on nor reads the model's; the model's deletion removes it.
+func testExplanationConfig(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	_, err := s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of a model without one")
+	c := explanation.Config{OrgID: a.ID, ModelID: m.ID, Enabled: false, DefaultMethod: "lime", AutoExplain: true,
+		CacheEnabled: false, CacheTTLHours: 8760, UpdatedAt: at(3)}
+	must(t, s.PutExplanationConfig(ctx(t), c), "PutExplanationConfig")
+	got, err := s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	c.UpdatedAt = stored(c.UpdatedAt)
+	equal(t, "stored configuration", got, c)
+	c2 := explanation.Config{OrgID: a.ID, ModelID: m.ID, Enabled: true, DefaultMethod: "kernel_shap", CacheEnabled: true,
+		CacheTTLHours: 1, UpdatedAt: at(4)}
+	must(t, s.PutExplanationConfig(ctx(t), c2), "PutExplanationConfig again")
+	got, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	c2.UpdatedAt = stored(c2.UpdatedAt)
+	equal(t, "replaced configuration", got, c2)
+
+	steal := c
+	steal.OrgID = b.ID
+	wantErr(t, s.PutExplanationConfig(ctx(t), steal), store.ErrNotFound, "PutExplanationConfig on another organization's model")
+	_, err = s.ExplanationConfig(ctx(t), b.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of another organization's model")
+	got, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	equal(t, "configuration after another organization's put", got, c2)
+
+	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
+	_, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of a deleted model")
 }
 
 // newExplanation is a pending explanation of a model created at second n.
