@@ -82,7 +82,8 @@ func pollExplanation(t *testing.T, s *server, token, id, status string) response
 // TestExplanations covers POST /explanations/generate, GET
 // /explanations/{id} and GET /explanations on every backend: an uploaded
 // XGBoost model's exact SHAP values equal shap's TreeExplainer to 1e-9,
-// Kernel SHAP and LIME complete with their exactness, bad input answers
+// Kernel SHAP and LIME complete with their exactness, the stats count
+// them, bad input answers
 // 422 naming the field, the list filters, and another organization sees
 // nothing.
 func TestExplanations(t *testing.T) {
@@ -159,6 +160,19 @@ func TestExplanations(t *testing.T) {
 		if items, _ := list.at("explanations").([]any); list.at("total") != 1.0 || len(items) != 1 {
 			t.Errorf("got %s, want the one lime explanation", list.raw)
 		}
+		st := s.do("GET", "/explanations/stats?model_id="+model, key, nil).want(t, 200)
+		if st.at("total") != 3.0 || st.at("by_method.shap") != 1.0 || st.at("by_method.kernel_shap") != 1.0 ||
+			st.at("by_method.lime") != 1.0 || st.at("by_status.completed") != 3.0 || st.at("by_status.pending") != 0.0 {
+			t.Errorf("got stats %s, want 3 completed, one of each method", st.raw)
+		}
+		if ms, ok := st.at("mean_computation_time_ms").(float64); !ok || ms < 0 {
+			t.Errorf("got mean_computation_time_ms %v, want a number", st.at("mean_computation_time_ms"))
+		}
+		if st := s.do("GET", "/explanations/stats?model_id="+bare, key, nil).want(t, 200); st.at("total") != 0.0 ||
+			st.at("mean_computation_time_ms") != nil {
+			t.Errorf("got stats %s of a model without explanations, want 0 and a null mean", st.raw)
+		}
+		s.do("GET", "/explanations/stats", key, nil).wantField(t, "model_id")
 		s.do("GET", "/explanations?limit=51", key, nil).wantField(t, "limit")
 		s.do("GET", "/explanations?status=running", key, nil).wantField(t, "status")
 
@@ -168,6 +182,7 @@ func TestExplanations(t *testing.T) {
 		s.do("POST", "/explanations/generate", otherKey, map[string]any{"model_id": model, "instance": instance}).
 			wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
 		s.do("GET", "/explanations?model_id="+model, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
+		s.do("GET", "/explanations/stats?model_id="+model, otherKey, nil).wantError(t, http.StatusNotFound, "MODEL_NOT_FOUND")
 		if n := s.do("GET", "/explanations", otherKey, nil).want(t, 200).at("total"); n != 0.0 {
 			t.Errorf("got %v explanations in another organization, want 0", n)
 		}
@@ -266,7 +281,6 @@ func TestExplainLoggedPrediction(t *testing.T) {
 		if newest.str("id") != logged {
 			t.Errorf("got explanation %v by prediction, want the newest, %s", newest.at("id"), logged)
 		}
-		s.do("GET", "/explanations/by-prediction/p-explain-1?model_id="+model, key, nil).want(t, 200)
 		s.do("GET", "/explanations/by-prediction/p-nothing", key, nil).wantError(t, http.StatusNotFound, "NOT_FOUND")
 		if list := s.do("GET", "/explanations?model_id="+model, key, nil).want(t, 200); list.at("total") != 3.0 {
 			t.Errorf("got %v explanations, want 3", list.at("total"))

@@ -111,3 +111,44 @@ func (a *API) putConfig(c *fiber.Ctx) error {
 	}
 	return c.JSON(newConfigView(cfg))
 }
+
+// statsView is GET /explanations/stats' answer.
+type statsView struct {
+	ModelID           string           `json:"model_id"`
+	Total             int64            `json:"total"`
+	ByMethod          map[string]int64 `json:"by_method"`
+	ByStatus          map[string]int64 `json:"by_status"`
+	MeanComputationMS *float64         `json:"mean_computation_time_ms"`
+}
+
+// stats answers GET /explanations/stats?model_id=: the model's
+// explanations counted by method and by status (every method and status
+// named, zero included) and the mean computation time of the completed
+// ones (null without any); 422 naming model_id when it is missing, 404
+// for another organization's model.
+func (a *API) stats(c *fiber.Ctx) error {
+	modelID := c.Query("model_id")
+	var v web.Problems
+	v.Required("model_id", modelID)
+	v.Text("model_id", modelID)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	ctx, orgID := c.UserContext(), identity.OrgID(c)
+	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
+		return err
+	}
+	st, err := a.Jobs.ExplanationStats(ctx, orgID, modelID)
+	if err != nil {
+		return err
+	}
+	out := statsView{ModelID: modelID, Total: st.Total, ByMethod: map[string]int64{}, ByStatus: map[string]int64{},
+		MeanComputationMS: st.MeanComputationMS}
+	for _, m := range RequestMethods {
+		out.ByMethod[m] = st.ByMethod[m]
+	}
+	for _, s := range []string{StatusPending, StatusCompleted, StatusFailed} {
+		out.ByStatus[s] = st.ByStatus[s]
+	}
+	return c.JSON(out)
+}

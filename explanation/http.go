@@ -37,6 +37,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/models/:model_id/artifact", Permission: "models:read", Handler: a.getArtifact},
 		{Method: fiber.MethodPost, Path: "/explanations/generate", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.generate},
 		{Method: fiber.MethodGet, Path: "/explanations", Permission: "models:read", Handler: a.listExplanations},
+		{Method: fiber.MethodGet, Path: "/explanations/stats", Permission: "models:read", Handler: a.stats},
 		{Method: fiber.MethodGet, Path: "/explanations/config/:model_id", Permission: "models:read", Handler: a.getConfig},
 		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
 		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},

@@ -76,6 +76,15 @@ type Filter struct {
 	Offset, Limit                         int
 }
 
+// Stats summarises one model's explanations.
+type Stats struct {
+	Total    int64
+	ByMethod map[string]int64
+	ByStatus map[string]int64
+	// MeanComputationMS is nil when no explanation has completed.
+	MeanComputationMS *float64
+}
+
 // Predictions reads logged predictions; the analytical store is one,
 // adapted in app.
 type Predictions interface {
@@ -100,6 +109,10 @@ type Store interface {
 	// outcome or error, times); store.ErrConflict when it is no longer
 	// pending, store.ErrNotFound when it is gone.
 	FinishExplanation(ctx context.Context, e Explanation) error
+	// ExplanationStats counts one model's explanations of the
+	// organization by method and by status and averages the computation
+	// time of the completed ones.
+	ExplanationStats(ctx context.Context, orgID, modelID string) (Stats, error)
 	// PendingExplanations returns up to limit pending explanations of
 	// every organization, oldest first.
 	PendingExplanations(ctx context.Context, limit int) ([]Explanation, error)

@@ -206,27 +206,14 @@ func optional(s string) *string {
 }
 
 // byPrediction answers GET /explanations/by-prediction/{prediction_id}:
-// the newest explanation of the logged prediction (of the model named by
-// the optional model_id query, since prediction ids are unique per
-// model); 404 when there is none in the organization.
+// the newest explanation of the logged prediction among the
+// organization's models; 404 when there is none in the organization.
 func (a *API) byPrediction(c *fiber.Ctx) error {
 	pid, err := web.PathParam(c, "prediction_id")
 	if err != nil {
 		return err
 	}
-	var v web.Problems
-	f := Filter{ModelID: c.Query("model_id"), PredictionID: pid, Limit: 1}
-	v.Text("model_id", f.ModelID)
-	if err := v.Err(); err != nil {
-		return err
-	}
-	ctx, orgID := c.UserContext(), identity.OrgID(c)
-	if f.ModelID != "" {
-		if _, err := registry.Find(ctx, a.Models, orgID, f.ModelID); err != nil {
-			return err
-		}
-	}
-	list, _, err := a.Jobs.Explanations(ctx, orgID, f)
+	list, _, err := a.Jobs.Explanations(c.UserContext(), identity.OrgID(c), Filter{PredictionID: pid, Limit: 1})
 	if err != nil {
 		return err
 	}

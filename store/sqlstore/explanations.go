@@ -95,9 +95,13 @@ func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) e
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = ?, result = ?, error = ?, updated_at = ?, completed_at = ?
-		WHERE org_id = ? AND id = ? AND status = 'pending'`,
-		e.Status, res, e.Error, micros(e.UpdatedAt), nullMicros(e.CompletedAt), e.OrgID, e.ID)
+	var ms sql.NullFloat64
+	if e.Outcome != nil {
+		ms = sql.NullFloat64{Float64: e.Outcome.ComputationTimeMS, Valid: true}
+	}
+	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = ?, result = ?, error = ?, updated_at = ?, completed_at = ?,
+		computation_ms = ? WHERE org_id = ? AND id = ? AND status = 'pending'`,
+		e.Status, res, e.Error, micros(e.UpdatedAt), nullMicros(e.CompletedAt), ms, e.OrgID, e.ID)
 	if err != nil || n > 0 {
 		return err
 	}
@@ -115,4 +119,38 @@ func (s *DB) PendingExplanations(ctx context.Context, limit int) ([]explanation.
 		return nil, s.wrap(err)
 	}
 	return collect(rows, s.scanExplanation)
+}
+
+// ExplanationStats implements explanation.Store: one grouped read of the
+// model's explanations.
+func (s *DB) ExplanationStats(ctx context.Context, orgID, modelID string) (explanation.Stats, error) {
+	st := explanation.Stats{ByMethod: map[string]int64{}, ByStatus: map[string]int64{}}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT method, status, COUNT(*), SUM(computation_ms), COUNT(computation_ms)
+		FROM explanations WHERE org_id = ? AND model_id = ? GROUP BY method, status`), orgID, modelID)
+	if err != nil {
+		return st, s.wrap(err)
+	}
+	defer rows.Close()
+	var sum float64
+	var timed int64
+	for rows.Next() {
+		var method, status string
+		var n, c int64
+		var total sql.NullFloat64
+		if err := rows.Scan(&method, &status, &n, &total, &c); err != nil {
+			return st, s.wrap(err)
+		}
+		st.Total += n
+		st.ByMethod[method] += n
+		st.ByStatus[status] += n
+		sum, timed = sum+total.Float64, timed+c
+	}
+	if err := rows.Err(); err != nil {
+		return st, s.wrap(err)
+	}
+	if timed > 0 {
+		mean := sum / float64(timed)
+		st.MeanComputationMS = &mean
+	}
+	return st, nil
 }

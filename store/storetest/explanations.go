@@ -66,7 +66,8 @@ func storedExplanation(e explanation.Explanation) explanation.Explanation {
 
 // testExplanationLifecycle: a pending explanation is stored as given,
 // listed as pending oldest first, finished once (a second finish is
-// store.ErrConflict and changes nothing), then no longer pending; the
+// store.ErrConflict and changes nothing), then no longer pending and
+// counted in the stats with its computation time; the
 // model's deletion removes it.
 func testExplanationLifecycle(t *testing.T, s Store) {
 	a := newOrg(t, s)
@@ -100,6 +101,11 @@ func testExplanationLifecycle(t *testing.T, s Store) {
 	got, err = s.Explanation(ctx(t), a.ID, e1.ID)
 	must(t, err, "Explanation")
 	equal(t, "completed explanation", got, storedExplanation(e1))
+	mean := 1.25
+	st, err := s.ExplanationStats(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationStats")
+	equal(t, "stats", st, explanation.Stats{Total: 2, ByMethod: map[string]int64{"shap": 1, "lime": 1},
+		ByStatus: map[string]int64{"pending": 1, "completed": 1}, MeanComputationMS: &mean})
 	again := e1
 	again.Status, again.Outcome, again.Error = explanation.StatusFailed, nil, "late"
 	wantErr(t, s.FinishExplanation(ctx(t), again), store.ErrConflict, "FinishExplanation of a finished explanation")
