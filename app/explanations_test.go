@@ -49,6 +49,19 @@ func loadSHAPGolden(t *testing.T, name string) shapGolden {
 	return shapGolden{}
 }
 
+// completeBackground is up to 8 of the golden background rows that have
+// no missing value, as rows of features a-e (Kernel SHAP and LIME need
+// complete rows).
+func (g shapGolden) completeBackground() []any {
+	var rows []any
+	for _, r := range g.background {
+		if !slices.Contains(r, nil) && len(rows) < 8 {
+			rows = append(rows, explainRow(r))
+		}
+	}
+	return rows
+}
+
 var explainFeatures = []any{"a", "b", "c", "d", "e"}
 
 // explainRow is a golden row as an instance of features a-e (null missing).
@@ -96,12 +109,7 @@ func TestExplanations(t *testing.T) {
 		s.do("PUT", "/models/"+model+"/artifact", key, map[string]any{"kind": "xgboost_json", "content": xgb,
 			"features": explainFeatures}).want(t, 200)
 		instance := explainRow(g.rows[0])
-		var background []any
-		for _, r := range g.background {
-			if complete := !slices.Contains(r, nil); complete && len(background) < 8 {
-				background = append(background, explainRow(r))
-			}
-		}
+		background := g.completeBackground()
 		for _, tc := range []struct {
 			body  map[string]any
 			field string
@@ -260,12 +268,7 @@ func TestExplainLoggedPrediction(t *testing.T) {
 			near("feature_weights."+f.(string), r.at("feature_weights."+f.(string)), g.values[0][i])
 		}
 
-		var background []any
-		for _, row := range g.background {
-			if !slices.Contains(row, nil) && len(background) < 8 {
-				background = append(background, explainRow(row))
-			}
-		}
+		background := g.completeBackground()
 		inline := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
 			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
 		logged := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "prediction_id": "p-explain-1",
@@ -329,12 +332,7 @@ func TestExplanationConfig(t *testing.T) {
 			t.Errorf("got %s after the put, want %s (kernel_shap, auto-explain, no cache, 48 h)", got.raw, put.raw)
 		}
 
-		var background []any
-		for _, r := range g.background {
-			if !slices.Contains(r, nil) && len(background) < 8 {
-				background = append(background, explainRow(r))
-			}
-		}
+		background := g.completeBackground()
 		instance := explainRow(g.rows[0])
 		acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
 			"background": background}).want(t, http.StatusAccepted)
