@@ -261,7 +261,8 @@ func (a *App) initAPI(ctx context.Context) error {
 		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Workers: a.cfg.ExplainWorkers, Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
-	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer, Clock: a.clock()}
+	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -208,4 +209,16 @@ func (s activities) Activities(ctx context.Context, orgID string, ids []string) 
 func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
 	return &ingest.API{Log: a.events, Models: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError}, &query.API{Store: a.analytics, Models: a.store,
 		Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
+}
+
+// predictionInputs adapts the analytical store to explanation.Predictions.
+type predictionInputs struct{ analyticalStore }
+
+// PredictionInput implements explanation.Predictions.
+func (s predictionInputs) PredictionInput(ctx context.Context, orgID, modelID, predictionID string) (json.RawMessage, error) {
+	p, err := s.Prediction(ctx, orgID, modelID, predictionID)
+	if err != nil {
+		return nil, err
+	}
+	return p.InputData, nil
 }

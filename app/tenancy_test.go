@@ -197,6 +197,7 @@ var idFilters = []idFilter{
 	{op: "GET /alerts/statistics", param: "model_id"},
 	{op: "GET /bias/audits", param: "model_id"},
 	{op: "GET /explanations", param: "model_id"},
+	{op: "GET /explanations/stats", param: "model_id"},
 	{op: "GET /drift/reports", param: "model_id"},
 	{op: "GET /drift/trend", param: "model_id"},
 	{op: "GET /llm/metrics", param: "model_id"},

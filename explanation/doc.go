@@ -17,9 +17,15 @@
 // read them. A Runner in the API role computes pending explanations,
 // reading them from the Store, so that one accepted before a restart is
 // computed after it. Methods: shap (the exact method the artifact
-// allows), kernel_shap, lime. Still to come: explanations of logged
-// predictions, bulk, cache, comparisons, visualization data, per-model
-// configuration, auto-explain, served models and surrogates.
+// allows), kernel_shap, lime. A request may name a logged prediction
+// (prediction_id) instead of an instance: its input_data is read through
+// Predictions (the analytical store, adapted in app) and the explanation
+// keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
+// model has a Config (GET/PUT /explanations/config/{model_id}): enabled
+// and default_method are applied by generate; GET /explanations/stats
+// counts a model's explanations. Still to come: bulk, cache,
+// auto-explain, comparisons, visualization data, served models and
+// surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

@@ -21,6 +21,11 @@ type API struct {
 	// one (without it they wait for a Runner of another replica).
 	Jobs   Store
 	Runner *Runner
+	// Predictions reads logged predictions for {prediction_id}
+	// requests; without it they are 404.
+	Predictions Predictions
+	// Configs keeps per-model configurations.
+	Configs ConfigStore
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -32,6 +37,10 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/models/:model_id/artifact", Permission: "models:read", Handler: a.getArtifact},
 		{Method: fiber.MethodPost, Path: "/explanations/generate", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.generate},
 		{Method: fiber.MethodGet, Path: "/explanations", Permission: "models:read", Handler: a.listExplanations},
+		{Method: fiber.MethodGet, Path: "/explanations/stats", Permission: "models:read", Handler: a.stats},
+		{Method: fiber.MethodGet, Path: "/explanations/config/:model_id", Permission: "models:read", Handler: a.getConfig},
+		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
+		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
 	}
 }

@@ -2,6 +2,7 @@ package explanation
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -30,6 +31,9 @@ type Explanation struct {
 	ID      string
 	OrgID   string
 	ModelID string
+	// PredictionID is the logged prediction explained; "" when the
+	// request sent an instance.
+	PredictionID string
 	// Method is the name requested (RequestMethods).
 	Method  string
 	Status  string
@@ -68,8 +72,26 @@ type Outcome struct {
 
 // Filter selects explanations of a list.
 type Filter struct {
-	ModelID, Method, Status string
-	Offset, Limit           int
+	ModelID, PredictionID, Method, Status string
+	Offset, Limit                         int
+}
+
+// Stats summarises one model's explanations.
+type Stats struct {
+	Total    int64
+	ByMethod map[string]int64
+	ByStatus map[string]int64
+	// MeanComputationMS is nil when no explanation has completed.
+	MeanComputationMS *float64
+}
+
+// Predictions reads logged predictions; the analytical store is one,
+// adapted in app.
+type Predictions interface {
+	// PredictionInput returns the input_data of one model's logged
+	// prediction; store.ErrNotFound when the organization's model has
+	// none with that id.
+	PredictionInput(ctx context.Context, orgID, modelID, predictionID string) (json.RawMessage, error)
 }
 
 // Store keeps explanations; the transactional store is one.
@@ -87,6 +109,10 @@ type Store interface {
 	// outcome or error, times); store.ErrConflict when it is no longer
 	// pending, store.ErrNotFound when it is gone.
 	FinishExplanation(ctx context.Context, e Explanation) error
+	// ExplanationStats counts one model's explanations of the
+	// organization by method and by status and averages the computation
+	// time of the completed ones.
+	ExplanationStats(ctx context.Context, orgID, modelID string) (Stats, error)
 	// PendingExplanations returns up to limit pending explanations of
 	// every organization, oldest first.
 	PendingExplanations(ctx context.Context, limit int) ([]Explanation, error)

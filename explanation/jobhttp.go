@@ -1,6 +1,8 @@
 package explanation
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -16,16 +18,18 @@ import (
 
 // generateBody is the body of POST /explanations/generate.
 type generateBody struct {
-	ModelID    string           `json:"model_id"`
-	Instance   map[string]any   `json:"instance"`
-	Method     string           `json:"method"`
-	Background []map[string]any `json:"background"`
+	ModelID      string           `json:"model_id"`
+	PredictionID string           `json:"prediction_id"`
+	Instance     map[string]any   `json:"instance"`
+	Method       string           `json:"method"`
+	Background   []map[string]any `json:"background"`
 }
 
 // accepted is the 202 body of POST /explanations/generate.
 type accepted struct {
 	ExplanationID string    `json:"explanation_id"`
 	ModelID       string    `json:"model_id"`
+	PredictionID  *string   `json:"prediction_id"`
 	Method        string    `json:"method"`
 	Status        string    `json:"status"`
 	Message       string    `json:"message"`
@@ -67,7 +71,7 @@ type topFeature struct {
 const maxTopFeatures = 10
 
 func newExplanationView(e Explanation) explanationView {
-	v := explanationView{ID: e.ID, ModelID: e.ModelID, Method: e.Method, Status: e.Status, Instance: e.Request.Instance,
+	v := explanationView{ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Instance: e.Request.Instance,
 		FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{}, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
 		CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
@@ -93,8 +97,11 @@ func newExplanationView(e Explanation) explanationView {
 }
 
 // generate answers POST /explanations/generate: the body (422 naming the
-// field), the model (404), its artifact (422 on model_id when it has
-// none), the instance and background against it (422 naming
+// field), the model (404), its configuration (409 when explanations are
+// disabled; the default method when none is named), the logged prediction when prediction_id is
+// sent instead of an instance (404 when the model has none with that id;
+// its input_data is the instance), the model's artifact (422 on model_id
+// when it has none), the instance and background against it (422 naming
 // instance.NAME, background[i].NAME or background); the explanation is
 // stored pending and the runner woken: 202.
 func (a *API) generate(c *fiber.Ctx) error {
@@ -105,19 +112,39 @@ func (a *API) generate(c *fiber.Ctx) error {
 	var v web.Problems
 	v.Required("model_id", b.ModelID)
 	v.Text("model_id", b.ModelID)
-	if b.Instance == nil {
-		v.Add("instance", "is required: an object of feature name to number or null")
+	v.Text("prediction_id", b.PredictionID)
+	switch {
+	case b.Instance == nil && b.PredictionID == "":
+		v.Add("instance", "is required unless prediction_id names a logged prediction: an object of feature name to number or null")
+	case b.Instance != nil && b.PredictionID != "":
+		v.Add("instance", "must be absent when prediction_id is sent: the logged prediction's input_data is the instance")
 	}
-	if b.Method == "" {
-		b.Method = RequestSHAP
+	if b.Method != "" {
+		v.OneOf("method", b.Method, RequestMethods...)
 	}
-	v.OneOf("method", b.Method, RequestMethods...)
 	if err := v.Err(); err != nil {
 		return err
 	}
 	ctx, orgID := c.UserContext(), identity.OrgID(c)
 	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
 		return err
+	}
+	cfg, err := a.config(ctx, orgID, b.ModelID)
+	if err != nil {
+		return err
+	}
+	if !cfg.Enabled {
+		return web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
+	}
+	if b.Method == "" {
+		b.Method = cfg.DefaultMethod
+	}
+	if b.PredictionID != "" {
+		instance, err := a.predictionInstance(ctx, orgID, b.ModelID, b.PredictionID)
+		if err != nil {
+			return err
+		}
+		b.Instance = instance
 	}
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -134,8 +161,8 @@ func (a *API) generate(c *fiber.Ctx) error {
 		return err
 	}
 	now := a.Clock.Now()
-	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, Method: b.Method, Status: StatusPending,
-		Request: req, CreatedAt: now, UpdatedAt: now}
+	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, PredictionID: b.PredictionID, Method: b.Method,
+		Status: StatusPending, Request: req, CreatedAt: now, UpdatedAt: now}
 	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
 	} else if err != nil {
@@ -143,9 +170,57 @@ func (a *API) generate(c *fiber.Ctx) error {
 	}
 	a.Runner.Wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
-	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID, Method: e.Method,
-		Status: e.Status, Message: "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending",
+	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
+		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status,
+		Message:   "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending",
 		CreatedAt: e.CreatedAt})
+}
+
+// predictionInstance reads a logged prediction's input_data as the
+// instance: 404 when the model has no such prediction (or the analytical
+// store is not wired), 422 on prediction_id when its input is not an
+// object of features.
+func (a *API) predictionInstance(ctx context.Context, orgID, modelID, predictionID string) (map[string]any, error) {
+	if a.Predictions == nil {
+		return nil, web.NotFound("prediction")
+	}
+	raw, err := a.Predictions.PredictionInput(ctx, orgID, modelID, predictionID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, web.NotFound("prediction")
+	} else if err != nil {
+		return nil, err
+	}
+	var instance map[string]any
+	if err := json.Unmarshal(raw, &instance); err != nil || instance == nil {
+		return nil, web.Invalid("prediction_id", "the logged prediction's input_data is not an object of feature values")
+	}
+	return instance, nil
+}
+
+// optional is s, or nil when s is empty.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// byPrediction answers GET /explanations/by-prediction/{prediction_id}:
+// the newest explanation of the logged prediction among the
+// organization's models; 404 when there is none in the organization.
+func (a *API) byPrediction(c *fiber.Ctx) error {
+	pid, err := web.PathParam(c, "prediction_id")
+	if err != nil {
+		return err
+	}
+	list, _, err := a.Jobs.Explanations(c.UserContext(), identity.OrgID(c), Filter{PredictionID: pid, Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return web.NotFound("explanation")
+	}
+	return c.JSON(newExplanationView(list[0]))
 }
 
 // getExplanation answers GET /explanations/{explanation_id}; another

@@ -11,7 +11,7 @@ import (
 
 var _ explanation.Store = (*DB)(nil)
 
-const explanationColumns = `id, org_id, model_id, method, status, request, result, error, created_at, updated_at, completed_at`
+const explanationColumns = `id, org_id, model_id, prediction_id, method, status, request, result, error, created_at, updated_at, completed_at`
 
 func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.Explanation, error) {
 	var e explanation.Explanation
@@ -19,7 +19,7 @@ func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.E
 	var res sql.NullString
 	var created, updated int64
 	var completed sql.NullInt64
-	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
+	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.PredictionID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
 		return e, s.wrap(err)
 	}
 	e.CreatedAt, e.UpdatedAt, e.CompletedAt = fromMicros(created), fromMicros(updated), fromNullMicros(completed)
@@ -59,9 +59,9 @@ func (s *DB) CreateExplanation(ctx context.Context, e explanation.Explanation) e
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `INSERT INTO explanations (`+explanationColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?, ?,
+	n, err := s.exec(ctx, s.db, `INSERT INTO explanations (`+explanationColumns+`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?,
 		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`,
-		e.ID, e.OrgID, e.ModelID, e.Method, e.Status, req, res, e.Error, micros(e.CreatedAt), micros(e.UpdatedAt),
+		e.ID, e.OrgID, e.ModelID, e.PredictionID, e.Method, e.Status, req, res, e.Error, micros(e.CreatedAt), micros(e.UpdatedAt),
 		nullMicros(e.CompletedAt), e.OrgID, e.ModelID)
 	if err == nil && n == 0 {
 		err = store.ErrNotFound
@@ -78,7 +78,8 @@ func (s *DB) Explanation(ctx context.Context, orgID, id string) (explanation.Exp
 // Explanations implements explanation.Store, newest first.
 func (s *DB) Explanations(ctx context.Context, orgID string, f explanation.Filter) ([]explanation.Explanation, int64, error) {
 	where, args := []string{"org_id = ?"}, []any{orgID}
-	for _, c := range []struct{ col, v string }{{"model_id", f.ModelID}, {"method", f.Method}, {"status", f.Status}} {
+	for _, c := range []struct{ col, v string }{{"model_id", f.ModelID}, {"prediction_id", f.PredictionID}, {"method", f.Method},
+		{"status", f.Status}} {
 		if c.v != "" {
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}
@@ -94,9 +95,13 @@ func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) e
 	if err != nil {
 		return err
 	}
-	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = ?, result = ?, error = ?, updated_at = ?, completed_at = ?
-		WHERE org_id = ? AND id = ? AND status = 'pending'`,
-		e.Status, res, e.Error, micros(e.UpdatedAt), nullMicros(e.CompletedAt), e.OrgID, e.ID)
+	var ms sql.NullFloat64
+	if e.Outcome != nil {
+		ms = sql.NullFloat64{Float64: e.Outcome.ComputationTimeMS, Valid: true}
+	}
+	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = ?, result = ?, error = ?, updated_at = ?, completed_at = ?,
+		computation_ms = ? WHERE org_id = ? AND id = ? AND status = 'pending'`,
+		e.Status, res, e.Error, micros(e.UpdatedAt), nullMicros(e.CompletedAt), ms, e.OrgID, e.ID)
 	if err != nil || n > 0 {
 		return err
 	}
@@ -114,4 +119,38 @@ func (s *DB) PendingExplanations(ctx context.Context, limit int) ([]explanation.
 		return nil, s.wrap(err)
 	}
 	return collect(rows, s.scanExplanation)
+}
+
+// ExplanationStats implements explanation.Store: one grouped read of the
+// model's explanations.
+func (s *DB) ExplanationStats(ctx context.Context, orgID, modelID string) (explanation.Stats, error) {
+	st := explanation.Stats{ByMethod: map[string]int64{}, ByStatus: map[string]int64{}}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT method, status, COUNT(*), SUM(computation_ms), COUNT(computation_ms)
+		FROM explanations WHERE org_id = ? AND model_id = ? GROUP BY method, status`), orgID, modelID)
+	if err != nil {
+		return st, s.wrap(err)
+	}
+	defer rows.Close()
+	var sum float64
+	var timed int64
+	for rows.Next() {
+		var method, status string
+		var n, c int64
+		var total sql.NullFloat64
+		if err := rows.Scan(&method, &status, &n, &total, &c); err != nil {
+			return st, s.wrap(err)
+		}
+		st.Total += n
+		st.ByMethod[method] += n
+		st.ByStatus[status] += n
+		sum, timed = sum+total.Float64, timed+c
+	}
+	if err := rows.Err(); err != nil {
+		return st, s.wrap(err)
+	}
+	if timed > 0 {
+		mean := sum / float64(timed)
+		st.MeanComputationMS = &mean
+	}
+	return st, nil
 }

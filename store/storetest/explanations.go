@@ -10,6 +10,45 @@ import (
 var explanationTests = []test{
 	{"Explanations/Lifecycle", testExplanationLifecycle},
 	{"Explanations/ListAndOtherOrg", testExplanationList},
+	{"Explanations/Config", testExplanationConfig},
+}
+
+// testExplanationConfig: none stored is store.ErrNotFound; a put is read
+// back as given and a second put replaces it; another organization
+// neither puts on nor reads the model's; the model's deletion removes it.
+func testExplanationConfig(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	_, err := s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of a model without one")
+	c := explanation.Config{OrgID: a.ID, ModelID: m.ID, Enabled: false, DefaultMethod: "lime", AutoExplain: true,
+		CacheEnabled: false, CacheTTLHours: 8760, UpdatedAt: at(3)}
+	must(t, s.PutExplanationConfig(ctx(t), c), "PutExplanationConfig")
+	got, err := s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	c.UpdatedAt = stored(c.UpdatedAt)
+	equal(t, "stored configuration", got, c)
+	c2 := explanation.Config{OrgID: a.ID, ModelID: m.ID, Enabled: true, DefaultMethod: "kernel_shap", CacheEnabled: true,
+		CacheTTLHours: 1, UpdatedAt: at(4)}
+	must(t, s.PutExplanationConfig(ctx(t), c2), "PutExplanationConfig again")
+	got, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	c2.UpdatedAt = stored(c2.UpdatedAt)
+	equal(t, "replaced configuration", got, c2)
+
+	steal := c
+	steal.OrgID = b.ID
+	wantErr(t, s.PutExplanationConfig(ctx(t), steal), store.ErrNotFound, "PutExplanationConfig on another organization's model")
+	_, err = s.ExplanationConfig(ctx(t), b.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of another organization's model")
+	got, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationConfig")
+	equal(t, "configuration after another organization's put", got, c2)
+
+	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
+	_, err = s.ExplanationConfig(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "ExplanationConfig of a deleted model")
 }
 
 // newExplanation is a pending explanation of a model created at second n.
@@ -27,13 +66,15 @@ func storedExplanation(e explanation.Explanation) explanation.Explanation {
 
 // testExplanationLifecycle: a pending explanation is stored as given,
 // listed as pending oldest first, finished once (a second finish is
-// store.ErrConflict and changes nothing), then no longer pending; the
+// store.ErrConflict and changes nothing), then no longer pending and
+// counted in the stats with its computation time; the
 // model's deletion removes it.
 func testExplanationLifecycle(t *testing.T, s Store) {
 	a := newOrg(t, s)
 	m := newModel(a.ID, "fraud", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
 	e1 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000001", "shap", 10)
+	e1.PredictionID = "p-0001"
 	e2 := newExplanation(a.ID, m.ID, "0190a000-0000-7000-8000-000000000002", "lime", 5)
 	must(t, s.CreateExplanation(ctx(t), e1), "CreateExplanation")
 	must(t, s.CreateExplanation(ctx(t), e2), "CreateExplanation")
@@ -60,6 +101,11 @@ func testExplanationLifecycle(t *testing.T, s Store) {
 	got, err = s.Explanation(ctx(t), a.ID, e1.ID)
 	must(t, err, "Explanation")
 	equal(t, "completed explanation", got, storedExplanation(e1))
+	mean := 1.25
+	st, err := s.ExplanationStats(ctx(t), a.ID, m.ID)
+	must(t, err, "ExplanationStats")
+	equal(t, "stats", st, explanation.Stats{Total: 2, ByMethod: map[string]int64{"shap": 1, "lime": 1},
+		ByStatus: map[string]int64{"pending": 1, "completed": 1}, MeanComputationMS: &mean})
 	again := e1
 	again.Status, again.Outcome, again.Error = explanation.StatusFailed, nil, "late"
 	wantErr(t, s.FinishExplanation(ctx(t), again), store.ErrConflict, "FinishExplanation of a finished explanation")
@@ -75,7 +121,7 @@ func testExplanationLifecycle(t *testing.T, s Store) {
 	wantErr(t, err, store.ErrNotFound, "Explanation of a deleted model")
 }
 
-// testExplanationList: filters, newest first, limit and offset; another
+// testExplanationList: filters (prediction_id among them), newest first, limit and offset; another
 // organization neither creates on, reads, lists nor finishes the model's
 // explanations.
 func testExplanationList(t *testing.T, s Store) {
@@ -85,8 +131,11 @@ func testExplanationList(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), m2), "CreateModel")
 	ids := []string{"0190b000-0000-7000-8000-000000000001", "0190b000-0000-7000-8000-000000000002", "0190b000-0000-7000-8000-000000000003"}
 	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[0], "shap", 1)), "CreateExplanation")
-	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m1.ID, ids[1], "lime", 2)), "CreateExplanation")
-	must(t, s.CreateExplanation(ctx(t), newExplanation(a.ID, m2.ID, ids[2], "shap", 3)), "CreateExplanation")
+	for i, m := range []string{m1.ID, m2.ID} { // prediction ids are unique per model: p-7 of each
+		e := newExplanation(a.ID, m, ids[1+i], []string{"lime", "shap"}[i], 2+i)
+		e.PredictionID = "p-7"
+		must(t, s.CreateExplanation(ctx(t), e), "CreateExplanation")
+	}
 	f := func(fl explanation.Filter, want []string, total int64) {
 		t.Helper()
 		got, n, err := s.Explanations(ctx(t), a.ID, fl)
@@ -104,6 +153,9 @@ func testExplanationList(t *testing.T, s Store) {
 	f(explanation.Filter{ModelID: m1.ID, Method: "shap", Status: "pending"}, []string{ids[0]}, 1)
 	f(explanation.Filter{Status: "completed"}, nil, 0)
 	f(explanation.Filter{Limit: 1, Offset: 1}, []string{ids[1]}, 3)
+	f(explanation.Filter{PredictionID: "p-7"}, []string{ids[2], ids[1]}, 2)
+	f(explanation.Filter{PredictionID: "p-7", ModelID: m1.ID}, []string{ids[1]}, 1)
+	f(explanation.Filter{PredictionID: "p-8"}, nil, 0)
 
 	other := newExplanation(b.ID, m1.ID, "0190b000-0000-7000-8000-000000000009", "shap", 4)
 	wantErr(t, s.CreateExplanation(ctx(t), other), store.ErrNotFound, "CreateExplanation on another organization's model")

@@ -79,6 +79,7 @@ type Store interface {
 	codehost.Store
 	explanation.ArtifactStore
 	explanation.Store
+	explanation.ConfigStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)

@@ -314,8 +314,9 @@ def _artifact_rules(body):
 def _explanation_rules(body):
     """POST /explanations/generate: the model's uploaded artifact decides
     (model_id without one; the features an instance or background row may
-    name; whether the method needs background rows)."""
-    broken = {"model_id", "background"}
+    name; whether the method needs background rows; a logged prediction's
+    input_data; instance and prediction_id, exactly one of them)."""
+    broken = {"model_id", "background", "instance", "prediction_id"}
     if isinstance(body.get("instance"), dict):
         broken |= {"instance." + k for k in body["instance"]}
     for i, row in enumerate(body.get("background") or []):
