@@ -101,7 +101,14 @@ def filter_failure(ctx, failure, case, response):
     if all(problem == NUL_PROBLEM for problem in named.values()) and _holds_nul(case):
         return False
     broken = _broken_rules(op, case)
-    return not (broken and set(named) <= broken)
+    return not (broken and all(_covered(field, broken) for field in named))
+
+
+def _covered(field, broken):
+    """Whether a stated rule names field: exactly, or through an entry
+    ending in "*" that stands for every field with that prefix (a rule
+    whose fields the server's data decides, like an artifact's features)."""
+    return field in broken or any(b.endswith("*") and field.startswith(b[:-1]) for b in broken)
 
 
 def _named(details):
@@ -316,13 +323,11 @@ def _explanation_rules(body):
     (model_id without one; the features an instance or background row may
     name; whether the method needs background rows; a logged prediction's
     input_data; instance and prediction_id, exactly one of them)."""
-    broken = {"model_id", "background", "instance", "prediction_id"}
-    if isinstance(body.get("instance"), dict):
-        broken |= {"instance." + k for k in body["instance"]}
-    for i, row in enumerate(body.get("background") or []):
-        if isinstance(row, dict):
-            broken |= {f"background[{i}].{k}" for k in row}
-    return broken
+    # The artifact's features decide both the names an instance or a
+    # background row may carry and the ones it must carry (a linear model
+    # has no missing values), so every instance.* and background[i].* field
+    # is the artifact's to name.
+    return {"model_id", "background", "instance", "prediction_id", "instance.*", "background[*"}
 
 
 def _review_rules(op, body):
