@@ -114,6 +114,8 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /governance/review-boards/requests/:request_id/finalize":  {`{%s}`, "x", `1`, "x", ""},
 	"POST /governance/review-boards/archive/search":                 {`{%s}`, "text", `"t"`, "text", ""},
 	"POST /governance/review-boards/archive/export":                 {`{%s}`, "text", `"t"`, "text", ""},
+	"POST /export/templates":                                        {`{"report_category":"custom","sections":["trust_score"],%s}`, "name", `"t"`, "name", ""},
+	"PATCH /export/templates/:template_id":                          {`{%s}`, "name", `"t"`, "name", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

@@ -262,7 +262,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}, toxic), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{Templates: a.store, Clock: a.clock()}, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
