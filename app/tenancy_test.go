@@ -96,6 +96,8 @@ func TestCrossOrganization(t *testing.T) {
 			"background": []any{map[string]any{"a": 1}}}).want(t, 202).str("explanation_id")
 		template := s.do("POST", "/export/templates", a, map[string]any{"name": "secret template", "report_category": "custom",
 			"sections": []string{"trust_score"}}).want(t, 201)
+		exported := s.do("POST", "/export/exports", a, map[string]any{"template_id": template.str("id"), "model_ids": []string{model},
+			"format": "csv", "start": "2026-01-01", "end": "2026-01-02"}).want(t, 202).str("export_id")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
@@ -103,7 +105,7 @@ func TestCrossOrganization(t *testing.T) {
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
-			"explanation_id": explained, "template_id": template.str("id")}
+			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {

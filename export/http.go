@@ -12,6 +12,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -23,11 +24,19 @@ const (
 )
 
 // API serves /export: the template catalogue (built-in and the
-// organization's own templates); configurations and export jobs are to
-// come.
+// organization's own templates) and export jobs; configurations,
+// schedules and delivery are to come.
 type API struct {
-	// Templates keeps the organization's own templates.
+	// Templates keeps the organization's own templates, Jobs the export
+	// jobs, Models resolves a job's models.
 	Templates Store
+	Jobs      JobStore
+	Models    registry.Finder
+	// Runner, when set, is woken for each new job (without it the job
+	// waits for a Runner of another replica); Dir is its folder, where
+	// downloads are read.
+	Runner *Runner
+	Dir    string
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -40,6 +49,11 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/templates/:template_id", Permission: PermRead, Handler: a.getTemplate},
 		{Method: fiber.MethodPatch, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.updateTemplate},
 		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
+		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createJob},
+		{Method: fiber.MethodGet, Path: "/export/exports", Permission: PermRead, Handler: a.listJobs},
+		{Method: fiber.MethodGet, Path: "/export/exports/:export_id", Permission: PermRead, Handler: a.getJob},
+		{Method: fiber.MethodPost, Path: "/export/exports/:export_id/cancel", Permission: PermWrite, Handler: a.cancelJob},
+		{Method: fiber.MethodGet, Path: "/export/exports/:export_id/download", Permission: PermRead, Handler: a.download},
 	}
 }
 

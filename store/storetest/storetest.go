@@ -81,6 +81,7 @@ type Store interface {
 	explanation.ArtifactStore
 	explanation.Store
 	export.Store
+	export.JobStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -140,6 +141,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, artifactTests...)
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
+	tests = append(tests, exportJobTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
