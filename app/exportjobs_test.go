@@ -132,26 +132,3 @@ func TestExportJobsAfterRestart(t *testing.T) {
 		}
 	})
 }
-
-// TestExportJobsRateLimit: an organization asks for at most 10 exports an
-// hour (the reports bucket); the 11th answers 429 with Retry-After and
-// another organization is not held back.
-func TestExportJobsRateLimit(t *testing.T) {
-	eachBackend(t, nil, func(t *testing.T, s *server) {
-		admin := s.admin()
-		model := s.model(admin, "churn", "1")
-		day := time.Now().UTC().Format(time.DateOnly)
-		body := map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model}, "format": "json", "start": day, "end": day}
-		for i := range 10 {
-			if r := s.do("POST", "/export/exports", admin, body); r.status != 202 {
-				t.Fatalf("export %d: got %d %s, want 202", i+1, r.status, r.raw)
-			}
-		}
-		r := s.do("POST", "/export/exports", admin, body).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
-		if r.header.Get("Retry-After") == "" {
-			t.Errorf("got no Retry-After on the 11th export, want one")
-		}
-		other := s.signUp("mallory")
-		s.do("POST", "/export/exports", other, body).wantError(t, 404, "MODEL_NOT_FOUND")
-	})
-}
