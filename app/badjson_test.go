@@ -115,6 +115,11 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /governance/review-boards/requests/:request_id/finalize":  {`{%s}`, "x", `1`, "x", ""},
 	"POST /governance/review-boards/archive/search":                 {`{%s}`, "text", `"t"`, "text", ""},
 	"POST /governance/review-boards/archive/export":                 {`{%s}`, "text", `"t"`, "text", ""},
+	"POST /export/templates":                                        {`{"report_category":"custom","sections":["trust_score"],%s}`, "name", `"t"`, "name", ""},
+	"PATCH /export/templates/:template_id":                          {`{%s}`, "name", `"t"`, "name", ""},
+	"POST /export/exports": {`{"model_ids":[":model_id"],"format":"csv","start":"2026-01-01","end":"2026-01-02",%s}`,
+		"template_id", `"00000000-0000-4000-8000-000000000001"`, "template_id", ""},
+	"POST /export/exports/:export_id/cancel": {`{%s}`, "x", `1`, "x", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

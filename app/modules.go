@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -29,6 +30,7 @@ import (
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/postgres"
 	"github.com/vigilhq/vigil/store/sqlitestore"
@@ -263,9 +265,21 @@ func (a *App) initAPI(ctx context.Context) error {
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, &export.API{}, toxic), a.guard)
+	exports := a.exportAPI()
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
+}
+
+// exportAPI serves /export. Export jobs are rendered in the API process
+// into the data folder's exports folder; owed ones are read from the
+// store, so that a restart loses none.
+func (a *App) exportAPI() *export.API {
+	dir := filepath.Join(a.cfg.DataDir, "exports")
+	runner := &export.Runner{Jobs: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store}}
+	a.services = append(a.services, service{"exports", runner.Run})
+	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Runner: runner, Dir: dir, Clock: a.clock()}
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

@@ -1,27 +1,59 @@
 package export
 
 import (
+	"errors"
+	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/store"
 )
 
-// Permissions of exports: viewers read templates and reports.
+// Permissions of exports: viewers read templates and reports, editors
+// write templates.
 const (
-	PermRead = "reports:read"
+	PermRead  = "reports:read"
+	PermWrite = "reports:write"
 )
 
-// API serves /export. This slice serves the template catalogue; the
-// stored templates, configurations and export jobs are to come.
-type API struct{}
+// API serves /export: the template catalogue (built-in and the
+// organization's own templates) and export jobs; configurations,
+// schedules and delivery are to come.
+type API struct {
+	// Templates keeps the organization's own templates, Jobs the export
+	// jobs, Models resolves a job's models.
+	Templates Store
+	Jobs      JobStore
+	Models    registry.Finder
+	// Runner, when set, is woken for each new job (without it the job
+	// waits for a Runner of another replica); Dir is its folder, where
+	// downloads are read.
+	Runner *Runner
+	Dir    string
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodGet, Path: "/export/templates", Permission: PermRead, Handler: a.listTemplates},
+		{Method: fiber.MethodPost, Path: "/export/templates", Permission: PermWrite, Handler: a.createTemplate},
+		{Method: fiber.MethodGet, Path: "/export/templates/:template_id", Permission: PermRead, Handler: a.getTemplate},
+		{Method: fiber.MethodPatch, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.updateTemplate},
+		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
+		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Handler: a.createJob},
+		{Method: fiber.MethodGet, Path: "/export/exports", Permission: PermRead, Handler: a.listJobs},
+		{Method: fiber.MethodGet, Path: "/export/exports/:export_id", Permission: PermRead, Handler: a.getJob},
+		{Method: fiber.MethodPost, Path: "/export/exports/:export_id/cancel", Permission: PermWrite, Handler: a.cancelJob},
+		{Method: fiber.MethodGet, Path: "/export/exports/:export_id/download", Permission: PermRead, Handler: a.download},
 	}
 }
 
@@ -31,22 +63,153 @@ type templatePage struct {
 	Templates []Template `json:"templates"`
 }
 
-// listTemplates answers the built-in templates, of one report_category
-// when the query names one, a page at a time.
+// listTemplates answers the built-in templates, then the organization's
+// own oldest first, of one report_category when the query names one, a
+// page at a time.
 func (a *API) listTemplates(c *fiber.Ctx) error {
 	page, size, err := web.PageQuery(c, 50, 1000)
 	if err != nil {
 		return err
 	}
-	ts := Builtins()
+	ts, category := Builtins(), ""
 	if cat := web.Query(c, "report_category"); cat != nil {
 		if !slices.Contains(Categories, *cat) {
 			return web.Invalid("report_category", "must be one of "+strings.Join(Categories, ", "))
 		}
+		category = *cat
 		ts = slices.DeleteFunc(ts, func(t Template) bool { return t.ReportCategory != *cat })
 	}
-	total := len(ts)
-	from := min((page-1)*size, total)
-	out := templatePage{Page: web.NewPage(int64(total), page, size), Templates: ts[from:min(from+size, total)]}
-	return c.JSON(out)
+	from := (page - 1) * size
+	out := ts[min(from, len(ts)):min(from+size, len(ts))]
+	// The store reads at least one row (a limit of 0 reads them all);
+	// the page keeps what fits.
+	want := size - len(out)
+	own, total, err := a.Templates.ExportTemplates(c.UserContext(), identity.OrgID(c), category,
+		max(0, from-len(ts)), max(want, 1))
+	if err != nil {
+		return err
+	}
+	out = append(slices.Clip(out), own[:min(want, len(own))]...)
+	return c.JSON(templatePage{Page: web.NewPage(int64(len(ts))+total, page, size), Templates: out})
+}
+
+// templateBody is the body of POST and PATCH /export/templates: POST
+// needs name, report_category and sections; PATCH changes what it sends.
+type templateBody struct {
+	Name           *string   `json:"name"`
+	Description    *string   `json:"description"`
+	ReportCategory *string   `json:"report_category"`
+	Sections       *[]string `json:"sections"`
+}
+
+// apply sets the fields the body sends on t.
+func (b templateBody) apply(t *Template) {
+	if b.Name != nil {
+		t.Name = *b.Name
+	}
+	if b.Description != nil {
+		t.Description = *b.Description
+	}
+	if b.ReportCategory != nil {
+		t.ReportCategory = *b.ReportCategory
+	}
+	if b.Sections != nil {
+		t.Sections = slices.Clone(*b.Sections)
+	}
+}
+
+func (a *API) createTemplate(c *fiber.Ctx) error {
+	var b templateBody
+	if err := web.Decode(c, &b); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		sent bool
+	}{{"name", b.Name != nil}, {"report_category", b.ReportCategory != nil}, {"sections", b.Sections != nil}} {
+		if !f.sent {
+			return web.Invalid(f.name, "is required")
+		}
+	}
+	now := a.Clock.Now()
+	t := Template{ID: uuid.Must(uuid.NewV7()).String(), OrgID: identity.OrgID(c), CreatedAt: now, UpdatedAt: now}
+	b.apply(&t)
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	if err := a.Templates.CreateExportTemplate(c.UserContext(), t); err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderLocation, "/api/v1/export/templates/"+t.ID)
+	return c.Status(http.StatusCreated).JSON(t)
+}
+
+// template returns the built-in or the organization's template of the
+// path's id: 404 for another organization's, as for a missing one.
+func (a *API) template(c *fiber.Ctx) (Template, error) {
+	id, err := web.PathParam(c, "template_id")
+	if err != nil {
+		return Template{}, err
+	}
+	if t, ok := Builtin(id); ok {
+		return t, nil
+	}
+	t, err := a.Templates.ExportTemplate(c.UserContext(), identity.OrgID(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, web.NotFound("template")
+	}
+	return t, err
+}
+
+// writable returns the organization's template of the path's id; a
+// built-in one is 409: it cannot be changed.
+func (a *API) writable(c *fiber.Ctx) (Template, error) {
+	t, err := a.template(c)
+	if err == nil && t.BuiltIn {
+		err = web.Conflict("built-in templates cannot be changed or deleted; create a template of your own")
+	}
+	return t, err
+}
+
+func (a *API) getTemplate(c *fiber.Ctx) error {
+	t, err := a.template(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (a *API) updateTemplate(c *fiber.Ctx) error {
+	var b templateBody
+	if err := web.Decode(c, &b); err != nil {
+		return err
+	}
+	t, err := a.writable(c)
+	if err != nil {
+		return err
+	}
+	b.apply(&t)
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	t.UpdatedAt = a.Clock.Now()
+	if err := a.Templates.UpdateExportTemplate(c.UserContext(), t); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("template")
+	} else if err != nil {
+		return err
+	}
+	return c.JSON(t)
+}
+
+func (a *API) deleteTemplate(c *fiber.Ctx) error {
+	t, err := a.writable(c)
+	if err != nil {
+		return err
+	}
+	if err := a.Templates.DeleteExportTemplate(c.UserContext(), t.OrgID, t.ID); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("template")
+	} else if err != nil {
+		return err
+	}
+	return c.SendStatus(http.StatusNoContent)
 }

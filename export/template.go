@@ -1,9 +1,11 @@
 package export
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/report"
@@ -30,13 +32,27 @@ var Categories = []string{CategoryModelPerformance, CategoryDriftAnalysis, Categ
 // of report.Sections, charts included) in report order. A built-in
 // template belongs to no organization and cannot be changed.
 type Template struct {
-	ID             string   `json:"id"`
-	OrgID          string   `json:"-"`
-	Name           string   `json:"name"`
-	Description    string   `json:"description"`
-	ReportCategory string   `json:"report_category"`
-	Sections       []string `json:"sections"`
-	BuiltIn        bool     `json:"built_in"`
+	ID             string    `json:"id"`
+	OrgID          string    `json:"-"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	ReportCategory string    `json:"report_category"`
+	Sections       []string  `json:"sections"`
+	BuiltIn        bool      `json:"built_in"`
+	CreatedAt      time.Time `json:"-"`
+	UpdatedAt      time.Time `json:"-"`
+}
+
+// Store keeps an organization's own templates. A record of another
+// organization is store.ErrNotFound, as a missing one.
+type Store interface {
+	CreateExportTemplate(ctx context.Context, t Template) error
+	ExportTemplate(ctx context.Context, orgID, id string) (Template, error)
+	// ExportTemplates lists the organization's templates oldest first, of
+	// one category when category is not empty, with their total.
+	ExportTemplates(ctx context.Context, orgID, category string, offset, limit int) ([]Template, int64, error)
+	UpdateExportTemplate(ctx context.Context, t Template) error
+	DeleteExportTemplate(ctx context.Context, orgID, id string) error
 }
 
 // Charts are the template's sections that are charts.

@@ -21,6 +21,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -80,6 +81,8 @@ type Store interface {
 	explanation.ArtifactStore
 	explanation.Store
 	explanation.ConfigStore
+	export.Store
+	export.JobStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -139,6 +142,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, alertBatchTests...)
 	tests = append(tests, artifactTests...)
 	tests = append(tests, explanationTests...)
+	tests = append(tests, exportTemplateTests...)
+	tests = append(tests, exportJobTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -16,7 +16,7 @@ import json
 import os
 import re
 import unicodedata
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from email.utils import parseaddr
 from urllib.parse import urlparse
 
@@ -200,6 +200,8 @@ def _broken_rules(op, case):
         broken |= _artifact_rules(body)
     if op == "POST /explanations/generate":
         broken |= _explanation_rules(body)
+    if op == "POST /export/exports":
+        broken |= _export_period(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
         items = body.get("completions") if op.endswith("/batch") else [body]
         for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
@@ -316,6 +318,15 @@ def _artifact_rules(body):
         if len(body["coefficients"]) != len(body["features"]):
             return {"coefficients"}
     return set()
+
+
+def _export_period(body):
+    """POST /export/exports: end not before start, at most 366 days."""
+    try:
+        s, e = date.fromisoformat(body.get("start")), date.fromisoformat(body.get("end"))
+    except (TypeError, ValueError):
+        return set()
+    return {"end"} if e < s or (e - s).days + 1 > 366 else set()
 
 
 def _explanation_rules(body):

@@ -1,0 +1,202 @@
+package export
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/report"
+	"github.com/vigilhq/vigil/store"
+)
+
+// Defaults and bounds of a Runner.
+const (
+	defaultPoll = 5 * time.Second
+	// Stale is how long a job in progress may go without an update before
+	// another runner takes it over (its runner is taken to have stopped).
+	Stale = 2 * time.Minute
+	// MaxAttempts is how many runs may claim a job; the next fails it.
+	MaxAttempts = 3
+)
+
+// Runner renders owed export jobs, one at a time, into Dir. The store is
+// its queue: on start, on every Poll tick and when woken it reads the
+// owed jobs and claims each by a compare-and-swap, so that a job outlives
+// a restart (pending, or in progress and stale, it is claimed again) and
+// two replicas never render the same job at once. Each stage stores the
+// progress; a job cancelled meanwhile loses the next compare-and-swap and
+// the runner drops it and its file.
+type Runner struct {
+	Jobs    JobStore
+	Sources report.Sources
+	Dir     string
+	Poll    time.Duration
+	// Clock defaults to the system clock; Log to slog.Default().
+	Clock clock.Clock
+	Log   *slog.Logger
+
+	once sync.Once
+	wake chan struct{}
+}
+
+func (r *Runner) init() { r.once.Do(func() { r.wake = make(chan struct{}, 1) }) }
+
+func (r *Runner) log() *slog.Logger {
+	if r.Log == nil {
+		return slog.Default()
+	}
+	return r.Log
+}
+
+// Wake asks the Runner to read the store for owed jobs now.
+func (r *Runner) Wake() {
+	if r == nil {
+		return
+	}
+	r.init()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run renders owed jobs until ctx ends. A job cut short by the end of
+// ctx stays in progress and is taken over once stale.
+func (r *Runner) Run(ctx context.Context) error {
+	r.init()
+	if err := os.MkdirAll(r.Dir, 0o750); err != nil {
+		return fmt.Errorf("export folder: %w", err)
+	}
+	poll := r.Poll
+	if poll <= 0 {
+		poll = defaultPoll
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for ctx.Err() == nil {
+		jobs, err := r.Jobs.OwedExportJobs(ctx, r.Clock.Now().Add(-Stale), 10)
+		if err != nil && ctx.Err() == nil {
+			r.log().Warn("reading owed export jobs failed", "err", err)
+		}
+		for _, j := range jobs {
+			if ctx.Err() != nil {
+				break
+			}
+			r.run(ctx, j)
+		}
+		if len(jobs) == 10 {
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		case <-r.wake:
+		}
+	}
+	return nil
+}
+
+// errDropped says the job changed under the runner (cancelled, or taken
+// over): it stops without writing.
+var errDropped = errors.New("export job changed meanwhile")
+
+// step stores j with the progress given, from the stored version *was.
+func (r *Runner) step(ctx context.Context, j *Job, was *Job, progress int) error {
+	j.Progress, j.UpdatedAt = progress, nextUpdate(was.UpdatedAt, r.Clock.Now())
+	err := r.Jobs.SaveExportJob(ctx, *j, *was)
+	if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
+		return errDropped
+	}
+	if err == nil {
+		*was = *j
+	}
+	return err
+}
+
+// run claims j and renders it.
+func (r *Runner) run(ctx context.Context, j Job) {
+	was := j
+	j.Status, j.Attempts = StatusInProgress, j.Attempts+1
+	if j.Attempts > MaxAttempts {
+		r.finish(ctx, &j, &was, fmt.Errorf("the export was interrupted %d times; ask for it again", MaxAttempts))
+		return
+	}
+	if err := r.step(ctx, &j, &was, 10); err != nil {
+		if !errors.Is(err, errDropped) && ctx.Err() == nil {
+			r.log().Error("claiming an export job failed", "export_id", j.ID, "err", err)
+		}
+		return
+	}
+	err := r.render(ctx, &j, &was)
+	if ctx.Err() != nil || errors.Is(err, errDropped) {
+		r.remove(j)
+		return
+	}
+	r.finish(ctx, &j, &was, err)
+}
+
+// render gathers, builds and writes the report, storing the progress.
+func (r *Runner) render(ctx context.Context, j, was *Job) error {
+	d, err := report.Gather(ctx, r.Sources, report.Request{OrgID: j.OrgID, Models: j.Models, From: j.Start, To: j.End})
+	if err != nil {
+		return fmt.Errorf("reading the report's data: %w", err)
+	}
+	if err := r.step(ctx, j, was, 50); err != nil {
+		return err
+	}
+	spec := j.Template.Spec()
+	spec.GeneratedAt = r.Clock.Now()
+	rep := report.Build(d, spec)
+	j.File = j.ID + "." + extensions[j.Format]
+	tmp, err := os.CreateTemp(r.Dir, j.ID+"-*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing the export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	err = report.Render(tmp, rep, j.Format)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(tmp.Name())
+	if err != nil {
+		return fmt.Errorf("writing the export: %w", err)
+	}
+	j.Size = st.Size()
+	if err := os.Rename(tmp.Name(), filepath.Join(r.Dir, j.File)); err != nil {
+		return fmt.Errorf("writing the export: %w", err)
+	}
+	return nil
+}
+
+// finish stores j completed, or failed with err's reason.
+func (r *Runner) finish(ctx context.Context, j, was *Job, err error) {
+	now := nextUpdate(was.UpdatedAt, r.Clock.Now())
+	progress := 100
+	j.Status, j.CompletedAt = StatusCompleted, &now
+	if err != nil {
+		r.remove(*j)
+		j.Status, j.Error, j.File, j.Size, progress = StatusFailed, err.Error(), "", 0, j.Progress
+	}
+	serr := r.step(ctx, j, was, progress)
+	if errors.Is(serr, errDropped) {
+		r.remove(*j)
+	} else if serr != nil && ctx.Err() == nil {
+		r.log().Error("storing an export job failed", "export_id", j.ID, "err", serr)
+	}
+}
+
+// remove deletes j's file, if any.
+func (r *Runner) remove(j Job) {
+	if j.File != "" {
+		_ = os.Remove(filepath.Join(r.Dir, j.File))
+	}
+}
