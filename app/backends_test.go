@@ -43,8 +43,21 @@ func kafkaConfig(t *testing.T) config.Config {
 // eachPipeline runs f against a fresh server on every pipeline.
 func eachPipeline(t *testing.T, f func(t *testing.T, s *server)) {
 	t.Helper()
+	eachPipelineWith(t, nil, f)
+}
+
+// eachPipelineWith is eachPipeline, changing the configuration with tweak
+// first when it is not nil.
+func eachPipelineWith(t *testing.T, tweak func(*config.Config), f func(t *testing.T, s *server)) {
+	t.Helper()
 	for _, p := range pipelines {
-		t.Run(p.name, func(t *testing.T) { f(t, start(t, p.cfg(t))) })
+		t.Run(p.name, func(t *testing.T) {
+			cfg := p.cfg(t)
+			if tweak != nil {
+				tweak(&cfg)
+			}
+			f(t, start(t, cfg))
+		})
 	}
 }
 

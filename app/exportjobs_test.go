@@ -132,3 +132,32 @@ func TestExportJobsAfterRestart(t *testing.T) {
 		}
 	})
 }
+
+// TestExportRateLimit: report generation is limited per organization to
+// the reports quota (10 an hour by default, E17): the 11th POST
+// /export/exports in the hour answers 429 with Retry-After, refused
+// requests counting too; another organization keeps its own quota, and
+// the standard bucket is untouched.
+func TestExportRateLimit(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, s *server) {
+		a, b := s.admin(), s.signUp("second")
+		body := func(token, format string) map[string]any {
+			model := s.model(token, "m-"+uuid.NewString()[:8], "1")
+			return map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model}, "format": format,
+				"start": "2026-01-01", "end": "2026-01-02"}
+		}
+		bad := body(a, "docx")
+		for i := 1; i <= 10; i++ {
+			r := s.do("POST", "/export/exports", a, bad).wantError(t, 422, "VALIDATION_ERROR")
+			if got := r.header.Get("X-RateLimit-Limit"); got != "10" {
+				t.Fatalf("request %d: got X-RateLimit-Limit %q, want 10", i, got)
+			}
+		}
+		r := s.do("POST", "/export/exports", a, body(a, "csv")).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		if r.header.Get("Retry-After") == "" {
+			t.Fatalf("got headers %v, want Retry-After", r.header)
+		}
+		s.do("POST", "/export/exports", b, body(b, "csv")).want(t, 202)
+		s.do("GET", "/export/exports", a, nil).want(t, 200)
+	})
+}

@@ -49,7 +49,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/templates/:template_id", Permission: PermRead, Handler: a.getTemplate},
 		{Method: fiber.MethodPatch, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.updateTemplate},
 		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
-		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Handler: a.createJob},
+		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createJob},
 		{Method: fiber.MethodGet, Path: "/export/exports", Permission: PermRead, Handler: a.listJobs},
 		{Method: fiber.MethodGet, Path: "/export/exports/:export_id", Permission: PermRead, Handler: a.getJob},
 		{Method: fiber.MethodPost, Path: "/export/exports/:export_id/cancel", Permission: PermWrite, Handler: a.cancelJob},
