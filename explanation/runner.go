@@ -36,17 +36,9 @@ type Runner struct {
 	Clock clock.Clock
 	Log   *slog.Logger
 
-	once sync.Once
-	wake chan struct{}
+	wake clock.Waker
 	mu   sync.Mutex
-	busy map[string]bool
-}
-
-func (r *Runner) init() {
-	r.once.Do(func() {
-		r.wake = make(chan struct{}, 1)
-		r.busy = map[string]bool{}
-	})
+	busy map[string]bool // the jobs this Runner is running
 }
 
 func (r *Runner) log() *slog.Logger {
@@ -58,20 +50,14 @@ func (r *Runner) log() *slog.Logger {
 
 // Wake asks the Runner to read the store for pending jobs now.
 func (r *Runner) Wake() {
-	if r == nil {
-		return
-	}
-	r.init()
-	select {
-	case r.wake <- struct{}{}:
-	default:
+	if r != nil {
+		r.wake.Wake()
 	}
 }
 
 // Run runs pending explanations until ctx ends. A job cut short by the
 // end of ctx stays pending for the next start.
 func (r *Runner) Run(ctx context.Context) error {
-	r.init()
 	workers := r.Workers
 	if workers <= 0 {
 		workers = defaultWorkers
@@ -96,7 +82,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 		case <-t.C:
-		case <-r.wake:
+		case <-r.wake.C():
 		}
 	}
 	close(jobs)
@@ -116,6 +102,9 @@ func (r *Runner) dispatch(ctx context.Context, jobs chan<- Explanation, workers 
 	}
 	for _, e := range pending {
 		r.mu.Lock()
+		if r.busy == nil {
+			r.busy = map[string]bool{}
+		}
 		taken := r.busy[e.ID]
 		r.busy[e.ID] = true
 		r.mu.Unlock()

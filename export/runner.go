@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/vigilhq/vigil/platform/clock"
@@ -41,11 +40,8 @@ type Runner struct {
 	Clock clock.Clock
 	Log   *slog.Logger
 
-	once sync.Once
-	wake chan struct{}
+	wake clock.Waker
 }
-
-func (r *Runner) init() { r.once.Do(func() { r.wake = make(chan struct{}, 1) }) }
 
 func (r *Runner) log() *slog.Logger {
 	if r.Log == nil {
@@ -56,20 +52,14 @@ func (r *Runner) log() *slog.Logger {
 
 // Wake asks the Runner to read the store for owed jobs now.
 func (r *Runner) Wake() {
-	if r == nil {
-		return
-	}
-	r.init()
-	select {
-	case r.wake <- struct{}{}:
-	default:
+	if r != nil {
+		r.wake.Wake()
 	}
 }
 
 // Run renders owed jobs until ctx ends. A job cut short by the end of
 // ctx stays in progress and is taken over once stale.
 func (r *Runner) Run(ctx context.Context) error {
-	r.init()
 	if err := os.MkdirAll(r.Dir, 0o750); err != nil {
 		return fmt.Errorf("export folder: %w", err)
 	}
@@ -96,7 +86,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 		case <-t.C:
-		case <-r.wake:
+		case <-r.wake.C():
 		}
 	}
 	return nil
