@@ -28,6 +28,7 @@ import (
 	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
+	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
@@ -43,9 +44,11 @@ type App struct {
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
 
-	events       eventlog.Log
-	source       func() (eventlog.Source, error)
-	draftSource  func() (eventlog.Source, error) // a member of the risk drafter's group
+	events      eventlog.Log
+	source      func() (eventlog.Source, error)
+	draftSource func() (eventlog.Source, error) // a member of the risk drafter's group
+	// landing tells when the processors have landed what the log held.
+	landing      *alerting.Landing
 	ensureTopics func(ctx context.Context) error // nil for the embedded log
 	analytics    analyticalStore
 

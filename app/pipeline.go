@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
+	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/processors/drafting"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
@@ -73,6 +74,7 @@ func (a *App) initKafka(ctx context.Context) error {
 		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + processorGroup,
 			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
+	a.landing = &alerting.Landing{Progress: kafka.NewProgress(p.Client(), p.Prefix()), Group: p.Prefix() + processorGroup}
 	a.draftSource = func() (eventlog.Source, error) {
 		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + drafting.Group,
 			Prefix: p.Prefix(), Kinds: []string{eventlog.KindGovernance}, InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
@@ -89,6 +91,7 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 	a.events = l
 	a.source = func() (eventlog.Source, error) { return l.Consumer(processorGroup), nil }
 	a.draftSource = func() (eventlog.Source, error) { return l.Consumer(drafting.Group), nil }
+	a.landing = &alerting.Landing{Progress: l, Group: processorGroup}
 	a.closers = append(a.closers, l.Close)
 	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
 	return nil

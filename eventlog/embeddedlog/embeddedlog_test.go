@@ -23,6 +23,13 @@ func TestContract(t *testing.T) {
 	})
 }
 
+func TestProgress(t *testing.T) {
+	logtest.RunProgress(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source, eventlog.Progress, func(string) string) {
+		l := open(t, t.TempDir(), embeddedlog.Options{})
+		return l, func(g string) eventlog.Source { return l.Consumer(g) }, l, func(g string) string { return g }
+	})
+}
+
 func open(t testing.TB, dir string, opts embeddedlog.Options) *embeddedlog.Log {
 	t.Helper()
 	l, err := embeddedlog.OpenOptions(t.Context(), dir, opts)

@@ -31,6 +31,16 @@ func TestContractFake(t *testing.T) {
 	})
 }
 
+// TestProgress checks the admin-API reading of progress on the real broker.
+func TestProgress(t *testing.T) {
+	brokers := strings.Split(testenv.URL(t, testenv.Kafka), ",")
+	logtest.RunProgress(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source, eventlog.Progress, func(string) string) {
+		p, consumer := kafkatest.Log(t, brokers, kafka.Options{PollMax: 1000})
+		return p, func(group string) eventlog.Source { return consumer(group) },
+			kafka.NewProgress(p.Client(), p.Prefix()), func(group string) string { return p.Prefix() + group }
+	})
+}
+
 // newLog returns the suite's constructor for brokers: topics of 3
 // partitions and groups under a prefix of the test's own, both deleted
 // when the test ends.

@@ -156,7 +156,8 @@ type Config struct {
 
 	// AlertTick is how often the processor role looks for complete
 	// minutes to evaluate alert rules on; AlertSettle is how long after a
-	// minute ends its events count as landed (processors/alerting).
+	// minute ends the event log holds its events; the minute is then
+	// evaluated once the processors have landed them (processors/alerting).
 	AlertTick, AlertSettle time.Duration
 	// OutboundAllow lists the addresses and CIDR prefixes alert webhooks
 	// may reach although they are not public (platform/outbound).
@@ -243,7 +244,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.int(&c.Toxicity.SamplePercent, "toxicity-sample-percent", 0, "percent of logged LLM completions checked for toxicity on arrival")
 	f.int(&c.ExplainWorkers, "explain-workers", 0, "explanations computed at a time; 0: 2; negative: none in this process")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
-	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends its events count as landed for alert evaluation")
+	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends the event log holds its events; alert evaluation then waits for the processors to commit up to the log's end")
 	f.str(&f.outboundAllow, "outbound-allow", "", "comma-separated addresses or CIDR prefixes alert webhooks and the code host may be reached at although not public")
 	f.str(&c.SMTP.Addr, "smtp-addr", "", "host:port of the SMTP relay for alert e-mails; empty: e-mail channels fail")
 	f.str(&c.SMTP.From, "smtp-from", "vigil@localhost", "sender of alert e-mails")

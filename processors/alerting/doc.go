@@ -1,8 +1,13 @@
 // Package alerting evaluates alert rules on the stream, in the processor
-// role. Every tick it takes the last complete minute: end is the start of
-// the minute that began Settle or more ago, so that the processors have
-// landed that minute's events (ingest stamps events with the time it
-// received them and appends them at once). For every enabled rule and
+// role. Every tick it takes the last complete minute, end. A minute is
+// complete once the processors have landed its events: ingest stamps an
+// event with the time it received it and appends it at once, so Settle
+// after the minute ends the event log holds them all; the evaluator reads
+// the log's end then (Landing) and waits until the processors' committed
+// offsets cover it. Idle processors cover it at once, so a minute is
+// evaluated Settle after it ends; lagging ones hold it back, and a minute
+// is never evaluated on part of its data. (Without a Landing a minute
+// counts as complete Settle after it ends.) For every enabled rule and
 // each model it watches, and each end not evaluated yet, it observes the
 // rule's conditions over their windows ending at end, from the rollups the
 // processors keep (alerts.Observer over analytics.Store: per-minute and
@@ -27,6 +32,6 @@
 // A failing read or write is logged and the pair is tried again next tick;
 // Notify is called after the write and its failures are its own.
 //
-// It imports alerts, the analytics contract, the platform and the store
-// errors; it must not import an engine or the query API.
+// It imports alerts, the analytics and event log contracts, the platform
+// and the store errors; it must not import an engine or the query API.
 package alerting

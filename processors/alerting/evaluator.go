@@ -46,16 +46,22 @@ type Evaluator struct {
 	Notify func(ctx context.Context, n Notice)
 	// Clock defaults to the system clock.
 	Clock clock.Clock
-	// Tick is the pause between looks (DefaultTick); Settle is how long
-	// after a minute ends its data counts as complete (DefaultSettle).
+	// Landing, when set, holds a minute back until the processors have
+	// landed it; without it a minute counts as complete Settle after it
+	// ends, however far behind the processors are.
+	Landing *Landing
+	// Tick is the pause between looks (DefaultTick). Settle (DefaultSettle)
+	// bounds the time from ingest stamping an event to the log holding it:
+	// a minute is looked at Settle after it ends.
 	Tick, Settle time.Duration
 	// Batch is how many holding pairs one transaction writes (FireBatch
 	// when 0; 1 writes each alone).
 	Batch  int
 	Logger *slog.Logger
 
-	mu   sync.Mutex
-	done map[pairKey]time.Time // the last window end evaluated per pair
+	mu      sync.Mutex
+	done    map[pairKey]time.Time // the last window end evaluated per pair
+	landing landing
 }
 
 // pairKey names a rule's condition set on one model.
@@ -77,7 +83,8 @@ type Result struct {
 	Evaluated, Fired, Updated, Resolved, Reopened int
 }
 
-// WindowEnd is the end of the last complete minute at now.
+// WindowEnd is the end of the last minute that ended Settle or more
+// before now: complete unless the processors lag (see Landing).
 func (e *Evaluator) WindowEnd(now time.Time) time.Time {
 	settle := e.Settle
 	if settle <= 0 {
@@ -92,13 +99,16 @@ func (e *Evaluator) WindowEnd(now time.Time) time.Time {
 func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	var res Result
 	now := e.Clock.Now().UTC()
-	end := e.WindowEnd(now)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	end, err := e.completeEnd(ctx, now)
+	if err != nil || end.IsZero() {
+		return res, err
+	}
 	targets, err := e.Ledger.AlertTargets(ctx)
 	if err != nil {
 		return res, fmt.Errorf("list alert rules: %w", err)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if e.done == nil {
 		e.done = map[pairKey]time.Time{}
 	}
