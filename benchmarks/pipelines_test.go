@@ -12,8 +12,12 @@ import (
 // eachPipeline runs f as a sub-benchmark on the embedded default and on
 // Kafka with ClickHouse (and PostgreSQL, Redis), each with a Vigil of its
 // own: f gets the API base URL.
-func eachPipeline(b *testing.B, f func(b *testing.B, base string)) {
-	b.Run("embedded", func(b *testing.B) { f(b, server(b, nil)) })
+func eachPipeline(b *testing.B, f func(b *testing.B, base string)) { eachPipelineWith(b, nil, f) }
+
+// eachPipelineWith is eachPipeline with tweak applied to both servers'
+// configuration.
+func eachPipelineWith(b *testing.B, tweak func(*config.Config), f func(b *testing.B, base string)) {
+	b.Run("embedded", func(b *testing.B) { f(b, server(b, tweak)) })
 	b.Run("kafka+clickhouse", func(b *testing.B) {
 		pg, redis := testenv.PostgresSchema(b), testenv.URL(b, testenv.Redis)
 		brokers, prefix := testenv.URL(b, testenv.Kafka), testenv.KafkaTopicPrefix(b)
@@ -21,6 +25,9 @@ func eachPipeline(b *testing.B, f func(b *testing.B, base string)) {
 		f(b, server(b, func(c *config.Config) {
 			c.PostgresURL, c.RedisURL, c.RedisPrefix = pg, redis, "vigil-bench:"+prefix
 			c.KafkaBrokers, c.KafkaTopicPrefix, c.ClickHouseURL = []string{brokers}, prefix, ch
+			if tweak != nil {
+				tweak(c)
+			}
 		}))
 	})
 }

@@ -58,10 +58,13 @@ type Evaluator struct {
 	// when 0; 1 writes each alone).
 	Batch  int
 	Logger *slog.Logger
+	// Metrics, when set, records each minute's delay and evaluation time.
+	Metrics *Metrics
 
 	mu      sync.Mutex
 	done    map[pairKey]time.Time // the last window end evaluated per pair
 	landing landing
+	last    time.Time // the newest minute end taken up
 }
 
 // pairKey names a rule's condition set on one model.
@@ -104,6 +107,10 @@ func (e *Evaluator) RunOnce(ctx context.Context) (Result, error) {
 	end, err := e.completeEnd(ctx, now)
 	if err != nil || end.IsZero() {
 		return res, err
+	}
+	if end.After(e.last) {
+		e.last = end
+		defer func() { e.Metrics.minute(end, now, e.Clock.Now().UTC()) }()
 	}
 	targets, err := e.Ledger.AlertTargets(ctx)
 	if err != nil {

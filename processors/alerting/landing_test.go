@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/processors/alerting"
@@ -27,6 +29,8 @@ func TestLandingWaitsForTheProcessors(t *testing.T) {
 			t.Cleanup(func() { processors.Close() })
 			e := f.evaluator()
 			e.Landing = &alerting.Landing{Progress: log, Group: "processors"}
+			reg := prometheus.NewRegistry()
+			e.Metrics = alerting.NewMetrics(reg)
 
 			// Minute 0's events are in the log; the processors have
 			// stored some of them but committed none.
@@ -60,6 +64,28 @@ func TestLandingWaitsForTheProcessors(t *testing.T) {
 			f.log(1, 10, 20, 30)
 			f.at(1)
 			f.run(e, alerting.Result{Evaluated: 1, Resolved: 1})
+
+			// Minute 0 was taken up 59 s after its end, minute 1 3 s after.
+			if n, sum := histogram(t, reg, "vigil_alert_minute_delay_seconds"); n != 2 || sum != 62 {
+				t.Fatalf("vigil_alert_minute_delay_seconds: got %d minutes summing %v s, want 2 summing 62 s", n, sum)
+			}
 		})
 	}
+}
+
+// histogram returns the count and sum of the histogram name in reg.
+func histogram(t *testing.T, reg *prometheus.Registry, name string) (uint64, float64) {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name {
+			h := f.GetMetric()[0].GetHistogram()
+			return h.GetSampleCount(), h.GetSampleSum()
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return 0, 0
 }
