@@ -109,6 +109,25 @@ func TestDriftOnTheStream(t *testing.T) {
 				len(h.at("data_points").([]any)) != 3 {
 				t.Fatalf("got trust history %s, want the audit's point and one per report, declining", h.raw)
 			}
+			// The default configuration's alert_config is on: the model has
+			// its managed rule, and the high drift opened an alert, with no
+			// endpoint called.
+			// A minute is judged once it has ended: move the clock past the
+			// reports' minute.
+			s.app.skew.Store(int64(25*time.Hour + time.Minute))
+			var alert map[string]any
+			waitFor(t, "a drift alert", func() bool {
+				list, _ := s.do("GET", "/alerts/instances?model_id="+model, key, nil).want(t, 200).at("alerts").([]any)
+				if len(list) == 1 {
+					alert = list[0].(map[string]any)
+				}
+				return alert != nil
+			})
+			rules, _ := s.do("GET", "/alerts/rules?model_id="+model, key, nil).want(t, 200).at("rules").([]any)
+			if len(rules) != 1 || rules[0].(map[string]any)["managed_by"] != "drift_config:"+model ||
+				alert["rule_id"] != rules[0].(map[string]any)["id"] || alert["alert_type"] != "drift" || alert["status"] != "open" {
+				t.Fatalf("got rules %v and alert %v, want the default drift configuration's rule and an open drift alert of it", rules, alert)
+			}
 			// The processor role's drafter turns each into a risk entry,
 			// with no endpoint called.
 			drafted := waitDrafted(t, s, key, model, 2)

@@ -140,7 +140,8 @@ func (a *App) initProcessor(context.Context) error {
 	deliveries := &codehost.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
 		Host: host, Poll: time.Second}
 	a.services = append(a.services, service{"codehost-deliveries", deliveries.Run})
-	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick, Logger: a.log}
+	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick,
+		Rules: a.store, Logger: a.log}
 	a.services = append(a.services, service{"drift-schedule", sched.Run})
 	// The risk drafter reads the governance events with a group of its
 	// own, so it neither waits for nor holds back the analytical writes.

@@ -73,9 +73,23 @@ type Scheduler struct {
 	// every tick; 0 means ten ticks. Each replica keeps its own.
 	Retry  time.Duration
 	Logger *slog.Logger
+	// Rules, when set, gives each model without a drift configuration
+	// the alert rule of the default one, whose alert_config is on, so that
+	// drift reports raise alerts before anyone configures anything.
+	Rules DefaultRules
 
 	mu      sync.Mutex
 	skipped map[skipKey]time.Time // when each skipped run was tried
+	ensured map[[2]string]bool    // models whose default rule was written
+}
+
+// DefaultRules writes the alert rule a model's default drift
+// configuration manages: the transactional store.
+type DefaultRules interface {
+	// EnsureDefaultDriftRule creates the rule of drift.Default's
+	// alert_config for a model without a configuration on file, or brings
+	// it back to it; a model with one is left to it. Idempotent.
+	EnsureDefaultDriftRule(ctx context.Context, orgID, modelID string, at time.Time) error
 }
 
 // skipKey names a model's runs of one drift type.
@@ -118,11 +132,40 @@ func (s *Scheduler) RunOnce(ctx context.Context) ([]drift.Report, error) {
 	return out, errors.Join(errs...)
 }
 
+// ensureRule writes the default configuration's alert rule of a model
+// without a configuration, once per model and process: a configuration
+// written later manages the rule itself, and none is ever deleted.
+func (s *Scheduler) ensureRule(ctx context.Context, d drift.Due) error {
+	if s.Rules == nil {
+		return nil
+	}
+	k := [2]string{d.OrgID, d.ModelID}
+	s.mu.Lock()
+	done := s.ensured[k]
+	s.mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := s.Rules.EnsureDefaultDriftRule(ctx, d.OrgID, d.ModelID, s.Clock.Now().UTC()); err != nil {
+		return fmt.Errorf("write the default drift alert rule: %w", err)
+	}
+	s.mu.Lock()
+	if s.ensured == nil {
+		s.ensured = map[[2]string]bool{}
+	}
+	s.ensured[k] = true
+	s.mu.Unlock()
+	return nil
+}
+
 // model runs one model's detection when it is due.
 func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, error) {
 	cfg, err := s.Store.DriftConfig(ctx, d.OrgID, d.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
 		cfg, err = drift.Default(d.OrgID, d.ModelID), nil
+		if rerr := s.ensureRule(ctx, d); rerr != nil { // detection goes on; the next tick tries again
+			s.logger().Warn("could not write a model's default drift alert rule", "model_id", d.ModelID, "err", rerr)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -305,3 +305,37 @@ func TestSkipRetry(t *testing.T) {
 	fail = false
 	run(5)
 }
+
+// rulesRecorder records the models whose default drift rule was ensured.
+type rulesRecorder struct{ models []string }
+
+func (r *rulesRecorder) EnsureDefaultDriftRule(_ context.Context, orgID, modelID string, _ time.Time) error {
+	r.models = append(r.models, orgID+"/"+modelID)
+	return nil
+}
+
+// TestDefaultRule: a model without a drift configuration gets the default
+// one's alert rule on the first look and is not asked again; a model with
+// a configuration on file is left to it.
+func TestDefaultRule(t *testing.T) {
+	now := t0.Add(25 * time.Hour)
+	rules := &rulesRecorder{}
+	s := &Scheduler{Store: &fakeStore{}, Profiles: fakeProfiles{n: 60}, Log: &fakeLog{}, Clock: func() time.Time { return now }, Rules: rules}
+	for range 2 {
+		if _, err := s.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fmt.Sprint(rules.models) != "[o/m]" {
+		t.Fatalf("without a configuration: got default rules ensured for %v, want [o/m] once", rules.models)
+	}
+	configured := &rulesRecorder{}
+	s = &Scheduler{Store: &configStore{cfg: drift.Default("o", "m")}, Profiles: fakeProfiles{n: 60}, Log: &fakeLog{},
+		Clock: func() time.Time { return now }, Rules: configured}
+	if _, err := s.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(configured.models) != 0 {
+		t.Fatalf("with a configuration on file: got default rules ensured for %v, want none", configured.models)
+	}
+}

@@ -1,10 +1,12 @@
 package storetest
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/store"
 )
 
 // managedRules returns the organization's rules managed by the model's
@@ -70,5 +72,42 @@ func testAlertManagedByDrift(t *testing.T, s Store) {
 	update(50, func(cur *drift.Config) { cur.Alerts.Enabled = true })
 	if r := managedRules(t, s, o.ID, m.ID); len(r) != 1 || r[0].ID == got.ID {
 		t.Fatalf("after alert_config is enabled again: got %+v, want a new managed rule", r)
+	}
+}
+
+// testAlertDefaultDriftRule: a model without a drift configuration gets
+// the rule of the default one, written once however often it is ensured;
+// a configuration on file takes the rule over and is never overridden;
+// another organization's model is not found.
+func testAlertDefaultDriftRule(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	m := modelFor(t, s, o.ID, "credit")
+	must(t, s.EnsureDefaultDriftRule(ctx(t), o.ID, m.ID, at(10)), "EnsureDefaultDriftRule")
+	must(t, s.EnsureDefaultDriftRule(ctx(t), o.ID, m.ID, at(20)), "EnsureDefaultDriftRule again")
+	rules := managedRules(t, s, o.ID, m.ID)
+	if len(rules) != 1 {
+		t.Fatalf("managed rules of a model without a configuration: got %d, want 1", len(rules))
+	}
+	want, _ := alerts.DriftRule(drift.Default(o.ID, m.ID))
+	want.ID, want.CreatedAt, want.UpdatedAt = rules[0].ID, stored(at(10)), stored(at(10))
+	equal(t, "default managed rule", rules[0], want)
+
+	c := drift.Default(o.ID, m.ID)
+	_, err := s.UpdateDriftConfig(ctx(t), c, func(cur *drift.Config) error {
+		cur.Alerts.MinSeverity, cur.CreatedAt, cur.UpdatedAt = drift.Medium, ptr(at(30)), ptr(at(30))
+		return nil
+	})
+	must(t, err, "UpdateDriftConfig")
+	must(t, s.EnsureDefaultDriftRule(ctx(t), o.ID, m.ID, at(40)), "EnsureDefaultDriftRule with a configuration on file")
+	if r := managedRules(t, s, o.ID, m.ID); len(r) != 1 || r[0].ID != rules[0].ID || r[0].Severity != "medium" {
+		t.Fatalf("after the configuration took over and an ensure: got %+v, want the same rule at medium", r)
+	}
+
+	other := newOrg(t, s)
+	if err := s.EnsureDefaultDriftRule(ctx(t), other.ID, m.ID, at(50)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("another organization's model: got %v, want store.ErrNotFound", err)
+	}
+	if r := managedRules(t, s, other.ID, m.ID); len(r) != 0 {
+		t.Fatalf("another organization's model: got %d managed rules, want none", len(r))
 	}
 }

@@ -24,6 +24,7 @@ var alertTests = []test{
 	{"Alerts/ChangeConditions", testAlertChangeConditions},
 	{"Alerts/DeleteModel", testAlertDeleteModel},
 	{"Alerts/ManagedByDrift", testAlertManagedByDrift},
+	{"Alerts/DefaultDriftRule", testAlertDefaultDriftRule},
 }
 
 // newRule returns an enabled rule of the model ("" for every model)

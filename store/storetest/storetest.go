@@ -38,6 +38,7 @@ type Store interface {
 	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
+	EnsureDefaultDriftRule(ctx context.Context, orgID, modelID string, at time.Time) error
 	drift.ReportStore
 	NewestDriftReports(ctx context.Context, orgID string, from time.Time) ([]drift.Report, error)
 	drift.ReferenceStore
