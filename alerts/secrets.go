@@ -12,9 +12,23 @@ import (
 func ChannelLabel(orgID string) string { return "alert_channel:" + orgID }
 
 // SecretChannel reports whether a channel's target is a secret: a Slack
-// incoming-webhook URL, whose path is the credential to post. Such a
-// target is sealed at rest and masked in every response.
-func SecretChannel(ch Channel) bool { return ch.Type == "slack" }
+// incoming-webhook URL, whose path is the credential to post, or a
+// webhook URL with a query, where receivers commonly take a token (user
+// info is refused in a webhook URL). Such a target is sealed at rest and
+// masked in every response; a webhook URL without a query stays in clear.
+func SecretChannel(ch Channel) bool {
+	if secretbox.IsSealed(ch.Target) {
+		return true
+	}
+	switch ch.Type {
+	case "slack":
+		return true
+	case "webhook":
+		u, err := url.Parse(ch.Target)
+		return err == nil && (u.User != nil || u.RawQuery != "")
+	}
+	return false
+}
 
 // MaskTarget is how a secret target is shown: its scheme and host, an
 // ellipsis and its last four characters, https://hooks.slack.com/…/****abcd.
@@ -82,11 +96,8 @@ func (a *API) sealChannels(orgID string, chans []Channel) ([]Channel, error) {
 // sends back the channels it read keeps their secrets.
 func unmask(req []Channel, stored []Channel) {
 	for i, ch := range req {
-		if !SecretChannel(ch) {
-			continue
-		}
 		for _, s := range stored {
-			if s.Type == ch.Type && MaskTarget(s.Target) == ch.Target {
+			if s.Type == ch.Type && SecretChannel(s) && MaskTarget(s.Target) == ch.Target {
 				req[i].Target = s.Target
 				break
 			}

@@ -9,61 +9,77 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
-// TestAlertRuleSecrets: a Slack webhook URL never appears in a rule's
-// responses (masked to its host and last four characters) and is sealed
-// at rest; a PATCH without the channels, or with the masked target sent
-// back, keeps it; a new URL replaces it.
+// TestAlertRuleSecrets: a secret channel target, a Slack webhook URL or a
+// webhook URL with a query (where a token usually travels), never appears
+// in a rule's responses (masked to its host and last four characters)
+// and is sealed at rest; a PATCH without the channels, or with the masked
+// target sent back, keeps it; a new URL replaces it. A webhook URL without
+// a query stays in clear.
 func TestAlertRuleSecrets(t *testing.T) {
+	cases := []struct {
+		kind, host, secret, masked, fresh, freshMasked string
+	}{
+		{"slack", "hooks.slack.com", "https://hooks.slack.com/services/T0001/B0002/s3cr3tTOKENabcd", "https://hooks.slack.com/…/****abcd",
+			"https://hooks.slack.com/services/T0001/B0002/n3wTOKENwxyz", "https://hooks.slack.com/…/****wxyz"},
+		{"webhook", "hooks.example.com", "https://hooks.example.com/vigil?token=s3cr3tabcd", "https://hooks.example.com/…/****abcd",
+			"https://hooks.example.com/vigil?key=n3wpasswxyz", "https://hooks.example.com/…/****wxyz"},
+	}
 	eachPipeline(t, func(t *testing.T, s *server) {
 		admin := s.admin()
 		key, _ := s.key(admin, "read", "write")
 		model := s.model(key, "fraud", "1")
-		const secret = "https://hooks.slack.com/services/T0001/B0002/s3cr3tTOKENabcd"
-		body := slowRule(model)
-		body["notification_channels"] = []any{map[string]any{"type": "slack", "target": secret},
-			map[string]any{"type": "email", "target": "oncall@example.com"}}
-		const masked = "https://hooks.slack.com/…/****abcd"
-		check := func(what string, r response, wantClear string) {
-			t.Helper()
-			if strings.Contains(string(r.raw), "s3cr3t") || strings.Contains(string(r.raw), "n3w") {
-				t.Fatalf("%s: got %s, want no Slack secret in the response", what, r.raw)
+		for _, c := range cases {
+			body := slowRule(model)
+			body["notification_channels"] = []any{map[string]any{"type": c.kind, "target": c.secret},
+				map[string]any{"type": "email", "target": "oncall@example.com"}}
+			check := func(what string, r response, wantClear string) {
+				t.Helper()
+				if strings.Contains(string(r.raw), "s3cr3t") || strings.Contains(string(r.raw), "n3w") {
+					t.Fatalf("%s %s: got %s, want no secret in the response", c.kind, what, r.raw)
+				}
+				stored := storedRule(t, s, r.str("id"))
+				target := stored.Channels[0].Target
+				if !secretbox.IsSealed(target) || strings.Contains(target, c.host) {
+					t.Fatalf("%s %s: stored target %q, want it sealed", c.kind, what, target)
+				}
+				box, err := s.app.masterKey()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if clear, err := alerts.OpenTarget(box, stored.OrgID, target); err != nil || clear != wantClear {
+					t.Fatalf("%s %s: stored target opens to %q (%v), want %q", c.kind, what, clear, err, wantClear)
+				}
+				if stored.Channels[1].Target != "oncall@example.com" {
+					t.Fatalf("%s %s: e-mail target %q, want it in clear", c.kind, what, stored.Channels[1].Target)
+				}
 			}
-			stored := storedRule(t, s, r.str("id"))
-			target := stored.Channels[0].Target
-			if !secretbox.IsSealed(target) || strings.Contains(target, "hooks.slack.com") {
-				t.Fatalf("%s: stored target %q, want it sealed", what, target)
+			r := s.do("POST", "/alerts/rules", key, body).want(t, 201)
+			if slackTarget(r) != c.masked {
+				t.Fatalf("%s created: got target %q in %s, want %q", c.kind, slackTarget(r), r.raw, c.masked)
 			}
-			box, err := s.app.masterKey()
-			if err != nil {
-				t.Fatal(err)
+			check("created", r, c.secret)
+			id := r.str("id")
+			check("read", s.do("GET", "/alerts/rules/"+id, key, nil).want(t, 200), c.secret)
+			if l := s.do("GET", "/alerts/rules?model_id="+model, key, nil).want(t, 200); strings.Contains(string(l.raw), "s3cr3t") || !strings.Contains(string(l.raw), "****abcd") {
+				t.Fatalf("%s list: got %s, want the target masked", c.kind, l.raw)
 			}
-			if clear, err := alerts.OpenTarget(box, stored.OrgID, target); err != nil || clear != wantClear {
-				t.Fatalf("%s: stored target opens to %q (%v), want %q", what, clear, err, wantClear)
+			check("PATCH without channels", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"name": "renamed"}).want(t, 200), c.secret)
+			back := []any{map[string]any{"type": c.kind, "target": c.masked}, map[string]any{"type": "email", "target": "oncall@example.com"}}
+			check("PATCH with the masked target", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200), c.secret)
+			back[0] = map[string]any{"type": c.kind, "target": c.fresh}
+			r = s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200)
+			if slackTarget(r) != c.freshMasked {
+				t.Fatalf("%s new URL: got target %q, want %q", c.kind, slackTarget(r), c.freshMasked)
 			}
-			if stored.Channels[1].Target != "oncall@example.com" {
-				t.Fatalf("%s: e-mail target %q, want it in clear", what, stored.Channels[1].Target)
-			}
+			check("PATCH with a new URL", r, c.fresh)
+			s.do("DELETE", "/alerts/rules/"+id, key, nil).want(t, 204)
 		}
-		r := s.do("POST", "/alerts/rules", key, body).want(t, 201)
-		if slackTarget(r) != masked {
-			t.Fatalf("created: got target %q in %s, want %q", slackTarget(r), r.raw, masked)
+		plain := slowRule(model)
+		plain["notification_channels"] = []any{map[string]any{"type": "webhook", "target": "https://hooks.example.com/vigil"}}
+		r := s.do("POST", "/alerts/rules", key, plain).want(t, 201)
+		if got := storedRule(t, s, r.str("id")).Channels[0].Target; slackTarget(r) != "https://hooks.example.com/vigil" || got != slackTarget(r) {
+			t.Fatalf("webhook without a query: got %q answered and %q stored, want it in clear in both", slackTarget(r), got)
 		}
-		check("created", r, secret)
-		id := r.str("id")
-		check("read", s.do("GET", "/alerts/rules/"+id, key, nil).want(t, 200), secret)
-		if l := s.do("GET", "/alerts/rules?model_id="+model, key, nil).want(t, 200); strings.Contains(string(l.raw), "s3cr3t") || !strings.Contains(string(l.raw), "****abcd") {
-			t.Fatalf("list: got %s, want the target masked", l.raw)
-		}
-		check("PATCH without channels", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"name": "renamed"}).want(t, 200), secret)
-		back := []any{map[string]any{"type": "slack", "target": masked}, map[string]any{"type": "email", "target": "oncall@example.com"}}
-		check("PATCH with the masked target", s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200), secret)
-		const fresh = "https://hooks.slack.com/services/T0001/B0002/n3wTOKENwxyz"
-		back[0] = map[string]any{"type": "slack", "target": fresh}
-		r = s.do("PATCH", "/alerts/rules/"+id, key, map[string]any{"notification_channels": back}).want(t, 200)
-		if slackTarget(r) != "https://hooks.slack.com/…/****wxyz" {
-			t.Fatalf("new URL: got target %q, want it masked", slackTarget(r))
-		}
-		check("PATCH with a new URL", r, fresh)
 	})
 }
 

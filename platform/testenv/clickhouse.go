@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"testing"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 )
 
 // ClickHouseDatabase creates an empty database on the test ClickHouse
@@ -37,7 +39,7 @@ func ClickHouseDatabase(t testing.TB) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := conn.Exec(ctx, "DROP DATABASE "+name); err != nil {
+		if err := dropClickHouseDatabase(ctx, conn, name); err != nil {
 			t.Errorf("drop database %s: %v", name, err)
 		}
 		conn.Close()
@@ -48,4 +50,35 @@ func ClickHouseDatabase(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// dropClickHouseDatabase drops the database's materialized views, then its
+// tables, then the database. ClickHouse 18.16's DROP DATABASE alone may
+// refuse ("New table appeared in database being dropped") when a
+// materialized view's inner table goes with the view while it walks the
+// tables.
+func dropClickHouseDatabase(ctx context.Context, conn driver.Conn, name string) error {
+	rows, err := conn.Query(ctx, "SELECT name FROM system.tables WHERE database = ? ORDER BY engine = 'MaterializedView' DESC, name", name)
+	if err != nil {
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := conn.Exec(ctx, "DROP TABLE IF EXISTS "+name+".`"+t+"`"); err != nil {
+			return fmt.Errorf("drop table %s: %w", t, err)
+		}
+	}
+	return conn.Exec(ctx, "DROP DATABASE "+name)
 }
