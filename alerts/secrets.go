@@ -1,10 +1,13 @@
 package alerts
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 
 	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/store"
 )
 
 // ChannelLabel is the secretbox label of an organization's sealed channel
@@ -76,19 +79,70 @@ func (a *API) openChannels(orgID string, chans []Channel) []Channel {
 // sealChannels seals the secret targets of chans that are in clear (with
 // no Box, the API of a test, they stay in clear).
 func (a *API) sealChannels(orgID string, chans []Channel) ([]Channel, error) {
+	out, _, err := SealTargets(a.Box, orgID, chans)
+	return out, err
+}
+
+// SealTargets returns chans with every secret target that is in clear
+// sealed with box for the organization, and whether any was; with no box
+// they stay as they are.
+func SealTargets(box *secretbox.Keyring, orgID string, chans []Channel) ([]Channel, bool, error) {
 	out := make([]Channel, len(chans))
+	sealed := false
 	for i, ch := range chans {
 		out[i] = ch
-		if !SecretChannel(ch) || secretbox.IsSealed(ch.Target) || a.Box == nil {
+		if !SecretChannel(ch) || secretbox.IsSealed(ch.Target) || box == nil {
 			continue
 		}
-		s, err := a.Box.Seal([]byte(ch.Target), ChannelLabel(orgID))
+		s, err := box.Seal([]byte(ch.Target), ChannelLabel(orgID))
 		if err != nil {
-			return nil, fmt.Errorf("seal a channel target: %w", err)
+			return nil, false, fmt.Errorf("seal a channel target: %w", err)
 		}
-		out[i].Target = s
+		out[i].Target, sealed = s, true
 	}
-	return out, nil
+	return out, sealed, nil
+}
+
+// Resealer is what Reseal needs of the transactional store.
+type Resealer interface {
+	// UserAlertRules returns every organization's rules that users
+	// define (no managed_by).
+	UserAlertRules(ctx context.Context) ([]Rule, error)
+	// UpdateAlertRule is Store's.
+	UpdateAlertRule(ctx context.Context, orgID, id string, change func(*Rule) error) (Rule, error)
+}
+
+// Reseal seals the secret targets that rules stored before sealing (or
+// before a kind of target counted as secret) still hold in clear, and
+// returns how many rules it changed; a rule's other fields, updated_at
+// included, stay. Rules a drift configuration manages are left to it.
+// The processor role runs it once at start.
+func Reseal(ctx context.Context, st Resealer, box *secretbox.Keyring) (int, error) {
+	if box == nil {
+		return 0, nil
+	}
+	rules, err := st.UserAlertRules(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("list alert rules: %w", err)
+	}
+	n := 0
+	for _, r := range rules {
+		if _, sealed, err := SealTargets(box, r.OrgID, r.Channels); err != nil || !sealed {
+			continue
+		}
+		_, err := st.UpdateAlertRule(ctx, r.OrgID, r.ID, func(cur *Rule) error {
+			chans, _, err := SealTargets(box, cur.OrgID, cur.Channels)
+			cur.Channels = chans
+			return err
+		})
+		if err != nil && !errors.Is(err, store.ErrNotFound) { // a rule deleted meanwhile needs nothing
+			return n, fmt.Errorf("reseal rule %s: %w", r.ID, err)
+		}
+		if err == nil {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // unmask replaces each secret target of a request that is the mask of one

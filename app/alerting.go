@@ -145,7 +145,8 @@ func (a *App) initAlerting() error {
 		Outbox: func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {
 			return channels.Deliveries(r, in, event, a.clock().Now().UTC())
 		}}
-	a.services = append(a.services, service{"alert-evaluation", ev.Run}, service{"alert-delivery", disp.Run})
+	a.services = append(a.services, service{"alert-evaluation", ev.Run}, service{"alert-delivery", disp.Run},
+		service{"alert-target-reseal", a.resealTargets(box)})
 	return nil
 }
 
@@ -157,4 +158,21 @@ func (a *App) alertsAPI(box *secretbox.Keyring) (*alerts.API, error) {
 	}
 	return &alerts.API{Store: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Targets: guard,
 		WebhookKeys: a.webhookKeys(box), RotateWebhookSecret: a.rotateWebhookSecret(box), Deliveries: a.store, Statistics: a.store, Box: box}, nil
+}
+
+// resealTargets seals, once at start, the secret channel targets that
+// rules stored earlier hold in clear (alerts.Reseal); a failure is logged
+// and left to the next start.
+func (a *App) resealTargets(box *secretbox.Keyring) func(ctx context.Context) error {
+	return func(ctx context.Context) error {
+		n, err := alerts.Reseal(ctx, a.store, box)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			a.log.Warn("could not seal the alert channel targets stored in clear; the next start tries again", "sealed", n, "err", err)
+		case n > 0:
+			a.log.Info("sealed alert channel targets stored in clear", "rules", n)
+		}
+		<-ctx.Done()
+		return nil
+	}
 }

@@ -168,3 +168,53 @@ func storedOrg(t *testing.T, s *server, key string) string {
 	id := s.do("POST", "/alerts/rules", key, slowRule(model)).want(t, 201).str("id")
 	return storedRule(t, s, id).OrgID
 }
+
+// TestAlertTargetsResealed: a rule stored with a secret target in clear
+// (before targets were sealed, or before webhook URLs with a query counted
+// as secrets) is sealed by the processor role at its next start, its
+// other fields and updated_at kept; a target that is no secret stays.
+func TestAlertTargetsResealed(t *testing.T) {
+	for _, p := range pipelines {
+		t.Run(p.name, func(t *testing.T) {
+			cfg := p.cfg(t)
+			s := start(t, cfg)
+			admin := s.admin()
+			key, _ := s.key(admin, "read", "write")
+			model := s.model(key, "fraud", "1")
+			r := s.do("POST", "/alerts/rules", key, slowRule(model)).want(t, 201)
+			legacy := storedRule(t, s, r.str("id"))
+			const slack, hook = "https://hooks.slack.com/services/T1/B2/s3cr3tabcd", "https://hooks.example.com/in?token=s3cr3twxyz"
+			legacy.Channels = []alerts.Channel{{Type: "slack", Target: slack}, {Type: "webhook", Target: hook},
+				{Type: "email", Target: "oncall@example.com"}}
+			if _, err := s.app.store.UpdateAlertRule(t.Context(), legacy.OrgID, legacy.ID, func(cur *alerts.Rule) error {
+				cur.Channels = legacy.Channels
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			s.shutdown()
+
+			s = start(t, cfg)
+			box, err := s.app.masterKey()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got alerts.Rule
+			waitFor(t, "the clear targets sealed", func() bool {
+				got = storedRule(t, s, legacy.ID)
+				return secretbox.IsSealed(got.Channels[0].Target) && secretbox.IsSealed(got.Channels[1].Target)
+			})
+			for i, want := range []string{slack, hook} {
+				if clear, err := alerts.OpenTarget(box, got.OrgID, got.Channels[i].Target); err != nil || clear != want {
+					t.Fatalf("channel %d opens to %q (%v), want %q", i, clear, err, want)
+				}
+			}
+			if got.Channels[2].Target != "oncall@example.com" || !got.UpdatedAt.Equal(legacy.UpdatedAt) || got.Name != legacy.Name {
+				t.Fatalf("resealed rule: got %+v, want the e-mail in clear and the rest, updated_at included, as before (%v)", got, legacy.UpdatedAt)
+			}
+			if view := s.do("GET", "/alerts/rules/"+legacy.ID, key, nil).want(t, 200); strings.Contains(string(view.raw), "s3cr3t") {
+				t.Fatalf("GET after the reseal: got %s, want the targets masked", view.raw)
+			}
+		})
+	}
+}

@@ -92,6 +92,16 @@ func (s *DB) AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) 
 	return page(ctx, s, "alert_rules", ruleColumns, strings.Join(where, " AND "), "created_at DESC, id DESC", args, f.Limit, f.Offset, s.scanRule)
 }
 
+// UserAlertRules implements alerts.Resealer: every organization's rules
+// users define.
+func (s *DB) UserAlertRules(ctx context.Context) ([]alerts.Rule, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+ruleColumns+` FROM alert_rules WHERE managed_by = '' ORDER BY org_id, id`)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanRule)
+}
+
 // page reads one page of table's rows matching cond, in order, and how
 // many match in all.
 func page[T any](ctx context.Context, s *DB, table, columns, cond, order string, args []any, limit, offset int,
