@@ -4,63 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/platform/target"
 	"github.com/vigilhq/vigil/store"
 )
 
 // ChannelLabel is the secretbox label of an organization's sealed channel
-// targets: a sealed target opens only in its organization.
-func ChannelLabel(orgID string) string { return "alert_channel:" + orgID }
+// targets (platform/target.Label).
+func ChannelLabel(orgID string) string { return target.Label(orgID) }
 
-// SecretChannel reports whether a channel's target is a secret: a Slack
-// incoming-webhook URL, whose path is the credential to post, or a
-// webhook URL with a query, where receivers commonly take a token (user
-// info is refused in a webhook URL). Such a target is sealed at rest and
-// masked in every response; a webhook URL without a query stays in clear.
-func SecretChannel(ch Channel) bool {
-	if secretbox.IsSealed(ch.Target) {
-		return true
-	}
-	switch ch.Type {
-	case "slack":
-		return true
-	case "webhook":
-		u, err := url.Parse(ch.Target)
-		return err == nil && (u.User != nil || u.RawQuery != "")
-	}
-	return false
-}
+// SecretChannel reports whether a channel's target is a secret
+// (platform/target.Secret): a Slack incoming-webhook URL, or a webhook URL
+// with a query, where receivers usually take a token (user info is
+// refused in a webhook URL). Such a target is sealed at rest and masked
+// in every response; a webhook URL without a query stays in clear.
+func SecretChannel(ch Channel) bool { return target.Secret(ch.Type, ch.Target) }
 
-// MaskTarget is how a secret target is shown: its scheme and host, an
-// ellipsis and its last four characters, https://hooks.slack.com/…/****abcd.
-func MaskTarget(target string) string {
-	last := target
-	if r := []rune(target); len(r) > 4 {
-		last = string(r[len(r)-4:])
-	}
-	if u, err := url.Parse(target); err == nil && u.Scheme != "" && u.Host != "" {
-		return u.Scheme + "://" + u.Host + "/…/****" + last
-	}
-	return "****" + last
-}
+// MaskTarget is how a secret target is shown (platform/target.Mask).
+func MaskTarget(t string) string { return target.Mask(t) }
 
-// OpenTarget returns a channel's target in clear: opened with box when it
-// is sealed, as is otherwise (a rule stored before targets were sealed, or
-// one a drift configuration manages).
-func OpenTarget(box *secretbox.Keyring, orgID, target string) (string, error) {
-	if !secretbox.IsSealed(target) {
-		return target, nil
-	}
-	if box == nil {
-		return "", fmt.Errorf("a sealed channel target and no master key to open it")
-	}
-	b, err := box.Open(target, ChannelLabel(orgID))
-	if err != nil {
-		return "", fmt.Errorf("open a channel target: %w", err)
-	}
-	return string(b), nil
+// OpenTarget returns a channel's target in clear (platform/target.Open):
+// opened with box when it is sealed, as is otherwise.
+func OpenTarget(box *secretbox.Keyring, orgID, t string) (string, error) {
+	return target.Open(box, orgID, t)
 }
 
 // openChannels returns chans with every target in clear; a target that
@@ -90,15 +57,11 @@ func SealTargets(box *secretbox.Keyring, orgID string, chans []Channel) ([]Chann
 	out := make([]Channel, len(chans))
 	sealed := false
 	for i, ch := range chans {
-		out[i] = ch
-		if !SecretChannel(ch) || secretbox.IsSealed(ch.Target) || box == nil {
-			continue
-		}
-		s, err := box.Seal([]byte(ch.Target), ChannelLabel(orgID))
+		t, did, err := target.Seal(box, orgID, ch.Type, ch.Target)
 		if err != nil {
 			return nil, false, fmt.Errorf("seal a channel target: %w", err)
 		}
-		out[i].Target, sealed = s, true
+		out[i], sealed = Channel{Type: ch.Type, Target: t}, sealed || did
 	}
 	return out, sealed, nil
 }
@@ -164,14 +127,7 @@ func (a *API) view(r Rule) ruleView {
 	v := newRuleView(r)
 	chans := make([]Channel, len(v.Channels))
 	for i, ch := range v.Channels {
-		chans[i] = ch
-		if SecretChannel(ch) {
-			t, err := OpenTarget(a.Box, r.OrgID, ch.Target)
-			if err != nil {
-				t = ""
-			}
-			chans[i].Target = MaskTarget(t)
-		}
+		chans[i] = Channel{Type: ch.Type, Target: target.Shown(a.Box, r.OrgID, ch.Type, ch.Target)}
 	}
 	v.Channels = chans
 	return v

@@ -218,3 +218,58 @@ func TestAlertTargetsResealed(t *testing.T) {
 		})
 	}
 }
+
+// TestDriftAlertChannelSecrets: a Slack URL in a drift configuration's
+// alert_config is sealed at rest, in the configuration and in the rule it
+// manages, shown masked by both, kept when the mask is sent back, and
+// opens to the URL for the channel that delivers.
+func TestDriftAlertChannelSecrets(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		model := s.model(key, "fraud", "1")
+		const secret, masked = "https://hooks.slack.com/services/T1/B2/s3cr3tabcd", "https://hooks.slack.com/…/****abcd"
+		put := func(target string) response {
+			t.Helper()
+			return s.do("PUT", "/drift-config/"+model, key, map[string]any{"alert_config": map[string]any{"enabled": true, "min_severity": "high",
+				"channels": []any{map[string]any{"type": "slack", "target": target}, map[string]any{"type": "email", "target": "ml@example.com"}}}}).want(t, 200)
+		}
+		shown := func(what string, r response, path string) {
+			t.Helper()
+			chans, _ := r.at(path).([]any)
+			if strings.Contains(string(r.raw), "s3cr3t") || len(chans) != 2 || chans[0].(map[string]any)["target"] != masked ||
+				chans[1].(map[string]any)["target"] != "ml@example.com" {
+				t.Fatalf("%s: got %s, want the Slack URL masked as %s and the e-mail in clear", what, r.raw, masked)
+			}
+		}
+		shown("PUT", put(secret), "alert_config.channels")
+		shown("GET", s.do("GET", "/drift-config/"+model, key, nil).want(t, 200), "alert_config.channels")
+		org := s.do("GET", "/auth/me", key, nil).want(t, 200).str("user.organization_id")
+		stored, err := s.app.store.DriftConfig(t.Context(), org, model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sealed := stored.Alerts.Channels[0].Target
+		if !secretbox.IsSealed(sealed) {
+			t.Fatalf("stored drift channel %q, want it sealed", sealed)
+		}
+		shown("PUT with the mask sent back", put(masked), "alert_config.channels")
+		if again, _ := s.app.store.DriftConfig(t.Context(), org, model); again.Alerts.Channels[0].Target != sealed {
+			t.Fatalf("after the mask was sent back: stored %q, want the same sealed %q", again.Alerts.Channels[0].Target, sealed)
+		}
+		rules, _ := s.do("GET", "/alerts/rules?model_id="+model, key, nil).want(t, 200).at("rules").([]any)
+		if len(rules) != 1 {
+			t.Fatalf("got %d rules, want the managed one", len(rules))
+		}
+		rule := storedRule(t, s, rules[0].(map[string]any)["id"].(string))
+		box, err := s.app.masterKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if clear, err := alerts.OpenTarget(box, org, rule.Channels[0].Target); !secretbox.IsSealed(rule.Channels[0].Target) || err != nil || clear != secret {
+			t.Fatalf("managed rule's target %q opens to %q (%v), want it sealed and opening to the URL", rule.Channels[0].Target, clear, err)
+		}
+		if r := s.do("GET", "/alerts/rules/"+rule.ID, key, nil).want(t, 200); strings.Contains(string(r.raw), "s3cr3t") {
+			t.Fatalf("managed rule: got %s, want the target masked", r.raw)
+		}
+	})
+}

@@ -221,7 +221,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
 		Registration: a.cfg.Registration}
 	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}}
-	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock()}
+	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock(), Box: box}
 	// Audits run in the API process; those completed at high or critical
 	// severity owe a governance event, which this Runner appends, and
 	// appends again on its refreshes while the log refuses it.

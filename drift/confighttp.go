@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/target"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
 )
@@ -24,8 +25,38 @@ type view struct {
 	IsDefault bool `json:"is_default"`
 }
 
-func answer(c *fiber.Ctx, status int, cfg Config) error {
+func (a *API) answer(c *fiber.Ctx, status int, cfg Config) error {
+	chans := make([]Channel, len(cfg.Alerts.Channels))
+	for i, ch := range cfg.Alerts.Channels {
+		chans[i] = Channel{Type: ch.Type, Target: target.Shown(a.Box, cfg.OrgID, ch.Type, ch.Target)}
+	}
+	cfg.Alerts.Channels = chans
 	return c.Status(status).JSON(view{Config: cfg, Sensitivity: sensitivity(cfg.Thresholds), IsDefault: cfg.CreatedAt == nil})
+}
+
+// sealChannels returns the channels of a request with each masked target
+// sent back replaced by the stored one it masks, and every secret target
+// in clear sealed (platform/target), so that an edited answer keeps its
+// secrets and none is stored in clear.
+func (a *API) sealChannels(orgID string, req, stored []Channel) ([]Channel, error) {
+	out := make([]Channel, len(req))
+	for i, ch := range req {
+		t, ok := target.Kept(a.Box, orgID, ch.Type, ch.Target, func(yield func(kind, target string) bool) {
+			for _, s := range stored {
+				if !yield(s.Type, s.Target) {
+					return
+				}
+			}
+		})
+		if !ok {
+			var err error
+			if t, _, err = target.Seal(a.Box, orgID, ch.Type, ch.Target); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = Channel{Type: ch.Type, Target: t}
+	}
+	return out, nil
 }
 
 // presetList is the answer of GET /drift-config/presets.
@@ -64,7 +95,7 @@ func (a *API) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return answer(c, http.StatusOK, cfg)
+	return a.answer(c, http.StatusOK, cfg)
 }
 
 // createDefault stores the default configuration: 201, or 409 when the
@@ -83,7 +114,7 @@ func (a *API) createDefault(c *fiber.Ctx) error {
 	case err != nil:
 		return err
 	}
-	return answer(c, http.StatusCreated, cfg)
+	return a.answer(c, http.StatusCreated, cfg)
 }
 
 // applyPreset sets the thresholds to a preset's, creating the default
@@ -98,7 +129,7 @@ func (a *API) applyPreset(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return a.update(c, func(cfg *Config) { cfg.Thresholds = p.Thresholds })
+	return a.update(c, func(cfg *Config) error { cfg.Thresholds = p.Thresholds; return nil })
 }
 
 // putBody is the body of PUT /drift-config/{model_id}: the five parts,
@@ -131,7 +162,11 @@ func (a *API) put(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	return a.update(c, func(cfg *Config) { cfg.Settings = body.Settings })
+	return a.update(c, func(cfg *Config) error {
+		chans, err := a.sealChannels(cfg.OrgID, body.Alerts.Channels, cfg.Alerts.Channels)
+		cfg.Settings, cfg.Alerts.Channels = body.Settings, chans
+		return err
+	})
 }
 
 // decodeError names the fields of a PUT body's decoding error as the
@@ -155,11 +190,13 @@ func decodeError(err error) error {
 
 // update applies change to the model's configuration (the default when
 // none is on file) and answers with the result.
-func (a *API) update(c *fiber.Ctx, change func(*Config)) error {
+func (a *API) update(c *fiber.Ctx, change func(*Config) error) error {
 	now := a.Clock.Now()
 	base := Default(identity.OrgID(c), c.Params("model_id"))
 	apply := func(cfg *Config) error {
-		change(cfg)
+		if err := change(cfg); err != nil {
+			return err
+		}
 		cfg.normalize()
 		if cfg.CreatedAt == nil {
 			cfg.CreatedAt = &now
@@ -178,5 +215,5 @@ func (a *API) update(c *fiber.Ctx, change func(*Config)) error {
 	if err != nil {
 		return err
 	}
-	return answer(c, http.StatusOK, cfg)
+	return a.answer(c, http.StatusOK, cfg)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
 )
@@ -23,6 +24,9 @@ type API struct {
 	Detector   Detector
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// Box seals the secret targets of alert_config.channels at rest
+	// (platform/target); without it, the API of a test, they stay in clear.
+	Box *secretbox.Keyring
 }
 
 // Routes lists the operations of this package. The preset routes come
