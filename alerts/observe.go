@@ -22,11 +22,13 @@ type Readings interface {
 }
 
 // ReadingsByModel is what Readings may offer besides: many models'
-// prediction summaries in one read (analytics.Store has it), with which an
-// evaluation reads each window's predictions once per organization and
-// tick rather than once per model (Observer.Know).
+// prediction summaries, or values of one metric type, in one read
+// (analytics.Store has it), with which an evaluation reads each window
+// once per organization and tick rather than once per model
+// (Observer.Know, Observer.KnowMetric).
 type ReadingsByModel interface {
 	PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error)
+	MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error)
 }
 
 // PredictionMetric reports whether the metric is read from the prediction
@@ -108,12 +110,12 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 		if err != nil {
 			return nil, err
 		}
-		var v *float64
-		if len(sums) > 0 && sums[0].Count > 0 {
-			v = ptr(sums[0].Sum / float64(sums[0].Count))
+		var s *analytics.Summary
+		if len(sums) > 0 {
+			s = &sums[0]
 		}
-		o.metrics[k] = v
-		return v, nil
+		o.KnowMetric(mt, minutes, s)
+		return o.metrics[k], nil
 	}
 	if name == "fairness_score" {
 		return o.fairness(ctx, rng)
@@ -186,6 +188,17 @@ func (o *Observer) value(ctx context.Context, name string, minutes int, rng anal
 // conditions over that window then read nothing more.
 func (o *Observer) Know(minutes int, st analytics.PredictionStats) {
 	o.stats[minutes] = &st
+}
+
+// KnowMetric gives o the summary of the model's values of metricType over
+// the window of the minutes ending at its end (nil: none), read
+// beforehand (ReadingsByModel): its value is their mean.
+func (o *Observer) KnowMetric(metricType string, minutes int, s *analytics.Summary) {
+	var v *float64
+	if s != nil && s.Count > 0 {
+		v = ptr(s.Sum / float64(s.Count))
+	}
+	o.metrics[metricKey{metricType, minutes}] = v
 }
 
 func (o *Observer) predictions(ctx context.Context, minutes int, rng analytics.Range) (*analytics.PredictionStats, error) {

@@ -84,6 +84,11 @@ type Series interface {
 	// MetricSeries summarises f's values bucket by bucket, in time order,
 	// leaving out the buckets without any.
 	MetricSeries(ctx context.Context, f MetricFilter, b Buckets) ([]Summary, error)
+	// MetricSummariesByModel summarises the values of one metric type in
+	// r for each of the models, in one read of the rollups (the alert
+	// evaluation's tick), never one read per model; a model without any
+	// value has no entry.
+	MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r Range) (map[string]Summary, error)
 	// CompletionGroups sums the organization's completions in r by
 	// model_name, of one model when modelID is set; ordered by model_name.
 	CompletionGroups(ctx context.Context, orgID, modelID string, r Range) ([]CompletionGroup, error)
@@ -154,6 +159,51 @@ func ReadCompletionGroups(ctx context.Context, read Reader, t RollupTables, orgI
 			return nil, err
 		}
 		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// ReadMetricSummariesByModel implements Store.MetricSummariesByModel on
+// any engine that keeps the metric rollups named by t, in one read as
+// ReadMetricSeries reads one model over one bucket; in and inArgs test
+// that model_id is one of the models as in ReadPredictionStatsByModel. A
+// model without a value of the type in r has no entry; Start is r.From.
+func ReadMetricSummariesByModel(ctx context.Context, read Reader, t RollupTables, orgID, metricType string, modelIDs []string,
+	in string, inArgs []any, r Range) (map[string]Summary, error) {
+	out := make(map[string]Summary, len(modelIDs))
+	if len(modelIDs) == 0 {
+		return out, nil
+	}
+	head, hours, tail := Cover(r)
+	part := func(table, column string, ranges ...Range) (string, []any) {
+		q := `SELECT model_id, n, total, min_value, max_value FROM ` + table + ` WHERE org_id = ? AND ` + in + ` AND metric_type = ? AND (`
+		args := slices.Concat([]any{orgID}, inArgs, []any{metricType})
+		for i, rg := range ranges {
+			if i > 0 {
+				q += ` OR `
+			}
+			q += column + ` >= ? AND ` + column + ` < ?`
+			args = append(args, rg.From.UnixMicro(), rg.To.UnixMicro())
+		}
+		return q + `)`, args
+	}
+	minutes, minuteArgs := part(t.MetricMinutes, "minute", head, tail)
+	hourly, hourArgs := part(t.MetricHours, "hour", hours)
+	rows, err := read(ctx, `SELECT model_id, SUM(n), SUM(total), MIN(min_value), MAX(max_value) FROM (`+minutes+` UNION ALL `+hourly+
+		`) GROUP BY model_id`, append(minuteArgs, hourArgs...)...)
+	if err != nil {
+		return nil, fmt.Errorf("metric summaries by model: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		s := Summary{Start: r.From}
+		if err := rows.Scan(&id, &s.Count, &s.Sum, &s.Min, &s.Max); err != nil {
+			return nil, fmt.Errorf("metric summaries by model: %w", err)
+		}
+		if s.Count > 0 {
+			out[id] = s
+		}
 	}
 	return out, rows.Err()
 }

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"StatsOverHours", testStatsOverHours},
 		{"PredictionCounts", testPredictionCounts},
 		{"StatsByModel", testStatsByModel},
+		{"MetricsByModel", testMetricsByModel},
 		{"SeriesOverHours", testSeriesOverHours},
 		{"Profiles", testProfiles},
 		{"MergedProfile", testMergedProfile},

@@ -25,6 +25,13 @@ func (s *Store) MetricSeries(ctx context.Context, f analytics.MetricFilter, b an
 	return analytics.ReadMetricSeries(ctx, s.read, tables, f, b)
 }
 
+// MetricSummariesByModel implements analytics.Series from the newest
+// version of each hour's and minute's rollup, in one query for all the
+// models.
+func (s *Store) MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error) {
+	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, "has(?, model_id)", []any{modelIDs}, r)
+}
+
 // CompletionGroups implements analytics.Series from the newest version of
 // each hour's and minute's rollup.
 func (s *Store) CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error) {

@@ -47,8 +47,7 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 // PredictionStatsByModel implements analytics.Store from the hour and
 // minute rollups.
 func (s *Store) PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error) {
-	in := "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ") + ")"
-	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, in, anys(modelIDs), r)
+	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, inModels(modelIDs), anys(modelIDs), r)
 }
 
 // PredictionCounts implements analytics.Store from the hour and minute
@@ -57,8 +56,7 @@ func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []s
 	if len(modelIDs) == 0 {
 		return map[string]int64{}, nil
 	}
-	in := "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ") + ")"
-	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, in, anys(modelIDs), r)
+	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, inModels(modelIDs), anys(modelIDs), r)
 }
 
 // Activity implements analytics.Store: counts from the hour rollups, the
@@ -105,4 +103,9 @@ func anys(ss []string) []any {
 		out[i] = s
 	}
 	return out
+}
+
+// inModels tests that model_id is one of ids, which anys(ids) binds.
+func inModels(ids []string) string {
+	return "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
 }

@@ -16,6 +16,12 @@ func (s *Store) MetricSeries(ctx context.Context, f analytics.MetricFilter, b an
 	return analytics.ReadMetricSeries(ctx, s.read, tables, f, b)
 }
 
+// MetricSummariesByModel implements analytics.Series from the hour and
+// minute rollups.
+func (s *Store) MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error) {
+	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, inModels(modelIDs), anys(modelIDs), r)
+}
+
 // CompletionGroups implements analytics.Series from the hour and minute rollups.
 func (s *Store) CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error) {
 	return analytics.ReadCompletionGroups(ctx, s.read, tables, orgID, modelID, r)

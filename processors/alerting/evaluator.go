@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -187,27 +188,32 @@ func (s observerSet) of(t Target) *alerts.Observer {
 	return o
 }
 
-// StatsBatch is how many models one batched prediction read asks for.
+// StatsBatch is how many models one batched read asks for.
 const StatsBatch = 1000
 
+// batchKey names one batched read of a tick: an organization's prediction
+// summaries (metricType "") or one logged metric type's values, over a
+// window.
+type batchKey struct {
+	org, metricType string
+	minutes         int
+}
+
 // observers returns the tick's observers. When Readings is also
-// alerts.ReadingsByModel, each organization's prediction summaries over
-// each window its prediction conditions ask for are read for all its
-// models in one read per StatsBatch models and given to the observers;
-// a batch that fails is logged and left to the observers' own reads.
+// alerts.ReadingsByModel, each organization's prediction summaries, and
+// each metric:<type> condition's values, over each window the conditions
+// ask for are read for all its models in one read per StatsBatch models
+// and given to the observers; a batch that fails is logged and left to
+// the observers' own reads.
 func (e *Evaluator) observers(ctx context.Context, targets []Target, end time.Time) observerSet {
 	set := observerSet{e: e, end: end, m: map[[2]string]*alerts.Observer{}}
 	byModel, ok := e.Readings.(alerts.ReadingsByModel)
 	if !ok {
 		return set
 	}
-	type orgWindow struct {
-		org     string
-		minutes int
-	}
-	models := map[orgWindow][]string{}
+	models := map[batchKey][]string{}
 	seen := map[struct {
-		orgWindow
+		batchKey
 		model string
 	}]bool{}
 	for _, t := range targets {
@@ -215,34 +221,59 @@ func (e *Evaluator) observers(ctx context.Context, targets []Target, end time.Ti
 			continue
 		}
 		for _, c := range t.Rule.Conditions {
-			if !alerts.PredictionMetric(c.MetricName) {
+			k := batchKey{org: t.Rule.OrgID, minutes: c.WindowMinutes}
+			if mt, ok := strings.CutPrefix(c.MetricName, alerts.MetricPrefix); ok {
+				k.metricType = mt
+			} else if !alerts.PredictionMetric(c.MetricName) {
 				continue
 			}
-			ow := orgWindow{t.Rule.OrgID, c.WindowMinutes}
-			if k := (struct {
-				orgWindow
+			if km := (struct {
+				batchKey
 				model string
-			}{ow, t.ModelID}); !seen[k] {
-				seen[k] = true
-				models[ow] = append(models[ow], t.ModelID)
+			}{k, t.ModelID}); !seen[km] {
+				seen[km] = true
+				models[k] = append(models[k], t.ModelID)
 			}
 		}
 	}
-	for ow, ids := range models {
+	for k, ids := range models {
 		for lo := 0; lo < len(ids); lo += StatsBatch {
 			chunk := ids[lo:min(lo+StatsBatch, len(ids))]
-			window := alerts.Condition{WindowMinutes: ow.minutes}.Window()
-			stats, err := byModel.PredictionStatsByModel(ctx, ow.org, chunk, analytics.Range{From: end.Add(-window), To: end})
-			if err != nil {
-				e.logger().Warn("batched prediction read failed; reading model by model", "org_id", ow.org, "err", err)
-				continue
-			}
-			for _, id := range chunk {
-				set.of(Target{Rule: alerts.Rule{OrgID: ow.org}, ModelID: id}).Know(ow.minutes, stats[id])
+			if err := e.readBatch(ctx, set, byModel, k, chunk, end); err != nil {
+				e.logger().Warn("batched read failed; reading model by model", "org_id", k.org, "metric_type", k.metricType, "err", err)
 			}
 		}
 	}
 	return set
+}
+
+// readBatch reads one batch of k for the models and gives each observer
+// its value.
+func (e *Evaluator) readBatch(ctx context.Context, set observerSet, byModel alerts.ReadingsByModel, k batchKey, models []string, end time.Time) error {
+	rng := analytics.Range{From: end.Add(-alerts.Condition{WindowMinutes: k.minutes}.Window()), To: end}
+	of := func(id string) *alerts.Observer { return set.of(Target{Rule: alerts.Rule{OrgID: k.org}, ModelID: id}) }
+	if k.metricType == "" {
+		stats, err := byModel.PredictionStatsByModel(ctx, k.org, models, rng)
+		if err != nil {
+			return err
+		}
+		for _, id := range models {
+			of(id).Know(k.minutes, stats[id])
+		}
+		return nil
+	}
+	sums, err := byModel.MetricSummariesByModel(ctx, k.org, k.metricType, models, rng)
+	if err != nil {
+		return err
+	}
+	for _, id := range models {
+		var s *analytics.Summary
+		if one, ok := sums[id]; ok {
+			s = &one
+		}
+		of(id).KnowMetric(k.metricType, k.minutes, s)
+	}
+	return nil
 }
 
 // FireBatch is how many holding pairs a tick writes in one transaction
