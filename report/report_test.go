@@ -98,11 +98,15 @@ func TestRenderGolden(t *testing.T) {
 }
 
 // TestCSVRoundTrip: the CSV reads back as RFC 4180 of fixed width, every
-// formula-leading text cell defused and every number left a number.
+// line ended by CRLF, every formula-leading text cell defused and every
+// number left a number.
 func TestCSVRoundTrip(t *testing.T) {
 	var b bytes.Buffer
 	if err := report.Render(&b, report.Build(fixture(), spec()), report.FormatCSV); err != nil {
 		t.Fatal(err)
+	}
+	if lf, crlf := bytes.Count(b.Bytes(), []byte("\n")), bytes.Count(b.Bytes(), []byte("\r\n")); lf == 0 || lf != crlf {
+		t.Errorf("got %d line feeds of which %d after a carriage return, want every line ended by CRLF", lf, crlf)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
 	if err != nil {
