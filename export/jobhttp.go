@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -66,30 +67,55 @@ func (b jobBody) check() (start, end time.Time, err error) {
 	if b.TemplateID == nil {
 		v.Add("template_id", "is required")
 	}
-	if b.ModelIDs == nil || len(*b.ModelIDs) == 0 || len(*b.ModelIDs) > report.MaxModels {
-		v.Add("model_ids", fmt.Sprintf("must name 1 to %d models", report.MaxModels))
-	} else {
-		for i, id := range *b.ModelIDs {
-			if slices.Index(*b.ModelIDs, id) != i {
-				v.Add(fmt.Sprintf("model_ids[%d]", i), "repeats a model")
-			}
-		}
+	var ids []string
+	if b.ModelIDs != nil {
+		ids = *b.ModelIDs
 	}
+	checkModels(&v, ids)
 	if b.Format == nil || !slices.Contains(report.Formats, *b.Format) {
 		v.Add("format", "must be one of "+strings.Join(report.Formats, ", "))
 	}
-	day := func(field string, s *string) time.Time {
-		if s == nil {
+	var s, e string
+	if b.Start != nil {
+		s = *b.Start
+	}
+	if b.End != nil {
+		e = *b.End
+	}
+	start, end = checkPeriod(&v, s, e)
+	return start, end, v.Err()
+}
+
+// checkModels checks a list of model ids: 1 to report.MaxModels, none
+// twice.
+func checkModels(v *web.Problems, ids []string) {
+	if len(ids) == 0 || len(ids) > report.MaxModels {
+		v.Add("model_ids", fmt.Sprintf("must name 1 to %d models", report.MaxModels))
+		return
+	}
+	for i, id := range ids {
+		if slices.Index(ids, id) != i {
+			v.Add(fmt.Sprintf("model_ids[%d]", i), "repeats a model")
+		}
+	}
+}
+
+// checkPeriod checks a period's first and last day (YYYY-MM-DD, both
+// required, end not before start, at most report.MaxDays) and returns
+// them.
+func checkPeriod(v *web.Problems, s, e string) (start, end time.Time) {
+	day := func(field, s string) time.Time {
+		if s == "" {
 			v.Add(field, "is required (YYYY-MM-DD)")
 			return time.Time{}
 		}
-		t, perr := time.Parse(time.DateOnly, *s)
+		t, perr := time.Parse(time.DateOnly, s)
 		if perr != nil {
 			v.Add(field, "must be a date, YYYY-MM-DD")
 		}
 		return t
 	}
-	start, end = day("start", b.Start), day("end", b.End)
+	start, end = day("start", s), day("end", e)
 	if !start.IsZero() && !end.IsZero() {
 		if end.Before(start) {
 			v.Add("end", "must not be before start")
@@ -97,7 +123,7 @@ func (b jobBody) check() (start, end time.Time, err error) {
 			v.Add("end", fmt.Sprintf("the period may span at most %d days", report.MaxDays))
 		}
 	}
-	return start, end, v.Err()
+	return start, end
 }
 
 // createJob answers POST /export/exports: 202 with the pending job, which
@@ -107,36 +133,68 @@ func (a *API) createJob(c *fiber.Ctx) error {
 	if err := web.Decode(c, &b); err != nil {
 		return err
 	}
-	start, end, err := b.check()
+	j, err := a.queue(c.UserContext(), identity.OrgID(c), b)
 	if err != nil {
-		return err
-	}
-	ctx, org := c.UserContext(), identity.OrgID(c)
-	tpl, ok := Builtin(*b.TemplateID)
-	if !ok {
-		if tpl, err = a.Templates.ExportTemplate(ctx, org, *b.TemplateID); errors.Is(err, store.ErrNotFound) {
-			return web.NotFound("template")
-		} else if err != nil {
-			return err
-		}
-	}
-	models := make([]report.Model, 0, len(*b.ModelIDs))
-	for _, id := range *b.ModelIDs {
-		m, err := registry.Find(ctx, a.Models, org, id)
-		if err != nil {
-			return err
-		}
-		models = append(models, report.Model{ID: m.ID, Name: m.Name})
-	}
-	now := a.Clock.Now().Truncate(time.Microsecond)
-	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
-		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}
-	if err := a.Jobs.CreateExportJob(ctx, j); err != nil {
 		return err
 	}
 	a.Runner.Wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/export/exports/"+j.ID)
 	return c.Status(http.StatusAccepted).JSON(newJobView(j))
+}
+
+// queue prepares the job of b and stores it.
+func (a *API) queue(ctx context.Context, org string, b jobBody) (Job, error) {
+	j, err := a.prepare(ctx, org, b)
+	if err != nil {
+		return j, err
+	}
+	return j, a.Jobs.CreateExportJob(ctx, j)
+}
+
+// prepare validates b and resolves its template and models inside the
+// organization (404 otherwise) into a pending job.
+func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
+	start, end, err := b.check()
+	if err != nil {
+		return Job{}, err
+	}
+	tpl, err := a.findTemplate(ctx, org, *b.TemplateID)
+	if err != nil {
+		return Job{}, err
+	}
+	models, err := a.findModels(ctx, org, *b.ModelIDs)
+	if err != nil {
+		return Job{}, err
+	}
+	now := a.Clock.Now().Truncate(time.Microsecond)
+	return Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
+		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// findTemplate returns the built-in or the organization's template of
+// that id: 404 for another organization's, as for a missing one.
+func (a *API) findTemplate(ctx context.Context, org, id string) (Template, error) {
+	if t, ok := Builtin(id); ok {
+		return t, nil
+	}
+	t, err := a.Templates.ExportTemplate(ctx, org, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, web.NotFound("template")
+	}
+	return t, err
+}
+
+// findModels resolves model ids inside the organization.
+func (a *API) findModels(ctx context.Context, org string, ids []string) ([]report.Model, error) {
+	models := make([]report.Model, 0, len(ids))
+	for _, id := range ids {
+		m, err := registry.Find(ctx, a.Models, org, id)
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, report.Model{ID: m.ID, Name: m.Name})
+	}
+	return models, nil
 }
 
 // jobPage is a page of jobs in the pagination envelope.

@@ -83,6 +83,7 @@ type Store interface {
 	explanation.ConfigStore
 	export.Store
 	export.JobStore
+	export.ConfigStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -144,6 +145,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
+	tests = append(tests, exportConfigTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
