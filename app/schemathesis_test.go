@@ -46,7 +46,7 @@ const (
 // document is reachable.
 var stScopes = []string{"read", "write", "users:read", "users:write", "roles:read", "roles:write",
 	"api_keys:read", "api_keys:write", "risk:configure", "governance:configure", "governance:review",
-	"trust:configure"}
+	"trust:configure", "reports:configure"}
 
 // stHooks keeps the run from locking itself out (filter_case) and tells
 // positive_data_acceptance about the rules the document states in words

@@ -27,6 +27,7 @@ var tenancyBodies = map[string]any{
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 	"PATCH /export/templates/:template_id":   map[string]any{"name": "renamed by another organization"},
 	"PUT /export/configs/:config_id":         map[string]any{"name": "renamed by another organization"},
+	"PATCH /organizations/:org_id/branding":  map[string]any{"primary_color": "#000000"},
 
 	// Review boards.
 	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
@@ -108,7 +109,7 @@ func TestCrossOrganization(t *testing.T) {
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
 			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported,
-			"config_id": exportConfig.str("id")}
+			"config_id": exportConfig.str("id"), "org_id": orgA}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -162,6 +163,9 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if after := s.do("GET", "/export/templates/"+template.str("id"), a, nil).want(t, 200); string(after.raw) != string(template.raw) {
 			t.Fatalf("got template %s after B's calls, want it unchanged: %s", after.raw, template.raw)
+		}
+		if r := s.do("GET", "/organizations/"+orgA+"/branding", a, nil).want(t, 200); r.at("default_color") != true || r.at("logo") != nil {
+			t.Fatalf("got A's branding %s after B's calls, want it untouched", r.raw)
 		}
 		if after := s.do("GET", "/export/configs/"+exportConfig.str("id"), a, nil).want(t, 200); string(after.raw) != string(exportConfig.raw) {
 			t.Fatalf("got configuration %s after B's calls, want it unchanged: %s", after.raw, exportConfig.raw)

@@ -32,8 +32,10 @@ type API struct {
 	Templates Store
 	Jobs      JobStore
 	Models    registry.Finder
-	// Configs keeps the organization's configurations.
-	Configs ConfigStore
+	// Configs keeps the organization's configurations, Branding its
+	// report branding.
+	Configs  ConfigStore
+	Branding BrandingStore
 	// Quota, when set, takes a unit of the report-generation quota for
 	// each export of a bulk request beyond the first.
 	Quota Quota
@@ -65,6 +67,9 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/configs/:config_id", Permission: PermRead, Handler: a.getConfig},
 		{Method: fiber.MethodPut, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.putConfig},
 		{Method: fiber.MethodDelete, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.deleteConfig},
+		{Method: fiber.MethodGet, Path: "/organizations/:org_id/branding", Permission: PermRead, Handler: a.getBranding},
+		{Method: fiber.MethodPatch, Path: "/organizations/:org_id/branding", Permission: PermConfigure, Handler: a.patchBranding},
+		{Method: fiber.MethodPost, Path: "/organizations/:org_id/branding/logo", Permission: PermConfigure, RawBody: true, Handler: a.putLogo},
 	}
 }
 

@@ -32,10 +32,13 @@ const (
 // progress; a job cancelled meanwhile loses the next compare-and-swap and
 // the runner drops it and its file.
 type Runner struct {
-	Jobs    JobStore
-	Sources report.Sources
-	Dir     string
-	Poll    time.Duration
+	Jobs JobStore
+	// Branding, when set, brands every report with the organization's
+	// branding as it is when the report is rendered.
+	Branding BrandingStore
+	Sources  report.Sources
+	Dir      string
+	Poll     time.Duration
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
 	Log   *slog.Logger
@@ -142,6 +145,13 @@ func (r *Runner) render(ctx context.Context, j, was *Job) error {
 	}
 	spec := j.Template.Spec()
 	spec.GeneratedAt = r.Clock.Now()
+	if r.Branding != nil {
+		b, err := r.Branding.Branding(ctx, j.OrgID)
+		if err != nil {
+			return fmt.Errorf("reading the organization's branding: %w", err)
+		}
+		spec.Brand = b.Brand()
+	}
 	rep := report.Build(d, spec)
 	j.File = j.ID + "." + extensions[j.Format]
 	tmp, err := os.CreateTemp(r.Dir, j.ID+"-*.tmp")

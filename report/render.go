@@ -40,7 +40,7 @@ func Render(w io.Writer, r Report, format string) error {
 	case FormatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(r)
+		err = enc.Encode(jsonReport{Report: r, Branding: r.Brand.Meta()})
 	case FormatCSV:
 		err = writeCSV(w, r)
 	case FormatMarkdown:
@@ -90,6 +90,11 @@ func writeCSV(w io.Writer, r Report) error {
 		{"date_from", r.From}, {"date_to", r.To}}
 	for _, m := range r.Models {
 		head = append(head, [2]string{"model", m.Name + " (" + m.ID + ")"})
+	}
+	brand := r.Brand.Meta()
+	head = append(head, [2]string{"primary_color", brand.PrimaryColor})
+	if l := brand.Logo; l != nil {
+		head = append(head, [2]string{"logo", l.MediaType + " sha256:" + l.SHA256})
 	}
 	for _, h := range head {
 		if err := rec("report", "0", h[0], "", h[1]); err != nil {

@@ -84,6 +84,7 @@ type Store interface {
 	export.Store
 	export.JobStore
 	export.ConfigStore
+	export.BrandingStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -146,6 +147,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
 	tests = append(tests, exportConfigTests...)
+	tests = append(tests, brandingTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
