@@ -58,6 +58,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
 		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createJob},
 		{Method: fiber.MethodPost, Path: "/export/exports/bulk", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createBulk},
+		{Method: fiber.MethodPost, Path: "/export/evidence-pack", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createPack},
 		{Method: fiber.MethodGet, Path: "/export/exports", Permission: PermRead, Handler: a.listJobs},
 		{Method: fiber.MethodGet, Path: "/export/exports/:export_id", Permission: PermRead, Handler: a.getJob},
 		{Method: fiber.MethodPost, Path: "/export/exports/:export_id/cancel", Permission: PermWrite, Handler: a.cancelJob},

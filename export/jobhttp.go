@@ -24,6 +24,7 @@ import (
 // jobView is a job as the API answers it.
 type jobView struct {
 	ID          string     `json:"export_id"`
+	Kind        string     `json:"kind"`
 	TemplateID  string     `json:"template_id"`
 	ModelIDs    []string   `json:"model_ids"`
 	Format      string     `json:"format"`
@@ -33,15 +34,19 @@ type jobView struct {
 	Progress    int        `json:"progress"`
 	Error       string     `json:"error"`
 	SizeBytes   int64      `json:"size_bytes"`
+	SHA256      string     `json:"sha256"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
 	CompletedAt *time.Time `json:"completed_at"`
 }
 
 func newJobView(j Job) jobView {
-	v := jobView{ID: j.ID, TemplateID: j.Template.ID, ModelIDs: make([]string, 0, len(j.Models)), Format: j.Format,
+	v := jobView{ID: j.ID, Kind: KindReport, SHA256: j.Digest, TemplateID: j.Template.ID, ModelIDs: make([]string, 0, len(j.Models)), Format: j.Format,
 		Start: j.Start.Format(time.DateOnly), End: j.End.Format(time.DateOnly), Status: j.Status, Progress: j.Progress,
 		Error: j.Error, SizeBytes: j.Size, CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC()}
+	if j.Pack() {
+		v.Kind = KindEvidencePack
+	}
 	for _, m := range j.Models {
 		v.ModelIDs = append(v.ModelIDs, m.ID)
 	}
@@ -292,8 +297,11 @@ func (a *API) download(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, report.ContentTypes[j.Format])
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, j.Template.ReportCategory,
-		j.ID, extensions[j.Format]))
+	kind, media, ext := j.Template.ReportCategory, report.ContentTypes[j.Format], extensions[j.Format]
+	if j.Pack() {
+		kind, media, ext = "evidence-pack", "application/zip", "zip"
+	}
+	c.Set(fiber.HeaderContentType, media)
+	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, kind, j.ID, ext))
 	return c.SendStream(f, int(j.Size))
 }

@@ -210,6 +210,11 @@ def _broken_rules(op, case):
         for item in body.get("exports") or []:
             broken |= _export_period(item if isinstance(item, dict) else {})
         broken.add("")  # an export refused whole: a template or model not the organization's, the quota spent
+    if op == "POST /export/evidence-pack":
+        if (body.get("start") is None) != (body.get("end") is None):
+            broken |= {"start", "end"}  # both or neither
+        else:
+            broken |= _export_period(body)
     if op == "POST /organizations/{org_id}/branding/logo":
         broken.add("logo")  # the content decides: a PNG that decodes, or an SVG that runs and fetches nothing
     if op in ("POST /export/configs", "PUT /export/configs/{config_id}"):
