@@ -156,3 +156,52 @@ func TestEvidencePack(t *testing.T) {
 			wantError(t, 404, "MODEL_NOT_FOUND")
 	})
 }
+
+// TestReportTopFeatures: a model's explanation completed today ranks its
+// features in the report's top-features table; before it, the section is
+// empty saying why.
+func TestReportTopFeatures(t *testing.T) {
+	eachPipeline(t, func(t *testing.T, s *server) {
+		admin := s.admin()
+		model := s.model(admin, "credit", "1")
+		day := time.Now().UTC().Format(time.DateOnly)
+		custom := export.Builtins()[len(export.Builtins())-1].ID
+		topFeatures := func() map[string]any {
+			id := s.do("POST", "/export/exports", admin, map[string]any{"template_id": custom, "model_ids": []string{model},
+				"format": "json", "start": day, "end": day}).want(t, 202).str("export_id")
+			if done := s.exportDone(t, admin, id); done.str("status") != export.StatusCompleted {
+				t.Fatalf("got %s, want the export completed", done.raw)
+			}
+			var rep struct {
+				Sections []map[string]any `json:"sections"`
+			}
+			if err := json.Unmarshal(s.do("GET", "/export/exports/"+id+"/download", admin, nil).want(t, 200).raw, &rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, sec := range rep.Sections {
+				if sec["id"] == "top_features" {
+					return sec
+				}
+			}
+			t.Fatalf("got no top_features section")
+			return nil
+		}
+		if sec := topFeatures(); sec["empty"] != true || !strings.Contains(sec["note"].(string), "No explanation") {
+			t.Errorf("got %v, want the section empty saying no explanation was completed", sec)
+		}
+		s.do("PUT", "/models/"+model+"/artifact", admin, map[string]any{"kind": "linear", "features": []any{"income", "age"},
+			"coefficients": []any{2, -1}, "intercept": 0, "link": "identity"}).want(t, 200)
+		id := s.do("POST", "/explanations/generate", admin, map[string]any{"model_id": model, "method": "shap",
+			"instance": map[string]any{"income": 3, "age": 1}, "background": []any{map[string]any{"income": 1, "age": 1}}}).
+			want(t, 202).str("explanation_id")
+		waitFor(t, "explanation "+id+" completed", func() bool {
+			return s.do("GET", "/explanations/"+id, admin, nil).want(t, 200).str("status") == "completed"
+		})
+		sec := topFeatures()
+		table, _ := sec["table"].(map[string]any)
+		rows, _ := table["rows"].([]any)
+		if sec["empty"] != false || len(rows) != 2 || rows[0].([]any)[2] != "income" {
+			t.Errorf("got %v, want income ranked first of the two features", sec)
+		}
+	})
+}

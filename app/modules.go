@@ -277,7 +277,8 @@ func (a *App) initAPI(ctx context.Context) error {
 func (a *App) exportAPI() *export.API {
 	dir := filepath.Join(a.cfg.DataDir, "exports")
 	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
-		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store},
+		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
+		Explanations: explanationWeights{a.store}},
 		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}
 	a.services = append(a.services, service{"exports", runner.Run})
 	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Configs: a.store, Branding: a.store, Quota: a.reportQuota,
