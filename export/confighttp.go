@@ -39,31 +39,19 @@ func (a *API) config(c *fiber.Ctx, into Config) (Config, error) {
 		return into, err
 	}
 	var v web.Problems
-	str := func(field string, p *string, required bool) string {
-		if p == nil {
-			if required {
-				v.Add(field, "is required")
-			}
-			return ""
+	for _, f := range []struct {
+		name string
+		sent bool
+	}{{"name", b.Name != nil}, {"template_id", b.TemplateID != nil}, {"format", b.Format != nil},
+		{"date_range", b.DateRange != nil}, {"model_ids", b.ModelIDs != nil}} {
+		if !f.sent {
+			v.Add(f.name, "is required")
 		}
-		return *p
 	}
-	into.Name, into.Description = str("name", b.Name, true), str("description", b.Description, false)
-	into.TemplateID, into.Format = str("template_id", b.TemplateID, true), str("format", b.Format, true)
-	into.DateRange = str("date_range", b.DateRange, true)
-	into.Start, into.End = str("start", b.Start, false), str("end", b.End, false)
-	into.ModelIDs, into.Sections, into.Delivery = nil, nil, []Delivery{}
-	if b.ModelIDs == nil {
-		v.Add("model_ids", "is required")
-	} else {
-		into.ModelIDs = slices.Clone(*b.ModelIDs)
-	}
-	if b.Sections != nil {
-		into.Sections = slices.Clone(*b.Sections)
-	}
-	if b.Delivery != nil {
-		into.Delivery = slices.Clone(*b.Delivery)
-	}
+	into.Name, into.Description, into.TemplateID = deref(b.Name), deref(b.Description), deref(b.TemplateID)
+	into.Format, into.DateRange, into.Start, into.End = deref(b.Format), deref(b.DateRange), deref(b.Start), deref(b.End)
+	into.ModelIDs, into.Sections = slices.Clone(deref(b.ModelIDs)), slices.Clone(deref(b.Sections))
+	into.Delivery = append([]Delivery{}, deref(b.Delivery)...)
 	if err := v.Err(); err != nil {
 		return into, err
 	}

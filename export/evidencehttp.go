@@ -3,7 +3,6 @@ package export
 import (
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/report"
 )
 
 // PackDays is the period of an evidence pack that names none: the days
@@ -34,26 +32,14 @@ func (a *API) createPack(c *fiber.Ctx) error {
 		return err
 	}
 	var v web.Problems
-	var ids []string
-	if b.ModelIDs != nil {
-		ids = *b.ModelIDs
-	}
+	ids := deref(b.ModelIDs)
 	checkModels(&v, ids)
-	if b.Format == nil || !slices.Contains(report.Formats, *b.Format) {
-		v.Add("format", "must be one of "+strings.Join(report.Formats, ", "))
-	}
+	checkFormat(&v, b.Format)
 	now := a.Clock.Now().Truncate(time.Microsecond)
 	end := now.UTC().Truncate(24 * time.Hour)
 	start := end.AddDate(0, 0, 1-PackDays)
 	if b.Start != nil || b.End != nil {
-		var s, e string
-		if b.Start != nil {
-			s = *b.Start
-		}
-		if b.End != nil {
-			e = *b.End
-		}
-		start, end = checkPeriod(&v, s, e)
+		start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
 	}
 	if err := v.Err(); err != nil {
 		return err

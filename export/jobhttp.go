@@ -72,23 +72,26 @@ func (b jobBody) check() (start, end time.Time, err error) {
 	if b.TemplateID == nil {
 		v.Add("template_id", "is required")
 	}
-	var ids []string
-	if b.ModelIDs != nil {
-		ids = *b.ModelIDs
+	checkModels(&v, deref(b.ModelIDs))
+	checkFormat(&v, b.Format)
+	start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
+	return start, end, v.Err()
+}
+
+// deref is *p, or the zero value when p is nil (a field not sent).
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	checkModels(&v, ids)
-	if b.Format == nil || !slices.Contains(report.Formats, *b.Format) {
+	return *p
+}
+
+// checkFormat checks a report format: one of report.Formats.
+func checkFormat(v *web.Problems, f *string) {
+	if f == nil || !slices.Contains(report.Formats, *f) {
 		v.Add("format", "must be one of "+strings.Join(report.Formats, ", "))
 	}
-	var s, e string
-	if b.Start != nil {
-		s = *b.Start
-	}
-	if b.End != nil {
-		e = *b.End
-	}
-	start, end = checkPeriod(&v, s, e)
-	return start, end, v.Err()
 }
 
 // checkModels checks a list of model ids: 1 to report.MaxModels, none
