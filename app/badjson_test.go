@@ -121,6 +121,14 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /export/exports": {`{"model_ids":[":model_id"],"format":"csv","start":"2026-01-01","end":"2026-01-02",%s}`,
 		"template_id", `"00000000-0000-4000-8000-000000000001"`, "template_id", ""},
 	"POST /export/exports/:export_id/cancel": {`{%s}`, "x", `1`, "x", ""},
+	"POST /export/exports/bulk": {`{"exports":[{"model_ids":[":model_id"],"format":"csv","start":"2026-01-01","end":"2026-01-02",%s}]}`,
+		"template_id", `"00000000-0000-4000-8000-000000000001"`, "exports[0].template_id", ""},
+	"PATCH /organizations/:org_id/branding": {`{%s}`, "primary_color", `"#112233"`, "primary_color", ""},
+	"POST /export/evidence-pack":            {`{"model_ids":[":model_id"],%s}`, "format", `"json"`, "format", ""},
+	"POST /export/configs": {`{"template_id":"00000000-0000-4000-8000-000000000001","model_ids":[":model_id"],"format":"csv","date_range":"last_7_days",%s}`,
+		"name", `"c"`, "name", ""},
+	"PUT /export/configs/:config_id": {`{"template_id":"00000000-0000-4000-8000-000000000001","model_ids":[":model_id"],"format":"csv","date_range":"last_7_days",%s}`,
+		"name", `"c"`, "name", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

@@ -48,7 +48,7 @@ func TestExportJobs(t *testing.T) {
 			head                []byte
 		}{
 			{"pdf", ".pdf\"", []byte("%PDF-")},
-			{"csv", ".csv\"", []byte(strings.Join(report.CSVColumns, ",") + "\n")},
+			{"csv", ".csv\"", []byte(strings.Join(report.CSVColumns, ",") + "\r\n")},
 		} {
 			r := s.do("POST", "/export/exports", admin, body(c.format)).want(t, 202)
 			if r.str("status") != export.StatusPending || r.str("format") != c.format || r.at("progress") != float64(0) {

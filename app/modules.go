@@ -276,10 +276,33 @@ func (a *App) initAPI(ctx context.Context) error {
 // store, so that a restart loses none.
 func (a *App) exportAPI() *export.API {
 	dir := filepath.Join(a.cfg.DataDir, "exports")
-	runner := &export.Runner{Jobs: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
-		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store}}
+	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
+		Explanations: explanationWeights{a.store}},
+		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}
 	a.services = append(a.services, service{"exports", runner.Run})
-	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Runner: runner, Dir: dir, Clock: a.clock()}
+	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Configs: a.store, Branding: a.store, Quota: a.reportQuota,
+		Runner: runner, Dir: dir, Clock: a.clock()}
+}
+
+// reportQuota takes one more unit of the organization's report-generation
+// quota, for each export of a bulk request beyond the first (the request
+// took that one): the 429 of the guard once the quota is spent. Should
+// the limits store fail, the export goes through, as in the guard.
+func (a *App) reportQuota(ctx context.Context, orgID string) error {
+	rule := a.rule(web.BucketReports)
+	d, err := (&ratelimit.Limiter{Store: a.limits}).Allow(ctx, rule, "org:"+orgID)
+	if err != nil {
+		a.metrics.LimitError()
+		a.log.Warn("rate limit check failed; letting the export through", "bucket", rule.Name, "err", err)
+		return nil
+	}
+	if !d.Allowed {
+		a.metrics.RateLimited(rule.Name)
+		return &web.Error{Status: fiber.StatusTooManyRequests, Code: web.CodeRateLimitExceeded,
+			Message: "rate limit exceeded for the " + rule.Name + " bucket", RetryAfter: d.RetryAfter}
+	}
+	return nil
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

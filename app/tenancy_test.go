@@ -26,6 +26,8 @@ var tenancyBodies = map[string]any{
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 	"PATCH /export/templates/:template_id":   map[string]any{"name": "renamed by another organization"},
+	"PUT /export/configs/:config_id":         map[string]any{"name": "renamed by another organization"},
+	"PATCH /organizations/:org_id/branding":  map[string]any{"primary_color": "#000000"},
 
 	// Review boards.
 	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
@@ -98,6 +100,7 @@ func TestCrossOrganization(t *testing.T) {
 			"sections": []string{"trust_score"}}).want(t, 201)
 		exported := s.do("POST", "/export/exports", a, map[string]any{"template_id": template.str("id"), "model_ids": []string{model},
 			"format": "csv", "start": "2026-01-01", "end": "2026-01-02"}).want(t, 202).str("export_id")
+		exportConfig := s.do("POST", "/export/configs", a, configBody(model)).want(t, 201)
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
@@ -105,7 +108,8 @@ func TestCrossOrganization(t *testing.T) {
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
-			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported}
+			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported,
+			"config_id": exportConfig.str("id"), "org_id": orgA}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -159,6 +163,12 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if after := s.do("GET", "/export/templates/"+template.str("id"), a, nil).want(t, 200); string(after.raw) != string(template.raw) {
 			t.Fatalf("got template %s after B's calls, want it unchanged: %s", after.raw, template.raw)
+		}
+		if r := s.do("GET", "/organizations/"+orgA+"/branding", a, nil).want(t, 200); r.at("default_color") != true || r.at("logo") != nil {
+			t.Fatalf("got A's branding %s after B's calls, want it untouched", r.raw)
+		}
+		if after := s.do("GET", "/export/configs/"+exportConfig.str("id"), a, nil).want(t, 200); string(after.raw) != string(exportConfig.raw) {
+			t.Fatalf("got configuration %s after B's calls, want it unchanged: %s", after.raw, exportConfig.raw)
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)

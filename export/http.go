@@ -32,6 +32,13 @@ type API struct {
 	Templates Store
 	Jobs      JobStore
 	Models    registry.Finder
+	// Configs keeps the organization's configurations, Branding its
+	// report branding.
+	Configs  ConfigStore
+	Branding BrandingStore
+	// Quota, when set, takes a unit of the report-generation quota for
+	// each export of a bulk request beyond the first.
+	Quota Quota
 	// Runner, when set, is woken for each new job (without it the job
 	// waits for a Runner of another replica); Dir is its folder, where
 	// downloads are read.
@@ -50,10 +57,20 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPatch, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.updateTemplate},
 		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
 		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createJob},
+		{Method: fiber.MethodPost, Path: "/export/exports/bulk", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createBulk},
+		{Method: fiber.MethodPost, Path: "/export/evidence-pack", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createPack},
 		{Method: fiber.MethodGet, Path: "/export/exports", Permission: PermRead, Handler: a.listJobs},
 		{Method: fiber.MethodGet, Path: "/export/exports/:export_id", Permission: PermRead, Handler: a.getJob},
 		{Method: fiber.MethodPost, Path: "/export/exports/:export_id/cancel", Permission: PermWrite, Handler: a.cancelJob},
 		{Method: fiber.MethodGet, Path: "/export/exports/:export_id/download", Permission: PermRead, Handler: a.download},
+		{Method: fiber.MethodGet, Path: "/export/configs", Permission: PermRead, Handler: a.listConfigs},
+		{Method: fiber.MethodPost, Path: "/export/configs", Permission: PermWrite, Handler: a.createConfig},
+		{Method: fiber.MethodGet, Path: "/export/configs/:config_id", Permission: PermRead, Handler: a.getConfig},
+		{Method: fiber.MethodPut, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.putConfig},
+		{Method: fiber.MethodDelete, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.deleteConfig},
+		{Method: fiber.MethodGet, Path: "/organizations/:org_id/branding", Permission: PermRead, Handler: a.getBranding},
+		{Method: fiber.MethodPatch, Path: "/organizations/:org_id/branding", Permission: PermConfigure, Handler: a.patchBranding},
+		{Method: fiber.MethodPost, Path: "/organizations/:org_id/branding/logo", Permission: PermConfigure, RawBody: true, Handler: a.putLogo},
 	}
 }
 
@@ -151,14 +168,7 @@ func (a *API) template(c *fiber.Ctx) (Template, error) {
 	if err != nil {
 		return Template{}, err
 	}
-	if t, ok := Builtin(id); ok {
-		return t, nil
-	}
-	t, err := a.Templates.ExportTemplate(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return t, web.NotFound("template")
-	}
-	return t, err
+	return a.findTemplate(c.UserContext(), identity.OrgID(c), id)
 }
 
 // writable returns the organization's template of the path's id; a

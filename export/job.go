@@ -26,15 +26,26 @@ func Final(status string) bool {
 	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
 }
 
+// Kinds of export job: a report rendered in one format, or an evidence
+// pack (a ZIP of the compliance report, the evidence records and their
+// manifest).
+const (
+	KindReport       = "report"
+	KindEvidencePack = "evidence_pack"
+)
+
 // Job is one export: a report of Models over the days Start..End (both
 // included, UTC) laid out as Template (a copy taken when the job was
 // asked for, so that a later change of the template does not change it)
 // and rendered as Format. Progress runs from 0 to 100; File is the
 // rendered file's name in the runner's folder once completed, Size its
-// bytes. Attempts counts the runs that claimed the job.
+// bytes and Digest its SHA-256 (hex). Attempts counts the runs that
+// claimed the job. Kind is KindReport ("" reads as it) or
+// KindEvidencePack, whose Format is that of the report inside the pack.
 type Job struct {
 	ID          string
 	OrgID       string
+	Kind        string
 	Template    Template
 	Models      []report.Model
 	Format      string
@@ -44,6 +55,7 @@ type Job struct {
 	Error       string
 	File        string
 	Size        int64
+	Digest      string
 	Attempts    int
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
@@ -73,6 +85,9 @@ type JobStore interface {
 	// runner stopped).
 	OwedExportJobs(ctx context.Context, staleBefore time.Time, limit int) ([]Job, error)
 }
+
+// Pack reports whether the job is an evidence pack.
+func (j Job) Pack() bool { return j.Kind == KindEvidencePack }
 
 // extensions are the file extensions of the formats.
 var extensions = map[string]string{report.FormatJSON: "json", report.FormatCSV: "csv", report.FormatMarkdown: "md",

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 // jobView is a job as the API answers it.
 type jobView struct {
 	ID          string     `json:"export_id"`
+	Kind        string     `json:"kind"`
 	TemplateID  string     `json:"template_id"`
 	ModelIDs    []string   `json:"model_ids"`
 	Format      string     `json:"format"`
@@ -32,15 +34,19 @@ type jobView struct {
 	Progress    int        `json:"progress"`
 	Error       string     `json:"error"`
 	SizeBytes   int64      `json:"size_bytes"`
+	SHA256      string     `json:"sha256"`
 	CreatedAt   time.Time  `json:"created_at"`
 	UpdatedAt   time.Time  `json:"updated_at"`
 	CompletedAt *time.Time `json:"completed_at"`
 }
 
 func newJobView(j Job) jobView {
-	v := jobView{ID: j.ID, TemplateID: j.Template.ID, ModelIDs: make([]string, 0, len(j.Models)), Format: j.Format,
+	v := jobView{ID: j.ID, Kind: KindReport, SHA256: j.Digest, TemplateID: j.Template.ID, ModelIDs: make([]string, 0, len(j.Models)), Format: j.Format,
 		Start: j.Start.Format(time.DateOnly), End: j.End.Format(time.DateOnly), Status: j.Status, Progress: j.Progress,
 		Error: j.Error, SizeBytes: j.Size, CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC()}
+	if j.Pack() {
+		v.Kind = KindEvidencePack
+	}
 	for _, m := range j.Models {
 		v.ModelIDs = append(v.ModelIDs, m.ID)
 	}
@@ -66,30 +72,58 @@ func (b jobBody) check() (start, end time.Time, err error) {
 	if b.TemplateID == nil {
 		v.Add("template_id", "is required")
 	}
-	if b.ModelIDs == nil || len(*b.ModelIDs) == 0 || len(*b.ModelIDs) > report.MaxModels {
-		v.Add("model_ids", fmt.Sprintf("must name 1 to %d models", report.MaxModels))
-	} else {
-		for i, id := range *b.ModelIDs {
-			if slices.Index(*b.ModelIDs, id) != i {
-				v.Add(fmt.Sprintf("model_ids[%d]", i), "repeats a model")
-			}
-		}
+	checkModels(&v, deref(b.ModelIDs))
+	checkFormat(&v, b.Format)
+	start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
+	return start, end, v.Err()
+}
+
+// deref is *p, or the zero value when p is nil (a field not sent).
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	if b.Format == nil || !slices.Contains(report.Formats, *b.Format) {
+	return *p
+}
+
+// checkFormat checks a report format: one of report.Formats.
+func checkFormat(v *web.Problems, f *string) {
+	if f == nil || !slices.Contains(report.Formats, *f) {
 		v.Add("format", "must be one of "+strings.Join(report.Formats, ", "))
 	}
-	day := func(field string, s *string) time.Time {
-		if s == nil {
+}
+
+// checkModels checks a list of model ids: 1 to report.MaxModels, none
+// twice.
+func checkModels(v *web.Problems, ids []string) {
+	if len(ids) == 0 || len(ids) > report.MaxModels {
+		v.Add("model_ids", fmt.Sprintf("must name 1 to %d models", report.MaxModels))
+		return
+	}
+	for i, id := range ids {
+		if slices.Index(ids, id) != i {
+			v.Add(fmt.Sprintf("model_ids[%d]", i), "repeats a model")
+		}
+	}
+}
+
+// checkPeriod checks a period's first and last day (YYYY-MM-DD, both
+// required, end not before start, at most report.MaxDays) and returns
+// them.
+func checkPeriod(v *web.Problems, s, e string) (start, end time.Time) {
+	day := func(field, s string) time.Time {
+		if s == "" {
 			v.Add(field, "is required (YYYY-MM-DD)")
 			return time.Time{}
 		}
-		t, perr := time.Parse(time.DateOnly, *s)
+		t, perr := time.Parse(time.DateOnly, s)
 		if perr != nil {
 			v.Add(field, "must be a date, YYYY-MM-DD")
 		}
 		return t
 	}
-	start, end = day("start", b.Start), day("end", b.End)
+	start, end = day("start", s), day("end", e)
 	if !start.IsZero() && !end.IsZero() {
 		if end.Before(start) {
 			v.Add("end", "must not be before start")
@@ -97,7 +131,7 @@ func (b jobBody) check() (start, end time.Time, err error) {
 			v.Add("end", fmt.Sprintf("the period may span at most %d days", report.MaxDays))
 		}
 	}
-	return start, end, v.Err()
+	return start, end
 }
 
 // createJob answers POST /export/exports: 202 with the pending job, which
@@ -107,36 +141,68 @@ func (a *API) createJob(c *fiber.Ctx) error {
 	if err := web.Decode(c, &b); err != nil {
 		return err
 	}
-	start, end, err := b.check()
+	j, err := a.queue(c.UserContext(), identity.OrgID(c), b)
 	if err != nil {
-		return err
-	}
-	ctx, org := c.UserContext(), identity.OrgID(c)
-	tpl, ok := Builtin(*b.TemplateID)
-	if !ok {
-		if tpl, err = a.Templates.ExportTemplate(ctx, org, *b.TemplateID); errors.Is(err, store.ErrNotFound) {
-			return web.NotFound("template")
-		} else if err != nil {
-			return err
-		}
-	}
-	models := make([]report.Model, 0, len(*b.ModelIDs))
-	for _, id := range *b.ModelIDs {
-		m, err := registry.Find(ctx, a.Models, org, id)
-		if err != nil {
-			return err
-		}
-		models = append(models, report.Model{ID: m.ID, Name: m.Name})
-	}
-	now := a.Clock.Now().Truncate(time.Microsecond)
-	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
-		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}
-	if err := a.Jobs.CreateExportJob(ctx, j); err != nil {
 		return err
 	}
 	a.Runner.Wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/export/exports/"+j.ID)
 	return c.Status(http.StatusAccepted).JSON(newJobView(j))
+}
+
+// queue prepares the job of b and stores it.
+func (a *API) queue(ctx context.Context, org string, b jobBody) (Job, error) {
+	j, err := a.prepare(ctx, org, b)
+	if err != nil {
+		return j, err
+	}
+	return j, a.Jobs.CreateExportJob(ctx, j)
+}
+
+// prepare validates b and resolves its template and models inside the
+// organization (404 otherwise) into a pending job.
+func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
+	start, end, err := b.check()
+	if err != nil {
+		return Job{}, err
+	}
+	tpl, err := a.findTemplate(ctx, org, *b.TemplateID)
+	if err != nil {
+		return Job{}, err
+	}
+	models, err := a.findModels(ctx, org, *b.ModelIDs)
+	if err != nil {
+		return Job{}, err
+	}
+	now := a.Clock.Now().Truncate(time.Microsecond)
+	return Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
+		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}, nil
+}
+
+// findTemplate returns the built-in or the organization's template of
+// that id: 404 for another organization's, as for a missing one.
+func (a *API) findTemplate(ctx context.Context, org, id string) (Template, error) {
+	if t, ok := Builtin(id); ok {
+		return t, nil
+	}
+	t, err := a.Templates.ExportTemplate(ctx, org, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, web.NotFound("template")
+	}
+	return t, err
+}
+
+// findModels resolves model ids inside the organization.
+func (a *API) findModels(ctx context.Context, org string, ids []string) ([]report.Model, error) {
+	models := make([]report.Model, 0, len(ids))
+	for _, id := range ids {
+		m, err := registry.Find(ctx, a.Models, org, id)
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, report.Model{ID: m.ID, Name: m.Name})
+	}
+	return models, nil
 }
 
 // jobPage is a page of jobs in the pagination envelope.
@@ -234,8 +300,11 @@ func (a *API) download(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	c.Set(fiber.HeaderContentType, report.ContentTypes[j.Format])
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, j.Template.ReportCategory,
-		j.ID, extensions[j.Format]))
+	kind, media, ext := j.Template.ReportCategory, report.ContentTypes[j.Format], extensions[j.Format]
+	if j.Pack() {
+		kind, media, ext = "evidence-pack", "application/zip", "zip"
+	}
+	c.Set(fiber.HeaderContentType, media)
+	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, kind, j.ID, ext))
 	return c.SendStream(f, int(j.Size))
 }

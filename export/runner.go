@@ -2,8 +2,11 @@ package export
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -32,10 +35,15 @@ const (
 // progress; a job cancelled meanwhile loses the next compare-and-swap and
 // the runner drops it and its file.
 type Runner struct {
-	Jobs    JobStore
-	Sources report.Sources
-	Dir     string
-	Poll    time.Duration
+	Jobs JobStore
+	// Branding, when set, brands every report with the organization's
+	// branding as it is when the report is rendered.
+	Branding BrandingStore
+	Sources  report.Sources
+	// Evidence are the stores an evidence pack reads beyond a report's.
+	Evidence Evidence
+	Dir      string
+	Poll     time.Duration
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
 	Log   *slog.Logger
@@ -131,7 +139,8 @@ func (r *Runner) run(ctx context.Context, j Job) {
 	r.finish(ctx, &j, &was, err)
 }
 
-// render gathers, builds and writes the report, storing the progress.
+// render gathers, builds and writes the report (or the evidence pack),
+// storing the progress, the file's size and its SHA-256.
 func (r *Runner) render(ctx context.Context, j, was *Job) error {
 	d, err := report.Gather(ctx, r.Sources, report.Request{OrgID: j.OrgID, Models: j.Models, From: j.Start, To: j.End})
 	if err != nil {
@@ -142,29 +151,50 @@ func (r *Runner) render(ctx context.Context, j, was *Job) error {
 	}
 	spec := j.Template.Spec()
 	spec.GeneratedAt = r.Clock.Now()
-	rep := report.Build(d, spec)
+	if r.Branding != nil {
+		b, err := r.Branding.Branding(ctx, j.OrgID)
+		if err != nil {
+			return fmt.Errorf("reading the organization's branding: %w", err)
+		}
+		spec.Brand = b.Brand()
+	}
+	write := func(w io.Writer) error { return report.Render(w, report.Build(d, spec), j.Format) }
 	j.File = j.ID + "." + extensions[j.Format]
+	if j.Pack() {
+		write = func(w io.Writer) error { return r.writePack(ctx, w, *j, d, spec) }
+		j.File = j.ID + ".zip"
+	}
 	tmp, err := os.CreateTemp(r.Dir, j.ID+"-*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing the export: %w", err)
 	}
 	defer os.Remove(tmp.Name())
-	err = report.Render(tmp, rep, j.Format)
+	sum := sha256.New()
+	counted := &countWriter{w: io.MultiWriter(tmp, sum)}
+	err = write(counted)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
 	}
-	st, err := os.Stat(tmp.Name())
-	if err != nil {
-		return fmt.Errorf("writing the export: %w", err)
-	}
-	j.Size = st.Size()
+	j.Size, j.Digest = counted.n, hex.EncodeToString(sum.Sum(nil))
 	if err := os.Rename(tmp.Name(), filepath.Join(r.Dir, j.File)); err != nil {
 		return fmt.Errorf("writing the export: %w", err)
 	}
 	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // finish stores j completed, or failed with err's reason.
@@ -174,7 +204,7 @@ func (r *Runner) finish(ctx context.Context, j, was *Job, err error) {
 	j.Status, j.CompletedAt = StatusCompleted, &now
 	if err != nil {
 		r.remove(*j)
-		j.Status, j.Error, j.File, j.Size, progress = StatusFailed, err.Error(), "", 0, j.Progress
+		j.Status, j.Error, j.File, j.Size, j.Digest, progress = StatusFailed, err.Error(), "", 0, "", j.Progress
 	}
 	serr := r.step(ctx, j, was, progress)
 	if errors.Is(serr, errDropped) {

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,8 +81,7 @@ func (b builder) section(id string) Section {
 	case SectionAlertHistory:
 		return b.alertHistory()
 	case SectionTopFeatures:
-		return Section{ID: id, Title: "Top features by importance", Empty: true,
-			Note: "No feature importances are recorded for these models."}
+		return b.topFeatures()
 	case SectionDriftReports:
 		return b.driftReports()
 	case SectionRiskRegister:
@@ -520,6 +520,45 @@ func (b builder) trust() Section {
 	}
 	if len(t.Rows) == 0 {
 		s.Empty, s.Note = true, "No trust score has been computed for these models."
+		return s
+	}
+	s.Table = t
+	return s
+}
+
+// TopFeatures is how many features a model's top-features table lists.
+const TopFeatures = 10
+
+// topFeatures ranks each model's features by their mean absolute weight
+// over the explanations completed in the period (a feature missing from
+// an explanation weighs 0 there), the TopFeatures first.
+func (b builder) topFeatures() Section {
+	s := Section{ID: SectionTopFeatures, Title: "Top features by importance",
+		Note: "Mean absolute feature weight over the explanations completed in the period."}
+	if s, ok := b.missing("explanations", s); ok {
+		return s
+	}
+	t := &Table{Columns: []string{"model", "rank", "feature", "mean_abs_weight", "explanations"}}
+	for _, m := range b.d.Request.Models {
+		ws := b.d.Weights[m.ID]
+		sums := map[string]float64{}
+		for _, w := range ws {
+			for f, v := range w {
+				sums[f] += math.Abs(v)
+			}
+		}
+		features := make([]string, 0, len(sums))
+		for f := range sums {
+			features = append(features, f)
+		}
+		slices.SortFunc(features, func(x, y string) int { return cmp.Or(cmp.Compare(sums[y], sums[x]), cmp.Compare(x, y)) })
+		for i, f := range features[:min(len(features), TopFeatures)] {
+			mean := sums[f] / float64(len(ws))
+			t.Rows = append(t.Rows, []string{m.Name, strconv.Itoa(i + 1), f, fnum(&mean), strconv.Itoa(len(ws))})
+		}
+	}
+	if len(t.Rows) == 0 {
+		s.Empty, s.Note = true, "No explanation of these models was completed in the period, so no feature importance is known."
 		return s
 	}
 	s.Table = t

@@ -53,6 +53,11 @@ type Sources struct {
 	Trust interface {
 		TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snapshot, error)
 	}
+	// Explanations reads the feature weights of a model's explanations
+	// completed in [from, to), newest first, at most limit of them.
+	Explanations interface {
+		ExplanationWeights(ctx context.Context, orgID, modelID string, from, to time.Time, limit int) ([]map[string]float64, error)
+	}
 }
 
 // Request is what a report covers: the organization's models (resolved
@@ -98,6 +103,9 @@ type Data struct {
 	Truncated []string
 	// Trust is each model's newest trust snapshot (absent: none taken).
 	Trust map[string]trust.Snapshot
+	// Weights are the feature weights of each model's explanations
+	// completed in the period (absent or empty: none).
+	Weights map[string][]map[string]float64
 	// Missing names the sources that were not given.
 	Missing map[string]bool
 }
@@ -108,7 +116,7 @@ type Data struct {
 // entries and newest trust snapshots.
 func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 	d := Data{Request: q, Days: q.Days(), Stats: map[string][]analytics.PredictionStats{},
-		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Missing: map[string]bool{}}
+		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{}}
 	if len(d.Days) == 0 || len(d.Days) > MaxDays {
 		return d, fmt.Errorf("report period of %d days: want 1 to %d", len(d.Days), MaxDays)
 	}
@@ -197,6 +205,15 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 		}
 		d.Risks = appendNew(d.Risks, es)
 		truncated("risk entries", len(es), total)
+	}
+	if src.Explanations == nil {
+		d.Missing["explanations"] = true
+	} else {
+		ws, err := src.Explanations.ExplanationWeights(ctx, org, modelID, from, to, MaxRecords)
+		if err != nil {
+			return fmt.Errorf("read explanations: %w", err)
+		}
+		d.Weights[modelID] = ws
 	}
 	if src.Trust == nil {
 		d.Missing["trust"] = true

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
 	"io"
 	"strconv"
 	"strings"
@@ -60,10 +62,46 @@ func writeExcel(w io.Writer, r Report) error {
 			}
 		}
 	}
+	x.brand(r)
 	if x.err != nil {
 		return x.err
 	}
 	return f.Write(w)
+}
+
+// brand applies the brand to the workbook: the title in the brand's
+// colour, every sheet's printed header naming the report in that colour,
+// and the logo on the Summary sheet beside the header rows.
+func (x *xlsx) brand(r Report) {
+	if x.err != nil {
+		return
+	}
+	c := brandColour(r.Brand)
+	style, err := x.f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 16, Color: c[1:]},
+		Border: []excelize.Border{{Type: "bottom", Color: c[1:], Style: 5}}})
+	if err == nil {
+		err = x.f.SetCellStyle(SummarySheet, "A1", "A1", style)
+	}
+	title := strings.ReplaceAll(r.Title, "&", "&&")
+	for _, sheet := range x.f.GetSheetList() {
+		if err == nil {
+			err = x.f.SetHeaderFooter(sheet, &excelize.HeaderFooterOptions{OddHeader: "&L&K" + strings.ToUpper(c[1:]) + "&B" + title})
+		}
+	}
+	if err == nil && r.Brand.hasLogo() {
+		ext, scale := ".svg", 1.0
+		if r.Brand.LogoType == LogoPNG {
+			ext = ".png"
+			if cfg, cerr := png.DecodeConfig(bytes.NewReader(r.Brand.Logo)); cerr == nil && cfg.Width > 0 && cfg.Height > 0 {
+				scale = min(1, 160/float64(cfg.Width), 48/float64(cfg.Height))
+			}
+		}
+		err = x.f.AddPictureFromBytes(SummarySheet, "D1", &excelize.Picture{Extension: ext, File: r.Brand.Logo,
+			Format: &excelize.GraphicOptions{AltText: "logo", ScaleX: scale, ScaleY: scale}})
+	}
+	if err != nil {
+		x.err = fmt.Errorf("brand the workbook: %w", err)
+	}
 }
 
 // xlsx appends rows to the workbook's sheets, keeping the first error.

@@ -43,7 +43,7 @@ func TestExcel(t *testing.T) {
 	}
 	defer f.Close()
 	want := []string{"Summary", "Prediction volume over time", "Accuracy trend", "Precision and recall", "Prediction distribution",
-		"Daily metrics", "Alert history", "Drift reports", "Risk register", "Trust score"}
+		"Daily metrics", "Alert history", "Top features by importance", "Drift reports", "Risk register", "Trust score"}
 	if got := f.GetSheetList(); !slices.Equal(got, want) {
 		t.Fatalf("sheets: got %q, want %q", got, want)
 	}

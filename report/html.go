@@ -27,6 +27,8 @@ var htmlPage = template.Must(template.New("report").Funcs(template.FuncMap{
 <title>{{.R.Title}}</title>
 <style>
 body{font-family:sans-serif;color:#111827;margin:2rem auto;max-width:60rem;padding:0 1rem}
+header{border-top:8px solid {{.Primary}};padding-top:.5rem}
+.logo{float:right;max-height:3rem;max-width:12rem}
 h1{color:{{.Primary}};border-bottom:3px solid {{.Primary}};padding-bottom:.3rem}
 h2{color:{{.Primary}};margin-top:2rem}
 table{border-collapse:collapse;width:100%;font-size:.85rem}
@@ -38,7 +40,7 @@ dl{display:grid;grid-template-columns:max-content auto;gap:.25rem 1rem}
 dt{font-weight:bold}
 </style></head>
 <body>
-<h1>{{.R.Title}}</h1>
+<header>{{with .Logo}}<img class="logo" src="{{.}}" alt="logo">{{end}}<h1>{{.R.Title}}</h1></header>
 <p class="meta">{{.R.Category}} · {{.R.From}} to {{.R.To}} · generated {{.R.GeneratedAt.Format "2006-01-02T15:04:05Z07:00"}}<br>
 {{range $i, $m := .R.Models}}{{if $i}}, {{end}}{{$m.Name}}{{end}}</p>
 {{range .R.Sections}}<section id="{{.ID}}">
@@ -55,12 +57,14 @@ dt{font-weight:bold}
 `))
 
 // writeHTML writes r as one self-contained HTML page in the brand's
-// colour.
+// colour, with the logo inline as a data: URI (an SVG logo in an img
+// element runs no script, and was sanitised when stored).
 func writeHTML(w io.Writer, r Report) error {
 	return htmlPage.Execute(w, struct {
 		R       Report
 		Primary template.CSS
-	}{r, template.CSS(brandColour(r.Brand))})
+		Logo    template.URL
+	}{r, template.CSS(brandColour(r.Brand)), template.URL(r.Brand.dataURI())})
 }
 
 // seriesNames are the names of a chart's series.

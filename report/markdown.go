@@ -15,6 +15,11 @@ func writeMarkdown(w io.Writer, r Report) error {
 	for _, m := range r.Models {
 		fmt.Fprintf(&b, "- Model: %s (`%s`)\n", mdText(m.Name), strings.ReplaceAll(m.ID, "`", ""))
 	}
+	brand := r.Brand.Meta()
+	fmt.Fprintf(&b, "- Brand colour: %s\n", brand.PrimaryColor)
+	if l := brand.Logo; l != nil {
+		fmt.Fprintf(&b, "- Logo: %s, %d bytes, SHA-256 %s\n", l.MediaType, l.SizeBytes, l.SHA256)
+	}
 	for _, s := range r.Sections {
 		fmt.Fprintf(&b, "\n## %s\n\n", mdText(s.Title))
 		if s.Empty {

@@ -40,7 +40,8 @@ type Report struct {
 	To       string    `json:"date_to"`
 	Models   []Model   `json:"models"`
 	Sections []Section `json:"sections"`
-	// Brand is the organization's branding, applied by the renderers.
+	// Brand is the organization's branding, applied by the renderers (the
+	// JSON rendering states it as Branding).
 	Brand Brand `json:"-"`
 }
 
@@ -50,10 +51,19 @@ type Model struct {
 	Name string `json:"name"`
 }
 
+// Logo media types a Brand may carry.
+const (
+	LogoPNG = "image/png"
+	LogoSVG = "image/svg+xml"
+)
+
 // Brand is how a report is branded: Primary is a "#rrggbb" colour, ""
-// for the default.
+// for the default; Logo the organization's logo (LogoType LogoPNG or
+// LogoSVG, checked and sanitised by whoever stored it), none when empty.
 type Brand struct {
-	Primary string
+	Primary  string
+	Logo     []byte
+	LogoType string
 }
 
 // Section is one part of a report: figures, a list of lines, a chart or a

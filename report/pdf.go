@@ -1,7 +1,9 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
+	"image/png"
 	"io"
 	"strconv"
 
@@ -37,6 +39,7 @@ func writePDF(w io.Writer, r Report) error {
 	}
 	p.gp.AddPage()
 	p.y = margin
+	p.brand(r.Brand)
 	p.text(r.Title, "bold", 20, p.primary, 0)
 	p.text(fmt.Sprintf("%s · %s to %s · generated %s", r.Category, r.From, r.To, r.GeneratedAt.Format("2006-01-02T15:04:05Z07:00")), "regular", 9, grey, 0)
 	for _, m := range r.Models {
@@ -49,6 +52,41 @@ func writePDF(w io.Writer, r Report) error {
 		return p.err
 	}
 	return p.gp.Write(w)
+}
+
+// Brand geometry of the PDF's first page: a band of the brand's colour
+// across the top edge, and the logo at the top right, at most logoW by
+// logoH points.
+const (
+	bandH        = 14.0
+	logoW, logoH = 120.0, 40.0
+)
+
+// brand paints the band of the brand's colour and a PNG logo on the first
+// page. An SVG logo is not drawn: the PDF library draws raster images
+// only, and the band, headings and charts carry the colour.
+func (p *pdf) brand(b Brand) {
+	c := p.primary
+	p.gp.SetFillColor(c[0], c[1], c[2])
+	p.gp.RectFromUpperLeftWithStyle(0, 0, pageW, bandH, "F")
+	p.y = max(p.y, bandH+12)
+	if !b.hasLogo() || b.LogoType != LogoPNG {
+		return
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(b.Logo))
+	if err != nil || cfg.Width == 0 || cfg.Height == 0 {
+		return // checked when stored: a logo that does not decode is left out
+	}
+	holder, err := gopdf.ImageHolderByBytes(b.Logo)
+	if err != nil {
+		return
+	}
+	scale := min(logoW/float64(cfg.Width), logoH/float64(cfg.Height))
+	w, h := float64(cfg.Width)*scale, float64(cfg.Height)*scale
+	if p.err = p.gp.ImageByHolder(holder, pageW-margin-w, p.y, &gopdf.Rect{W: w, H: h}); p.err != nil {
+		return
+	}
+	p.y += h + 6
 }
 
 // pdf paints a report page by page, keeping the first error.

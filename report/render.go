@@ -40,7 +40,7 @@ func Render(w io.Writer, r Report, format string) error {
 	case FormatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		err = enc.Encode(r)
+		err = enc.Encode(jsonReport{Report: r, Branding: r.Brand.Meta()})
 	case FormatCSV:
 		err = writeCSV(w, r)
 	case FormatMarkdown:
@@ -67,10 +67,16 @@ func Render(w io.Writer, r Report, format string) error {
 // figure, the chart series or the table column.
 var CSVColumns = []string{"section", "row", "column", "label", "value"}
 
-// writeCSV writes r as RFC 4180 CSV under CSVColumns, every cell that a
-// spreadsheet would evaluate defused (formula.Defuse).
+// writeCSV writes r as RFC 4180 CSV under CSVColumns: CRLF line ends,
+// fields quoted when they hold a comma, a quote or a line end, and every
+// cell that a spreadsheet would evaluate defused (formula.Defuse,
+// RELIABILITY.md F20). A cell that is a plain decimal number, such as
+// -0.25, is left as it is: a spreadsheet reads it as a number and no
+// formula can hide in digits, a sign, a point and an exponent; prefixing
+// it would turn every negative figure into text.
 func writeCSV(w io.Writer, r Report) error {
 	cw := csv.NewWriter(w)
+	cw.UseCRLF = true
 	rec := func(cells ...string) error {
 		for i, c := range cells {
 			cells[i] = formula.Defuse(c)
@@ -84,6 +90,11 @@ func writeCSV(w io.Writer, r Report) error {
 		{"date_from", r.From}, {"date_to", r.To}}
 	for _, m := range r.Models {
 		head = append(head, [2]string{"model", m.Name + " (" + m.ID + ")"})
+	}
+	brand := r.Brand.Meta()
+	head = append(head, [2]string{"primary_color", brand.PrimaryColor})
+	if l := brand.Logo; l != nil {
+		head = append(head, [2]string{"logo", l.MediaType + " sha256:" + l.SHA256})
 	}
 	for _, h := range head {
 		if err := rec("report", "0", h[0], "", h[1]); err != nil {

@@ -57,6 +57,7 @@ func fixture() report.Data {
 	}
 	d.Risks = []risk.Entry{{ID: "r1", Title: "-1+1 bias in *scoring*", Category: "bias", Likelihood: 4, Impact: 4, Score: 16, Severity: "high", Status: risk.StatusIdentified, SourceType: "bias_audit"}}
 	d.Trust["m1"] = trust.Snapshot{ModelID: "m1", Seq: 2, At: day(6), Result: trust.Result{Score: ptr(55.5), Components: trust.Components{Fairness: ptr(0.7), Drift: ptr(0.4)}}}
+	d.Weights = map[string][]map[string]float64{"m1": {{"income": -0.5, "age": 0.25}, {"income": 0.3, "=tenure": 0.1}}}
 	return d
 }
 
@@ -98,11 +99,15 @@ func TestRenderGolden(t *testing.T) {
 }
 
 // TestCSVRoundTrip: the CSV reads back as RFC 4180 of fixed width, every
-// formula-leading text cell defused and every number left a number.
+// line ended by CRLF, every formula-leading text cell defused and every
+// number left a number.
 func TestCSVRoundTrip(t *testing.T) {
 	var b bytes.Buffer
 	if err := report.Render(&b, report.Build(fixture(), spec()), report.FormatCSV); err != nil {
 		t.Fatal(err)
+	}
+	if lf, crlf := bytes.Count(b.Bytes(), []byte("\n")), bytes.Count(b.Bytes(), []byte("\r\n")); lf == 0 || lf != crlf {
+		t.Errorf("got %d line feeds of which %d after a carriage return, want every line ended by CRLF", lf, crlf)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 var _ export.JobStore = (*DB)(nil)
 
 const exportJobColumns = `id, org_id, template, models, format, start_day, end_day, status, progress, error, file, size, attempts,
-	created_at, updated_at, completed_at`
+	created_at, updated_at, completed_at, kind, digest`
 
 // exportJobTemplate is the stored copy of a job's template.
 type exportJobTemplate struct {
@@ -30,7 +30,7 @@ func (s *DB) scanExportJob(row interface{ Scan(...any) error }) (export.Job, err
 	var start, end, created, updated int64
 	var completed sql.NullInt64
 	if err := row.Scan(&j.ID, &j.OrgID, &tpl, &models, &j.Format, &start, &end, &j.Status, &j.Progress, &j.Error, &j.File,
-		&j.Size, &j.Attempts, &created, &updated, &completed); err != nil {
+		&j.Size, &j.Attempts, &created, &updated, &completed, &j.Kind, &j.Digest); err != nil {
 		return j, s.wrap(err)
 	}
 	j.Start, j.End, j.CreatedAt, j.UpdatedAt = fromMicros(start), fromMicros(end), fromMicros(created), fromMicros(updated)
@@ -59,9 +59,9 @@ func (s *DB) CreateExportJob(ctx context.Context, j export.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, s.db, `INSERT INTO export_jobs (`+exportJobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, s.db, `INSERT INTO export_jobs (`+exportJobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		j.ID, j.OrgID, tpl, models, j.Format, micros(j.Start), micros(j.End), j.Status, j.Progress, j.Error, j.File, j.Size,
-		j.Attempts, micros(j.CreatedAt), micros(j.UpdatedAt), nullMicros(j.CompletedAt))
+		j.Attempts, micros(j.CreatedAt), micros(j.UpdatedAt), nullMicros(j.CompletedAt), j.Kind, j.Digest)
 	return err
 }
 
@@ -83,9 +83,9 @@ func (s *DB) ExportJobs(ctx context.Context, orgID string, f export.JobFilter) (
 
 // SaveExportJob implements export.JobStore.
 func (s *DB) SaveExportJob(ctx context.Context, j, was export.Job) error {
-	n, err := s.exec(ctx, s.db, `UPDATE export_jobs SET status = ?, progress = ?, error = ?, file = ?, size = ?, attempts = ?,
-		updated_at = ?, completed_at = ? WHERE org_id = ? AND id = ? AND status = ? AND updated_at = ?`,
-		j.Status, j.Progress, j.Error, j.File, j.Size, j.Attempts, micros(j.UpdatedAt), nullMicros(j.CompletedAt),
+	n, err := s.exec(ctx, s.db, `UPDATE export_jobs SET status = ?, progress = ?, error = ?, file = ?, size = ?, digest = ?,
+		attempts = ?, updated_at = ?, completed_at = ? WHERE org_id = ? AND id = ? AND status = ? AND updated_at = ?`,
+		j.Status, j.Progress, j.Error, j.File, j.Size, j.Digest, j.Attempts, micros(j.UpdatedAt), nullMicros(j.CompletedAt),
 		j.OrgID, j.ID, was.Status, micros(was.UpdatedAt))
 	if err != nil || n > 0 {
 		return err

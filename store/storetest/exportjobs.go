@@ -26,6 +26,7 @@ func testExportJobs(t *testing.T, s Store) {
 			Status: export.StatusPending, CreatedAt: stored(at(n)), UpdatedAt: stored(at(n))}
 	}
 	j1, j2, other := mk(a.ID, 1), mk(a.ID, 2), mk(b.ID, 3)
+	j2.Kind = export.KindEvidencePack
 	for _, j := range []export.Job{j1, j2, other} {
 		must(t, s.CreateExportJob(ctx(t), j), "CreateExportJob")
 	}
@@ -53,11 +54,15 @@ func testExportJobs(t *testing.T, s Store) {
 	done := claimed
 	completed := stored(at(7))
 	done.Status, done.Progress, done.File, done.Size, done.UpdatedAt, done.CompletedAt = export.StatusCompleted, 100, j1.ID+".pdf", 1234, completed, &completed
+	done.Digest = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 	must(t, s.SaveExportJob(ctx(t), done, claimed), "SaveExportJob finish")
 	got, err = s.ExportJob(ctx(t), a.ID, j1.ID)
 	must(t, err, "ExportJob")
 	equal(t, "completed job", got, done)
 
+	got, err = s.ExportJob(ctx(t), a.ID, j2.ID)
+	must(t, err, "ExportJob")
+	equal(t, "evidence pack job", got, j2)
 	list, total, err := s.ExportJobs(ctx(t), a.ID, export.JobFilter{})
 	must(t, err, "ExportJobs")
 	equal(t, "jobs newest first", ids(list), []string{j2.ID, j1.ID})

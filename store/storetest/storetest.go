@@ -84,6 +84,8 @@ type Store interface {
 	explanation.ConfigStore
 	export.Store
 	export.JobStore
+	export.ConfigStore
+	export.BrandingStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -145,6 +147,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
+	tests = append(tests, exportConfigTests...)
+	tests = append(tests, brandingTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
