@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -266,7 +267,12 @@ func (a *App) initAPI(ctx context.Context) error {
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
 	exports := a.exportAPI()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic), a.guard)
+	shares, err := a.shareAPI(exports)
+	if err != nil {
+		return err
+	}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
+		shares), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -280,6 +286,16 @@ func (a *App) exportAPI() *export.API {
 		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store}}
 	a.services = append(a.services, service{"exports", runner.Run})
 	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Runner: runner, Dir: dir, Clock: a.clock()}
+}
+
+// shareAPI serves the shares of exports; passcodes go out through the
+// alerts' SMTP relay, the recipient side's caps count in the limits store.
+func (a *App) shareAPI(exports *export.API) (*share.API, error) {
+	relay, err := a.smtpRelay()
+	if err != nil {
+		return nil, err
+	}
+	return &share.API{Store: a.store, Jobs: a.store, Dir: exports.Dir, Limits: a.limits, Relay: relay, Clock: a.clock(), Log: a.log}, nil
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -225,17 +223,5 @@ func (a *API) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if j.Status != StatusCompleted {
-		return web.Conflict("the export is " + j.Status + ", not completed")
-	}
-	f, err := os.Open(filepath.Join(a.Dir, j.File))
-	if errors.Is(err, os.ErrNotExist) {
-		return web.NotFound("export file")
-	} else if err != nil {
-		return err
-	}
-	c.Set(fiber.HeaderContentType, report.ContentTypes[j.Format])
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, j.Template.ReportCategory,
-		j.ID, extensions[j.Format]))
-	return c.SendStream(f, int(j.Size))
+	return SendFile(c, a.Dir, j)
 }
