@@ -121,6 +121,10 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /export/exports": {`{"model_ids":[":model_id"],"format":"csv","start":"2026-01-01","end":"2026-01-02",%s}`,
 		"template_id", `"00000000-0000-4000-8000-000000000001"`, "template_id", ""},
 	"POST /export/exports/:export_id/cancel": {`{%s}`, "x", `1`, "x", ""},
+	"POST /export/exports/:export_id/share":  {`{%s}`, "recipient_email", `"auditor@example.com"`, "recipient_email", ""},
+	"POST /export/shares/:share_slug/revoke": {`{%s}`, "x", `1`, "x", ""},
+	"POST /share/:share_slug/passcode":       {`{%s}`, "x", `1`, "x", ""},
+	"POST /share/:share_slug/verify":         {`{%s}`, "passcode", `"12345678"`, "passcode", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

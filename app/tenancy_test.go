@@ -26,6 +26,7 @@ var tenancyBodies = map[string]any{
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 	"PATCH /export/templates/:template_id":   map[string]any{"name": "renamed by another organization"},
+	"POST /export/exports/:export_id/share":  map[string]any{"recipient_email": "mallory@example.com"},
 
 	// Review boards.
 	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
@@ -98,6 +99,9 @@ func TestCrossOrganization(t *testing.T) {
 			"sections": []string{"trust_score"}}).want(t, 201)
 		exported := s.do("POST", "/export/exports", a, map[string]any{"template_id": template.str("id"), "model_ids": []string{model},
 			"format": "csv", "start": "2026-01-01", "end": "2026-01-02"}).want(t, 202).str("export_id")
+		s.exportDone(t, a, exported)
+		shared := s.do("POST", "/export/exports/"+exported+"/share", a, map[string]any{"recipient_email": "auditor@example.com"}).
+			want(t, 201).str("share_slug")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
@@ -105,11 +109,14 @@ func TestCrossOrganization(t *testing.T) {
 			"key_id": keyID, "prediction_id": "secret-prediction", "preset": "high", "report_id": report.ID, "audit_id": audit,
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
-			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported}
+			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported,
+			"share_slug": shared}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
-			if !strings.Contains(r.Path, ":") || r.Path == "/drift-config/presets/:preset_name" { // a preset is no organization's
+			// A preset is no organization's, nor a public share link
+			// (TestExportShares: it answers alike for every slug).
+			if !strings.Contains(r.Path, ":") || r.Path == "/drift-config/presets/:preset_name" || r.Public {
 				continue
 			}
 			checked++
@@ -159,6 +166,9 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if after := s.do("GET", "/export/templates/"+template.str("id"), a, nil).want(t, 200); string(after.raw) != string(template.raw) {
 			t.Fatalf("got template %s after B's calls, want it unchanged: %s", after.raw, template.raw)
+		}
+		if r := s.do("GET", "/export/shares/"+shared, a, nil).want(t, 200); r.str("status") != "pending" {
+			t.Fatalf("got A's share %s after B's calls, want it pending", r.raw)
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)

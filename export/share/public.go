@@ -29,7 +29,7 @@ var (
 	CodesPerRecipient = ratelimit.Rule{Name: "share-recipient", Limit: 10, Window: time.Hour}
 	// VerifiesPerShare caps the verifications tried at one link (above
 	// the twenty parallel ones a test sends).
-	VerifiesPerShare = ratelimit.Rule{Name: "share-verify", Limit: 30, Window: time.Hour}
+	VerifiesPerShare = ratelimit.Rule{Name: "share-verify", Limit: 50, Window: time.Hour}
 )
 
 // TokenHeader carries the download token.
