@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
@@ -271,8 +272,9 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	schedules := a.scheduleAPI(exports)
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
-		shares), a.guard)
+		shares, schedules), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -296,6 +298,14 @@ func (a *App) shareAPI(exports *export.API) (*share.API, error) {
 		return nil, err
 	}
 	return &share.API{Store: a.store, Jobs: a.store, Dir: exports.Dir, Limits: a.limits, Relay: relay, Clock: a.clock(), Log: a.log}, nil
+}
+
+// scheduleAPI serves the scheduled reports; their Scheduler runs in the
+// API role beside the export runner it wakes.
+func (a *App) scheduleAPI(exports *export.API) *reportschedule.API {
+	sched := &reportschedule.Scheduler{Store: a.store, Templates: a.store, Models: a.store, Runner: exports.Runner, Clock: a.clock(), Log: a.log}
+	a.services = append(a.services, service{"report-schedules", sched.Run})
+	return &reportschedule.API{Store: a.store, Templates: a.store, Models: a.store, Runner: exports.Runner, Clock: a.clock()}
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

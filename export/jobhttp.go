@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/store"
 )
@@ -110,25 +108,10 @@ func (a *API) createJob(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, org := c.UserContext(), identity.OrgID(c)
-	tpl, ok := Builtin(*b.TemplateID)
-	if !ok {
-		if tpl, err = a.Templates.ExportTemplate(ctx, org, *b.TemplateID); errors.Is(err, store.ErrNotFound) {
-			return web.NotFound("template")
-		} else if err != nil {
-			return err
-		}
+	j, err := NewJob(ctx, a.Templates, a.Models, org, *b.TemplateID, *b.ModelIDs, *b.Format, start, end, a.Clock.Now())
+	if err != nil {
+		return err
 	}
-	models := make([]report.Model, 0, len(*b.ModelIDs))
-	for _, id := range *b.ModelIDs {
-		m, err := registry.Find(ctx, a.Models, org, id)
-		if err != nil {
-			return err
-		}
-		models = append(models, report.Model{ID: m.ID, Name: m.Name})
-	}
-	now := a.Clock.Now().Truncate(time.Microsecond)
-	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
-		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}
 	if err := a.Jobs.CreateExportJob(ctx, j); err != nil {
 		return err
 	}

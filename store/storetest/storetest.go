@@ -22,6 +22,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
@@ -85,6 +86,7 @@ type Store interface {
 	export.Store
 	export.JobStore
 	share.Store
+	reportschedule.Store
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -147,6 +149,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
 	tests = append(tests, exportShareTests...)
+	tests = append(tests, exportScheduleTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
