@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
@@ -273,8 +274,13 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	schedules := a.scheduleAPI(exports)
+	guard, err := a.outboundGuard()
+	if err != nil {
+		return err
+	}
+	integrations := &delivery.API{Store: a.store, Box: box, Targets: guard, Clock: a.clock()}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
-		shares, schedules), a.guard)
+		shares, schedules, integrations), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

@@ -27,6 +27,8 @@ var tenancyBodies = map[string]any{
 	"PATCH /risk-register/:entry_id":         map[string]any{"title": "changed by another organization"},
 	"PATCH /export/templates/:template_id":   map[string]any{"name": "renamed by another organization"},
 	"POST /export/exports/:export_id/share":  map[string]any{"recipient_email": "mallory@example.com"},
+	"PUT /export/integrations/:integration_id": map[string]any{"name": "renamed by another organization", "type": "email",
+		"settings": map[string]any{"recipients": []string{"mallory@example.com"}}},
 
 	// Review boards.
 	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
@@ -100,6 +102,8 @@ func TestCrossOrganization(t *testing.T) {
 		exported := s.do("POST", "/export/exports", a, map[string]any{"template_id": template.str("id"), "model_ids": []string{model},
 			"format": "csv", "start": "2026-01-01", "end": "2026-01-02"}).want(t, 202).str("export_id")
 		s.exportDone(t, a, exported)
+		integration := s.do("POST", "/export/integrations", a, map[string]any{"name": "auditors", "type": "email",
+			"settings": map[string]any{"recipients": []string{"auditor@example.com"}}}).want(t, 201)
 		shared := s.do("POST", "/export/exports/"+exported+"/share", a, map[string]any{"recipient_email": "auditor@example.com"}).
 			want(t, 201).str("share_slug")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
@@ -110,7 +114,7 @@ func TestCrossOrganization(t *testing.T) {
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
 			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported,
-			"share_slug": shared}
+			"share_slug": shared, "integration_id": integration.str("id")}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
@@ -166,6 +170,9 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if after := s.do("GET", "/export/templates/"+template.str("id"), a, nil).want(t, 200); string(after.raw) != string(template.raw) {
 			t.Fatalf("got template %s after B's calls, want it unchanged: %s", after.raw, template.raw)
+		}
+		if after := s.do("GET", "/export/integrations/"+integration.str("id"), a, nil).want(t, 200); string(after.raw) != string(integration.raw) {
+			t.Fatalf("got integration %s after B's calls, want it unchanged: %s", after.raw, integration.raw)
 		}
 		if r := s.do("GET", "/export/shares/"+shared, a, nil).want(t, 200); r.str("status") != "pending" {
 			t.Fatalf("got A's share %s after B's calls, want it pending", r.raw)

@@ -206,6 +206,8 @@ def _broken_rules(op, case):
         broken.add("recipient_email")  # an address net/mail reads back unchanged
     if op in ("POST /export/scheduled-reports", "PUT /export/scheduled-reports/{report_id}"):
         broken |= _schedule_rules(body)
+    if op in ("POST /export/integrations", "PUT /export/integrations/{integration_id}"):
+        broken |= _integration_rules(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
         items = body.get("completions") if op.endswith("/batch") else [body]
         for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
@@ -362,6 +364,36 @@ def _schedule_rules(body):
     for i, r in enumerate(body.get("recipients") or []):
         if not _plain_email(r):
             broken.add(f"recipients[{i}]")
+    return broken
+
+
+def _integration_rules(body):
+    """/export/integrations: the type decides the settings and secrets it
+    takes and needs (the operation's description). A webhook, s3 or sftp
+    integration's target must also pass the outbound guard and its
+    secrets their lengths, so their settings and secrets are the type's to
+    name; email and api are checked exactly."""
+    broken = set()
+    if isinstance(body.get("name"), str) and not body["name"].strip():
+        broken.add("name")  # "not blank"
+    kind = body.get("type")
+    if kind in ("webhook", "s3", "sftp"):
+        return broken | {"settings.*", "secrets.*"}
+    settings = body.get("settings") if isinstance(body.get("settings"), dict) else {}
+    secrets = body.get("secrets") if isinstance(body.get("secrets"), dict) else {}
+    for name, value in settings.items():
+        if value not in (None, False, "", 0, []) and not (kind == "email" and name == "recipients"):
+            broken.add("settings." + name)  # "a setting of another type"
+    for name, value in secrets.items():
+        if value not in (None, ""):
+            broken.add("secrets." + name)  # "a secret of another type"
+    if kind == "email":
+        recipients = settings.get("recipients") or []
+        if not recipients:
+            broken.add("settings.recipients")
+        for i, r in enumerate(recipients):
+            if not _plain_email(r):
+                broken.add(f"settings.recipients[{i}]")
     return broken
 
 
