@@ -27,6 +27,7 @@ import (
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/modules"
+	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/secretbox"
@@ -278,7 +279,10 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	integrations := &delivery.API{Store: a.store, Box: box, Targets: guard, Clock: a.clock()}
+	integrations, err := a.deliveryAPI(exports, box, guard)
+	if err != nil {
+		return err
+	}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
 		shares, schedules, integrations), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
@@ -311,7 +315,22 @@ func (a *App) shareAPI(exports *export.API) (*share.API, error) {
 func (a *App) scheduleAPI(exports *export.API) *reportschedule.API {
 	sched := &reportschedule.Scheduler{Store: a.store, Templates: a.store, Models: a.store, Runner: exports.Runner, Clock: a.clock(), Log: a.log}
 	a.services = append(a.services, service{"report-schedules", sched.Run})
-	return &reportschedule.API{Store: a.store, Templates: a.store, Models: a.store, Runner: exports.Runner, Clock: a.clock()}
+	return &reportschedule.API{Store: a.store, Templates: a.store, Models: a.store, Integrations: a.store, Runner: exports.Runner,
+		Clock: a.clock()}
+}
+
+// deliveryAPI serves the delivery integrations and an export's
+// deliveries; their Deliverer runs in the API role, where the export
+// files are.
+func (a *App) deliveryAPI(exports *export.API, box *secretbox.Keyring, guard *outbound.Guard) (*delivery.API, error) {
+	relay, err := a.smtpRelay()
+	if err != nil {
+		return nil, err
+	}
+	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Dir: exports.Dir, Box: box, Guard: guard,
+		Relay: relay, Clock: a.clock(), Log: a.log}
+	a.services = append(a.services, service{"export-deliveries", d.Run})
+	return &delivery.API{Store: a.store, Deliveries: a.store, Jobs: a.store, Box: box, Targets: guard, Clock: a.clock()}, nil
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

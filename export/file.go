@@ -26,7 +26,12 @@ func SendFile(c *fiber.Ctx, dir string, j Job) error {
 		return err
 	}
 	c.Set(fiber.HeaderContentType, report.ContentTypes[j.Format])
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, j.Template.ReportCategory,
-		j.ID, extensions[j.Format]))
+	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s"`, j.Filename()))
 	return c.SendStream(f, int(j.Size))
+}
+
+// Filename is the name the job's file is given to its readers:
+// vigil-{report_category}-{export_id}.{extension}.
+func (j Job) Filename() string {
+	return fmt.Sprintf("vigil-%s-%s.%s", j.Template.ReportCategory, j.ID, extensions[j.Format])
 }

@@ -30,6 +30,9 @@ const MaxRecipients = 50
 // API serves /export/integrations.
 type API struct {
 	Store Store
+	// Deliveries and Jobs answer an export's deliveries.
+	Deliveries DeliveryStore
+	Jobs       export.JobStore
 	// Box seals the secrets; Targets guards network targets.
 	Box     *secretbox.Keyring
 	Targets *outbound.Guard
@@ -45,6 +48,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/integrations/:integration_id", Permission: export.PermRead, Handler: a.get},
 		{Method: fiber.MethodPut, Path: "/export/integrations/:integration_id", Permission: export.PermWrite, Handler: a.replace},
 		{Method: fiber.MethodDelete, Path: "/export/integrations/:integration_id", Permission: export.PermWrite, Handler: a.delete},
+		{Method: fiber.MethodGet, Path: "/export/exports/:export_id/deliveries", Permission: export.PermRead, Handler: a.deliveries},
 	}
 }
 
@@ -308,4 +312,51 @@ func (a *API) delete(c *fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(http.StatusNoContent)
+}
+
+// deliveryView is a delivery as the API answers it.
+type deliveryView struct {
+	ID            string    `json:"id"`
+	IntegrationID string    `json:"integration_id"`
+	Status        string    `json:"status"`
+	Attempts      int       `json:"attempts"`
+	Error         string    `json:"error"`
+	Detail        string    `json:"detail"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// deliveryPage is a page of deliveries in the pagination envelope.
+type deliveryPage struct {
+	web.Page
+	Deliveries []deliveryView `json:"deliveries"`
+}
+
+// deliveries answers GET /export/exports/{export_id}/deliveries: the
+// export's deliveries with their status, oldest first.
+func (a *API) deliveries(c *fiber.Ctx) error {
+	page, size, err := web.PageQuery(c, 50, 1000)
+	if err != nil {
+		return err
+	}
+	id, err := web.PathParam(c, "export_id")
+	if err != nil {
+		return err
+	}
+	ctx, org := c.UserContext(), identity.OrgID(c)
+	if _, err := a.Jobs.ExportJob(ctx, org, id); errors.Is(err, store.ErrNotFound) {
+		return web.NotFound("export")
+	} else if err != nil {
+		return err
+	}
+	ds, total, err := a.Deliveries.ExportDeliveries(ctx, org, id, (page-1)*size, size)
+	if err != nil {
+		return err
+	}
+	out := deliveryPage{Page: web.NewPage(total, page, size), Deliveries: make([]deliveryView, 0, len(ds))}
+	for _, d := range ds {
+		out.Deliveries = append(out.Deliveries, deliveryView{ID: d.ID, IntegrationID: d.IntegrationID, Status: d.Status,
+			Attempts: d.Attempts, Error: d.Error, Detail: d.Detail, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()})
+	}
+	return c.JSON(out)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
@@ -29,6 +30,8 @@ type API struct {
 	Store     Store
 	Templates export.Store
 	Models    registry.Finder
+	// Integrations resolves the delivery integrations a schedule names.
+	Integrations delivery.Store
 	// Runner, when set, is woken for a manual run's export.
 	Runner *export.Runner
 	// Clock defaults to the system clock.
@@ -51,24 +54,25 @@ func (a *API) Routes() []web.Route {
 
 // view is a schedule as the API answers it.
 type view struct {
-	ID         string     `json:"id"`
-	Name       string     `json:"name"`
-	TemplateID string     `json:"template_id"`
-	Format     string     `json:"format"`
-	Cron       string     `json:"cron_expression"`
-	Recipients []string   `json:"recipients"`
-	ModelIDs   []string   `json:"model_ids"`
-	PeriodDays int        `json:"period_days"`
-	Enabled    bool       `json:"enabled"`
-	NextRuns   []string   `json:"next_runs"`
-	LastRunAt  *time.Time `json:"last_run_at"`
-	CreatedAt  time.Time  `json:"created_at"`
-	UpdatedAt  time.Time  `json:"updated_at"`
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	TemplateID   string     `json:"template_id"`
+	Format       string     `json:"format"`
+	Cron         string     `json:"cron_expression"`
+	Recipients   []string   `json:"recipients"`
+	ModelIDs     []string   `json:"model_ids"`
+	Integrations []string   `json:"integration_ids"`
+	PeriodDays   int        `json:"period_days"`
+	Enabled      bool       `json:"enabled"`
+	NextRuns     []string   `json:"next_runs"`
+	LastRunAt    *time.Time `json:"last_run_at"`
+	CreatedAt    time.Time  `json:"created_at"`
+	UpdatedAt    time.Time  `json:"updated_at"`
 }
 
 func newView(s Schedule, now time.Time) view {
 	v := view{ID: s.ID, Name: s.Name, TemplateID: s.TemplateID, Format: s.Format, Cron: s.Cron, Recipients: s.Recipients,
-		ModelIDs: s.ModelIDs, PeriodDays: s.PeriodDays, Enabled: s.Enabled, NextRuns: []string{}, CreatedAt: s.CreatedAt.UTC(),
+		ModelIDs: s.ModelIDs, Integrations: s.IntegrationIDs, PeriodDays: s.PeriodDays, Enabled: s.Enabled, NextRuns: []string{}, CreatedAt: s.CreatedAt.UTC(),
 		UpdatedAt: s.UpdatedAt.UTC()}
 	if s.LastRun != nil {
 		t := s.LastRun.UTC()
@@ -86,14 +90,15 @@ func newView(s Schedule, now time.Time) view {
 // template_id, format, cron_expression, recipients) with the models, the
 // period and whether it is enabled.
 type body struct {
-	Name       *string   `json:"name"`
-	TemplateID *string   `json:"template_id"`
-	Format     *string   `json:"format"`
-	Cron       *string   `json:"cron_expression"`
-	Recipients *[]string `json:"recipients"`
-	ModelIDs   *[]string `json:"model_ids"`
-	PeriodDays *int      `json:"period_days"`
-	Enabled    *bool     `json:"enabled"`
+	Name         *string   `json:"name"`
+	TemplateID   *string   `json:"template_id"`
+	Format       *string   `json:"format"`
+	Cron         *string   `json:"cron_expression"`
+	Recipients   *[]string `json:"recipients"`
+	ModelIDs     *[]string `json:"model_ids"`
+	Integrations *[]string `json:"integration_ids"`
+	PeriodDays   *int      `json:"period_days"`
+	Enabled      *bool     `json:"enabled"`
 }
 
 // check validates the body's shape: 422 naming the field.
@@ -134,6 +139,16 @@ func (b body) check() error {
 			}
 		}
 	}
+	if b.Integrations != nil {
+		if len(*b.Integrations) > MaxIntegrations {
+			v.Add("integration_ids", fmt.Sprintf("must name at most %d integrations", MaxIntegrations))
+		}
+		for i, id := range *b.Integrations {
+			if slices.Index(*b.Integrations, id) != i {
+				v.Add(fmt.Sprintf("integration_ids[%d]", i), "repeats an integration")
+			}
+		}
+	}
 	if b.PeriodDays != nil && (*b.PeriodDays < 1 || *b.PeriodDays > MaxPeriod) {
 		v.Add("period_days", fmt.Sprintf("must be 1 to %d", MaxPeriod))
 	}
@@ -151,9 +166,19 @@ func (a *API) read(c *fiber.Ctx, s *Schedule) error {
 		return err
 	}
 	s.Name, s.TemplateID, s.Format, s.Cron, s.ModelIDs = *b.Name, *b.TemplateID, *b.Format, strings.Join(strings.Fields(*b.Cron), " "), *b.ModelIDs
-	s.Recipients, s.PeriodDays, s.Enabled = []string{}, DefaultPeriod, true
+	s.Recipients, s.IntegrationIDs, s.PeriodDays, s.Enabled = []string{}, []string{}, DefaultPeriod, true
 	if b.Recipients != nil {
 		s.Recipients = *b.Recipients
+	}
+	if b.Integrations != nil {
+		s.IntegrationIDs = *b.Integrations
+	}
+	for _, id := range s.IntegrationIDs {
+		if _, err := a.Integrations.ExportIntegration(c.UserContext(), s.OrgID, id); errors.Is(err, store.ErrNotFound) {
+			return web.NotFound("integration")
+		} else if err != nil {
+			return err
+		}
 	}
 	if b.PeriodDays != nil {
 		s.PeriodDays = *b.PeriodDays
@@ -291,7 +316,8 @@ func (a *API) run(c *fiber.Ctx) error {
 		return err
 	}
 	r := Run{ScheduleID: s.ID, OrgID: s.OrgID, Due: now, Trigger: TriggerManual, ExportID: job.ID, CreatedAt: now}
-	if _, err := a.Store.FireReportSchedule(ctx, s, s.NextRun, r, job); err != nil {
+	owed := delivery.NewDeliveries(s.OrgID, job.ID, s.IntegrationIDs, now)
+	if _, err := a.Store.FireReportSchedule(ctx, s, s.NextRun, r, job, owed); err != nil {
 		return err
 	}
 	a.Runner.Wake()

@@ -20,6 +20,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/registry"
 )
 
@@ -34,8 +35,10 @@ const (
 	// DefaultPeriod is the days a report covers when the schedule does
 	// not say; MaxPeriod the most it may.
 	DefaultPeriod, MaxPeriod = 7, 366
-	// MaxRecipients bounds the recipients of a schedule.
-	MaxRecipients = 50
+	// MaxRecipients bounds the recipients of a schedule, MaxIntegrations
+	// its delivery integrations.
+	MaxRecipients   = 50
+	MaxIntegrations = 10
 	// NextRuns is how many next due times a schedule shows.
 	NextRuns = 5
 )
@@ -50,13 +53,15 @@ type Schedule struct {
 	Cron            string
 	Recipients      []string
 	ModelIDs        []string
-	PeriodDays      int
-	Enabled         bool
-	NextRun         time.Time
-	LastRun         *time.Time
-	CreatedBy       string
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// IntegrationIDs are the delivery integrations each export goes to.
+	IntegrationIDs []string
+	PeriodDays     int
+	Enabled        bool
+	NextRun        time.Time
+	LastRun        *time.Time
+	CreatedBy      string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
 
 // Run is one firing of a schedule: the due time it was for (the time it
@@ -87,12 +92,12 @@ type Store interface {
 	// DueReportSchedules are the enabled schedules whose next run is at
 	// or before now, in any organization, soonest first.
 	DueReportSchedules(ctx context.Context, now time.Time, limit int) ([]Schedule, error)
-	// FireReportSchedule records r, stores job and, for a scheduled run,
-	// moves the schedule's next run from s.NextRun to next, all in one
-	// transaction. It reports false, changing nothing, when the schedule
+	// FireReportSchedule records r, stores job and its deliveries and,
+	// for a scheduled run, moves the schedule's next run from s.NextRun
+	// to next, all in one transaction. It reports false, changing nothing, when the schedule
 	// no longer has s.NextRun (another replica fired it) or r's due time
 	// was already recorded.
-	FireReportSchedule(ctx context.Context, s Schedule, next time.Time, r Run, job export.Job) (bool, error)
+	FireReportSchedule(ctx context.Context, s Schedule, next time.Time, r Run, job export.Job, deliveries []delivery.Delivery) (bool, error)
 	// ReportScheduleRuns lists a schedule's runs newest first with their
 	// total.
 	ReportScheduleRuns(ctx context.Context, orgID, scheduleID string, offset, limit int) ([]Run, int64, error)

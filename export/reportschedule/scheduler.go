@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/registry"
 )
@@ -75,12 +76,14 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 		}
 		r := Run{ScheduleID: sc.ID, OrgID: sc.OrgID, Due: latest, Trigger: TriggerSchedule, CreatedAt: now}
 		job, err := sc.Job(ctx, s.Templates, s.Models, latest, now)
+		var owed []delivery.Delivery
 		if err != nil {
 			r.Error = err.Error()
 		} else {
 			r.ExportID = job.ID
+			owed = delivery.NewDeliveries(sc.OrgID, job.ID, sc.IntegrationIDs, now)
 		}
-		fired, err := s.Store.FireReportSchedule(ctx, sc, Next(sc.Cron, now), r, job)
+		fired, err := s.Store.FireReportSchedule(ctx, sc, Next(sc.Cron, now), r, job, owed)
 		if err != nil {
 			s.log().Warn("firing a scheduled report failed", "schedule", sc.ID, "err", err)
 			continue

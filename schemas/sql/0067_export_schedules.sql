@@ -1,7 +1,8 @@
 -- Scheduled reports (/export/scheduled-reports, issue 17 point 5): a
 -- template rendered as format over model_ids (JSON array) covering the
 -- period_days whole days before each due time of cron_expression (5
--- standard fields, UTC); recipients a JSON array of e-mail addresses.
+-- standard fields, UTC); recipients a JSON array of e-mail addresses;
+-- integration_ids a JSON array of the delivery integrations each export goes to.
 -- next_run_at is the next due time owed: a replica fires a schedule by a
 -- compare-and-swap on it, and records the run under the unique key
 -- (schedule_id, due_at), in the transaction that stores the export job,
@@ -17,6 +18,7 @@ CREATE TABLE export_schedules (
     cron_expression TEXT NOT NULL,
     recipients      TEXT NOT NULL,
     model_ids       TEXT NOT NULL,
+    integration_ids TEXT NOT NULL,
     period_days     INTEGER NOT NULL,
     enabled         BOOLEAN NOT NULL,
     next_run_at     BIGINT NOT NULL,

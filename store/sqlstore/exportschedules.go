@@ -7,21 +7,22 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/store"
 )
 
 var _ reportschedule.Store = (*DB)(nil)
 
-const scheduleColumns = `id, org_id, name, template_id, format, cron_expression, recipients, model_ids, period_days, enabled,
+const scheduleColumns = `id, org_id, name, template_id, format, cron_expression, recipients, model_ids, integration_ids, period_days, enabled,
 	next_run_at, last_run_at, created_by, created_at, updated_at`
 
 func (s *DB) scanSchedule(row interface{ Scan(...any) error }) (reportschedule.Schedule, error) {
 	var sc reportschedule.Schedule
-	var recipients, models string
+	var recipients, models, integrations string
 	var next, created, updated int64
 	var last sql.NullInt64
-	if err := row.Scan(&sc.ID, &sc.OrgID, &sc.Name, &sc.TemplateID, &sc.Format, &sc.Cron, &recipients, &models, &sc.PeriodDays,
+	if err := row.Scan(&sc.ID, &sc.OrgID, &sc.Name, &sc.TemplateID, &sc.Format, &sc.Cron, &recipients, &models, &integrations, &sc.PeriodDays,
 		&sc.Enabled, &next, &last, &sc.CreatedBy, &created, &updated); err != nil {
 		return sc, s.wrap(err)
 	}
@@ -29,21 +30,36 @@ func (s *DB) scanSchedule(row interface{ Scan(...any) error }) (reportschedule.S
 	if err := fromJSON(recipients, &sc.Recipients); err != nil {
 		return sc, err
 	}
+	if err := fromJSON(integrations, &sc.IntegrationIDs); err != nil {
+		return sc, err
+	}
 	return sc, fromJSON(models, &sc.ModelIDs)
+}
+
+// scheduleJSON is a schedule's lists as stored.
+func scheduleJSON(sc reportschedule.Schedule) (recipients, models, integrations string, err error) {
+	if recipients, err = toJSON(sc.Recipients); err != nil {
+		return
+	}
+	if models, err = toJSON(sc.ModelIDs); err != nil {
+		return
+	}
+	ids := sc.IntegrationIDs
+	if ids == nil {
+		ids = []string{}
+	}
+	integrations, err = toJSON(ids)
+	return
 }
 
 // CreateReportSchedule implements reportschedule.Store.
 func (s *DB) CreateReportSchedule(ctx context.Context, sc reportschedule.Schedule) error {
-	recipients, err := toJSON(sc.Recipients)
+	recipients, models, integrations, err := scheduleJSON(sc)
 	if err != nil {
 		return err
 	}
-	models, err := toJSON(sc.ModelIDs)
-	if err != nil {
-		return err
-	}
-	_, err = s.exec(ctx, s.db, `INSERT INTO export_schedules (`+scheduleColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		sc.ID, sc.OrgID, sc.Name, sc.TemplateID, sc.Format, sc.Cron, recipients, models, sc.PeriodDays, sc.Enabled,
+	_, err = s.exec(ctx, s.db, `INSERT INTO export_schedules (`+scheduleColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sc.ID, sc.OrgID, sc.Name, sc.TemplateID, sc.Format, sc.Cron, recipients, models, integrations, sc.PeriodDays, sc.Enabled,
 		micros(sc.NextRun), nullMicros(sc.LastRun), sc.CreatedBy, micros(sc.CreatedAt), micros(sc.UpdatedAt))
 	return err
 }
@@ -62,17 +78,14 @@ func (s *DB) ReportSchedules(ctx context.Context, orgID string, offset, limit in
 
 // UpdateReportSchedule implements reportschedule.Store.
 func (s *DB) UpdateReportSchedule(ctx context.Context, sc reportschedule.Schedule) error {
-	recipients, err := toJSON(sc.Recipients)
-	if err != nil {
-		return err
-	}
-	models, err := toJSON(sc.ModelIDs)
+	recipients, models, integrations, err := scheduleJSON(sc)
 	if err != nil {
 		return err
 	}
 	n, err := s.exec(ctx, s.db, `UPDATE export_schedules SET name = ?, template_id = ?, format = ?, cron_expression = ?,
-		recipients = ?, model_ids = ?, period_days = ?, enabled = ?, next_run_at = ?, updated_at = ? WHERE org_id = ? AND id = ?`,
-		sc.Name, sc.TemplateID, sc.Format, sc.Cron, recipients, models, sc.PeriodDays, sc.Enabled, micros(sc.NextRun),
+		recipients = ?, model_ids = ?, integration_ids = ?, period_days = ?, enabled = ?, next_run_at = ?, updated_at = ?
+		WHERE org_id = ? AND id = ?`,
+		sc.Name, sc.TemplateID, sc.Format, sc.Cron, recipients, models, integrations, sc.PeriodDays, sc.Enabled, micros(sc.NextRun),
 		micros(sc.UpdatedAt), sc.OrgID, sc.ID)
 	if err == nil && n == 0 {
 		return store.ErrNotFound
@@ -108,7 +121,7 @@ func (s *DB) DueReportSchedules(ctx context.Context, now time.Time, limit int) (
 
 // FireReportSchedule implements reportschedule.Store.
 func (s *DB) FireReportSchedule(ctx context.Context, sc reportschedule.Schedule, next time.Time, r reportschedule.Run,
-	job export.Job) (bool, error) {
+	job export.Job, deliveries []delivery.Delivery) (bool, error) {
 	fired := false
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int64
@@ -130,6 +143,11 @@ func (s *DB) FireReportSchedule(ctx context.Context, sc reportschedule.Schedule,
 		}
 		if job.ID != "" {
 			if err := s.createExportJob(ctx, tx, job); err != nil {
+				return err
+			}
+		}
+		for _, d := range deliveries {
+			if err := s.createExportDelivery(ctx, tx, d); err != nil {
 				return err
 			}
 		}

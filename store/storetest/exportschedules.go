@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/store"
@@ -19,7 +20,7 @@ var exportScheduleTests = []test{
 func newSchedule(t *testing.T, s Store, orgID string, n int) reportschedule.Schedule {
 	t.Helper()
 	sc := reportschedule.Schedule{ID: newID(), OrgID: orgID, Name: "weekly", TemplateID: "t1", Format: report.FormatPDF,
-		Cron: "0 9 * * 1", Recipients: []string{"cfo@example.com"}, ModelIDs: []string{"m1"}, PeriodDays: 7, Enabled: true,
+		Cron: "0 9 * * 1", Recipients: []string{"cfo@example.com"}, ModelIDs: []string{"m1"}, IntegrationIDs: []string{"i1"}, PeriodDays: 7, Enabled: true,
 		NextRun: stored(at(n)), CreatedBy: "u1", CreatedAt: stored(at(0)), UpdatedAt: stored(at(0))}
 	must(t, s.CreateReportSchedule(ctx(t), sc), "CreateReportSchedule")
 	return sc
@@ -72,7 +73,8 @@ func testExportSchedules(t *testing.T, s Store) {
 	job := scheduledJob(sc, 11)
 	run := reportschedule.Run{ScheduleID: sc.ID, OrgID: a.ID, Due: stored(at(10)), Trigger: reportschedule.TriggerSchedule,
 		ExportID: job.ID, CreatedAt: stored(at(11))}
-	fired, err := s.FireReportSchedule(ctx(t), sc, stored(at(20)), run, job)
+	owed := delivery.NewDeliveries(a.ID, job.ID, sc.IntegrationIDs, stored(at(11)))
+	fired, err := s.FireReportSchedule(ctx(t), sc, stored(at(20)), run, job, owed)
 	must(t, err, "FireReportSchedule")
 	equal(t, "fired", fired, true)
 	got, err = s.ReportSchedule(ctx(t), a.ID, sc.ID)
@@ -81,10 +83,11 @@ func testExportSchedules(t *testing.T, s Store) {
 	gotJob, err := s.ExportJob(ctx(t), a.ID, job.ID)
 	must(t, err, "ExportJob")
 	equal(t, "the run's job", gotJob, job)
+	testExportDeliveries(t, s, job, owed[0])
 
 	manual := reportschedule.Run{ScheduleID: sc.ID, OrgID: a.ID, Due: stored(at(12)), Trigger: reportschedule.TriggerManual,
 		Error: "model m1 not found", CreatedAt: stored(at(12))}
-	fired, err = s.FireReportSchedule(ctx(t), got, got.NextRun, manual, export.Job{})
+	fired, err = s.FireReportSchedule(ctx(t), got, got.NextRun, manual, export.Job{}, nil)
 	must(t, err, "FireReportSchedule manual")
 	equal(t, "fired manually", fired, true)
 	runs, total, err := s.ReportScheduleRuns(ctx(t), a.ID, sc.ID, 0, 10)
@@ -113,7 +116,8 @@ func testExportScheduleFireOnce(t *testing.T, s Store) {
 			defer wg.Done()
 			job := scheduledJob(sc, 11)
 			fired, err := s.FireReportSchedule(ctx(t), sc, stored(at(20)), reportschedule.Run{ScheduleID: sc.ID, OrgID: sc.OrgID,
-				Due: stored(at(10)), Trigger: reportschedule.TriggerSchedule, ExportID: job.ID, CreatedAt: stored(at(11))}, job)
+				Due: stored(at(10)), Trigger: reportschedule.TriggerSchedule, ExportID: job.ID, CreatedAt: stored(at(11))}, job,
+				delivery.NewDeliveries(sc.OrgID, job.ID, sc.IntegrationIDs, stored(at(11))))
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -133,4 +137,33 @@ func testExportScheduleFireOnce(t *testing.T, s Store) {
 	_, total, err = s.ExportJobs(ctx(t), sc.OrgID, export.JobFilter{})
 	must(t, err, "ExportJobs")
 	equal(t, "jobs", total, int64(1))
+	owed, err := s.OwedExportDeliveries(ctx(t), at(30), 100)
+	must(t, err, "OwedExportDeliveries")
+	equal(t, "deliveries owed while the job is pending", len(owed), 0)
+}
+
+// testExportDeliveries: a fired schedule's delivery is listed with its
+// export, owed once the export is final, and changed only by a
+// compare-and-swap.
+func testExportDeliveries(t *testing.T, s Store, job export.Job, d delivery.Delivery) {
+	t.Helper()
+	list, total, err := s.ExportDeliveries(ctx(t), job.OrgID, job.ID, 0, 10)
+	must(t, err, "ExportDeliveries")
+	equal(t, "the export's deliveries", []any{list, total}, []any{[]delivery.Delivery{d}, int64(1)})
+	owed, err := s.OwedExportDeliveries(ctx(t), at(30), 10)
+	must(t, err, "OwedExportDeliveries")
+	equal(t, "owed while the export is pending", len(owed), 0)
+	done := job
+	done.Status, done.UpdatedAt = export.StatusCompleted, stored(at(12))
+	must(t, s.SaveExportJob(ctx(t), done, job), "SaveExportJob")
+	owed, err = s.OwedExportDeliveries(ctx(t), at(30), 10)
+	must(t, err, "OwedExportDeliveries")
+	equal(t, "owed once the export is completed", owed, []delivery.Delivery{d})
+	sent := d
+	sent.Status, sent.Attempts, sent.Detail, sent.UpdatedAt = delivery.StatusSent, 1, "mailed", stored(at(13))
+	must(t, s.SaveExportDelivery(ctx(t), sent, d), "SaveExportDelivery")
+	wantErr(t, s.SaveExportDelivery(ctx(t), sent, d), store.ErrConflict, "SaveExportDelivery from a stale version")
+	owed, err = s.OwedExportDeliveries(ctx(t), at(30), 10)
+	must(t, err, "OwedExportDeliveries")
+	equal(t, "owed once sent", len(owed), 0)
 }

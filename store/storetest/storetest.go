@@ -89,6 +89,7 @@ type Store interface {
 	share.Store
 	reportschedule.Store
 	delivery.Store
+	delivery.DeliveryStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
