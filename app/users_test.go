@@ -5,13 +5,17 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/config"
 )
 
 // TestRoleRouteMatrix calls every authenticated route as each built-in role
 // and a custom role: a route answers 403 exactly when the role lacks its
 // permission.
 func TestRoleRouteMatrix(t *testing.T) {
-	eachBackend(t, nil, func(t *testing.T, s *server) {
+	// Every report-generating route is called once per role, more than
+	// the hour's report quota (10): the quota is TestExportRateLimit's.
+	lift := func(c *config.Config) { c.Limits.Reports = 1 << 20 }
+	eachBackend(t, lift, func(t *testing.T, s *server) {
 		admin := s.admin()
 		s.do("POST", "/roles", admin, map[string]any{"name": "dashboards", "permissions": []string{"dashboard:read"}}).want(t, 201)
 		tokens := map[string]string{
