@@ -8,9 +8,25 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/report"
+	"github.com/vigilhq/vigil/store"
 )
+
+// PathJob is the caller's organization's job of the request path's
+// export_id: 404 for a missing one and for another organization's alike.
+func PathJob(c *fiber.Ctx, jobs JobStore) (Job, error) {
+	id, err := web.PathParam(c, "export_id")
+	if err != nil {
+		return Job{}, err
+	}
+	j, err := jobs.ExportJob(c.UserContext(), identity.OrgID(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return j, web.NotFound("export")
+	}
+	return j, err
+}
 
 // SendFile answers the completed job's file from the runner's folder dir,
 // as an attachment with the format's media type: 409 until completed,

@@ -152,17 +152,7 @@ func (a *API) listJobs(c *fiber.Ctx) error {
 }
 
 // job returns the organization's job of the path's id.
-func (a *API) job(c *fiber.Ctx) (Job, error) {
-	id, err := web.PathParam(c, "export_id")
-	if err != nil {
-		return Job{}, err
-	}
-	j, err := a.Jobs.ExportJob(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return j, web.NotFound("export")
-	}
-	return j, err
-}
+func (a *API) job(c *fiber.Ctx) (Job, error) { return PathJob(c, a.Jobs) }
 
 func (a *API) getJob(c *fiber.Ctx) error {
 	j, err := a.job(c)

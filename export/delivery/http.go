@@ -339,17 +339,11 @@ func (a *API) deliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	id, err := web.PathParam(c, "export_id")
+	j, err := export.PathJob(c, a.Jobs)
 	if err != nil {
 		return err
 	}
-	ctx, org := c.UserContext(), identity.OrgID(c)
-	if _, err := a.Jobs.ExportJob(ctx, org, id); errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("export")
-	} else if err != nil {
-		return err
-	}
-	ds, total, err := a.Deliveries.ExportDeliveries(ctx, org, id, (page-1)*size, size)
+	ds, total, err := a.Deliveries.ExportDeliveries(c.UserContext(), j.OrgID, j.ID, (page-1)*size, size)
 	if err != nil {
 		return err
 	}

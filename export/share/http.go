@@ -124,17 +124,11 @@ func (a *API) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	id, err := web.PathParam(c, "export_id")
+	j, err := export.PathJob(c, a.Jobs)
 	if err != nil {
 		return err
 	}
 	ctx, org := c.UserContext(), identity.OrgID(c)
-	j, err := a.Jobs.ExportJob(ctx, org, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("export")
-	} else if err != nil {
-		return err
-	}
 	if j.Status != export.StatusCompleted {
 		return web.Conflict("only a completed export can be shared; this one is " + j.Status)
 	}
@@ -170,17 +164,11 @@ func (a *API) list(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	id, err := web.PathParam(c, "export_id")
+	j, err := export.PathJob(c, a.Jobs)
 	if err != nil {
 		return err
 	}
-	ctx, org := c.UserContext(), identity.OrgID(c)
-	if _, err := a.Jobs.ExportJob(ctx, org, id); errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("export")
-	} else if err != nil {
-		return err
-	}
-	ss, total, err := a.Store.Shares(ctx, org, id, (page-1)*size, size)
+	ss, total, err := a.Store.Shares(c.UserContext(), j.OrgID, j.ID, (page-1)*size, size)
 	if err != nil {
 		return err
 	}
