@@ -141,7 +141,7 @@ func (a *API) check(b body, keep bool) error {
 		needSecret("secret_access_key", sec.SecretAccessKey, 8)
 	case TypeSFTP:
 		used["host"], used["port"], used["username"], used["directory"], used["host_key"] = true, true, true, true, true
-		port := s.Port
+		port := int(s.Port)
 		if port == 0 {
 			port = 22
 		}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/platform/secretbox"
+	"github.com/vigilhq/vigil/platform/web"
 )
 
 // Types of an integration: spec 1's delivery methods but download, which
@@ -47,11 +48,11 @@ type Settings struct {
 	PathStyle bool   `json:"path_style,omitempty"`
 	// Host, Port, Username, Directory and HostKey (the server's public
 	// key, authorized_keys format) of an SFTP server.
-	Host      string `json:"host,omitempty"`
-	Port      int    `json:"port,omitempty"`
-	Username  string `json:"username,omitempty"`
-	Directory string `json:"directory,omitempty"`
-	HostKey   string `json:"host_key,omitempty"`
+	Host      string  `json:"host,omitempty"`
+	Port      web.Int `json:"port,omitempty"`
+	Username  string  `json:"username,omitempty"`
+	Directory string  `json:"directory,omitempty"`
+	HostKey   string  `json:"host_key,omitempty"`
 }
 
 // Secrets are an integration's credentials, sealed at rest.

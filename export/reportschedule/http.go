@@ -97,7 +97,7 @@ type body struct {
 	Recipients   *[]string `json:"recipients"`
 	ModelIDs     *[]string `json:"model_ids"`
 	Integrations *[]string `json:"integration_ids"`
-	PeriodDays   *int      `json:"period_days"`
+	PeriodDays   *web.Int  `json:"period_days"`
 	Enabled      *bool     `json:"enabled"`
 }
 
@@ -107,7 +107,7 @@ func (b body) check() error {
 	if b.Name == nil || strings.TrimSpace(*b.Name) == "" || utf8.RuneCountInString(*b.Name) > 200 {
 		v.Add("name", "is required: 1 to 200 characters")
 	}
-	if b.TemplateID == nil || *b.TemplateID == "" {
+	if b.TemplateID == nil {
 		v.Add("template_id", "is required")
 	}
 	if b.Format == nil || !slices.Contains(report.Formats, *b.Format) {
@@ -181,7 +181,7 @@ func (a *API) read(c *fiber.Ctx, s *Schedule) error {
 		}
 	}
 	if b.PeriodDays != nil {
-		s.PeriodDays = *b.PeriodDays
+		s.PeriodDays = int(*b.PeriodDays)
 	}
 	if b.Enabled != nil {
 		s.Enabled = *b.Enabled

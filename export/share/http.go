@@ -93,8 +93,8 @@ func utc(t *time.Time) *time.Time {
 
 // createBody is the body of POST /export/exports/{export_id}/share.
 type createBody struct {
-	Recipient     *string `json:"recipient_email"`
-	ExpiresInDays *int    `json:"expires_in_days"`
+	Recipient     *string  `json:"recipient_email"`
+	ExpiresInDays *web.Int `json:"expires_in_days"`
 }
 
 func (b createBody) check() (days int, err error) {
@@ -106,7 +106,7 @@ func (b createBody) check() (days int, err error) {
 	}
 	days = DefaultLife
 	if b.ExpiresInDays != nil {
-		if days = *b.ExpiresInDays; days < 1 || days > MaxLife {
+		if days = int(*b.ExpiresInDays); days < 1 || days > MaxLife {
 			v.Add("expires_in_days", fmt.Sprintf("must be 1 to %d", MaxLife))
 		}
 	}
