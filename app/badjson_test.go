@@ -129,6 +129,17 @@ var badJSONBodies = map[string]badJSONBody{
 		"name", `"c"`, "name", ""},
 	"PUT /export/configs/:config_id": {`{"template_id":"00000000-0000-4000-8000-000000000001","model_ids":[":model_id"],"format":"csv","date_range":"last_7_days",%s}`,
 		"name", `"c"`, "name", ""},
+	"POST /export/exports/:export_id/share":  {`{%s}`, "recipient_email", `"auditor@example.com"`, "recipient_email", ""},
+	"POST /export/shares/:share_slug/revoke": {`{%s}`, "x", `1`, "x", ""},
+	"POST /share/:share_slug/passcode":       {`{%s}`, "x", `1`, "x", ""},
+	"POST /share/:share_slug/verify":         {`{%s}`, "passcode", `"12345678"`, "passcode", ""},
+	"POST /export/scheduled-reports": {`{"template_id":"00000000-0000-4000-8000-000000000001","format":"csv","cron_expression":"0 9 * * 1","model_ids":[":model_id"],%s}`,
+		"name", `"weekly"`, "name", ""},
+	"PUT /export/scheduled-reports/:report_id": {`{"template_id":"00000000-0000-4000-8000-000000000001","format":"csv","cron_expression":"0 9 * * 1","model_ids":[":model_id"],%s}`,
+		"name", `"weekly"`, "name", ""},
+	"POST /export/scheduled-reports/:report_id/run": {`{%s}`, "x", `1`, "x", ""},
+	"POST /export/integrations":                     {`{"type":"email","settings":{"recipients":["a@example.com"]},%s}`, "name", `"auditors"`, "name", ""},
+	"PUT /export/integrations/:integration_id":      {`{"type":"email","settings":{"recipients":["a@example.com"]},%s}`, "name", `"auditors"`, "name", ""},
 }
 
 // TestBadJSON: every route that takes a body refuses, whole, a number

@@ -15,6 +15,9 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
+	"github.com/vigilhq/vigil/export/reportschedule"
+	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -24,6 +27,7 @@ import (
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/modules"
+	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/redisstore"
 	"github.com/vigilhq/vigil/platform/secretbox"
@@ -266,7 +270,21 @@ func (a *App) initAPI(ctx context.Context) error {
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
 	exports := a.exportAPI()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic), a.guard)
+	shares, err := a.shareAPI(exports)
+	if err != nil {
+		return err
+	}
+	schedules := a.scheduleAPI(exports)
+	guard, err := a.outboundGuard()
+	if err != nil {
+		return err
+	}
+	integrations, err := a.deliveryAPI(exports, box, guard)
+	if err != nil {
+		return err
+	}
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
+		shares, schedules, integrations), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
@@ -303,6 +321,39 @@ func (a *App) reportQuota(ctx context.Context, orgID string) error {
 			Message: "rate limit exceeded for the " + rule.Name + " bucket", RetryAfter: d.RetryAfter}
 	}
 	return nil
+}
+
+// shareAPI serves the shares of exports; passcodes go out through the
+// alerts' SMTP relay, the recipient side's caps count in the limits store.
+func (a *App) shareAPI(exports *export.API) (*share.API, error) {
+	relay, err := a.smtpRelay()
+	if err != nil {
+		return nil, err
+	}
+	return &share.API{Store: a.store, Jobs: a.store, Dir: exports.Dir, Limits: a.limits, Relay: relay, Clock: a.clock(), Log: a.log}, nil
+}
+
+// scheduleAPI serves the scheduled reports; their Scheduler runs in the
+// API role beside the export runner it wakes.
+func (a *App) scheduleAPI(exports *export.API) *reportschedule.API {
+	sched := &reportschedule.Scheduler{Store: a.store, Templates: a.store, Models: a.store, Runner: exports.Runner, Clock: a.clock(), Log: a.log}
+	a.services = append(a.services, service{"report-schedules", sched.Run})
+	return &reportschedule.API{Store: a.store, Templates: a.store, Models: a.store, Integrations: a.store, Runner: exports.Runner,
+		Clock: a.clock()}
+}
+
+// deliveryAPI serves the delivery integrations and an export's
+// deliveries; their Deliverer runs in the API role, where the export
+// files are.
+func (a *App) deliveryAPI(exports *export.API, box *secretbox.Keyring, guard *outbound.Guard) (*delivery.API, error) {
+	relay, err := a.smtpRelay()
+	if err != nil {
+		return nil, err
+	}
+	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Dir: exports.Dir, Box: box, Guard: guard,
+		Relay: relay, Clock: a.clock(), Log: a.log}
+	a.services = append(a.services, service{"export-deliveries", d.Run})
+	return &delivery.API{Store: a.store, Deliveries: a.store, Jobs: a.store, Box: box, Targets: guard, Clock: a.clock()}, nil
 }
 
 // listenInvalidations applies other replicas' cache invalidations. Should

@@ -66,12 +66,18 @@ var stHooks string
 // delivery is left out: it is authenticated by an HMAC of its body under a
 // repository's secret, which no generated request carries, so every case
 // would answer 401 (TestCodehostWebhookSignature and
-// TestCodehostWebhookDeliveryOnce cover it).
+// TestCodehostWebhookDeliveryOnce cover it). Likewise the download of a
+// shared report takes a token only a verified passcode issues
+// (TestExportShares covers it).
 const stConfig = `[warnings]
 fail-on = ["missing_auth"]
 
 [[operations]]
 include-operation-id = "receiveCodehostDelivery"
+enabled = false
+
+[[operations]]
+include-operation-id = "downloadShare"
 enabled = false
 `
 

@@ -28,6 +28,9 @@ var tenancyBodies = map[string]any{
 	"PATCH /export/templates/:template_id":   map[string]any{"name": "renamed by another organization"},
 	"PUT /export/configs/:config_id":         map[string]any{"name": "renamed by another organization"},
 	"PATCH /organizations/:org_id/branding":  map[string]any{"primary_color": "#000000"},
+	"POST /export/exports/:export_id/share":  map[string]any{"recipient_email": "mallory@example.com"},
+	"PUT /export/integrations/:integration_id": map[string]any{"name": "renamed by another organization", "type": "email",
+		"settings": map[string]any{"recipients": []string{"mallory@example.com"}}},
 
 	// Review boards.
 	"PUT /governance/review-boards/:board_id":                       map[string]any{"name": "renamed by another organization"},
@@ -101,6 +104,11 @@ func TestCrossOrganization(t *testing.T) {
 		exported := s.do("POST", "/export/exports", a, map[string]any{"template_id": template.str("id"), "model_ids": []string{model},
 			"format": "csv", "start": "2026-01-01", "end": "2026-01-02"}).want(t, 202).str("export_id")
 		exportConfig := s.do("POST", "/export/configs", a, configBody(model)).want(t, 201)
+		s.exportDone(t, a, exported)
+		integration := s.do("POST", "/export/integrations", a, map[string]any{"name": "auditors", "type": "email",
+			"settings": map[string]any{"recipients": []string{"auditor@example.com"}}}).want(t, 201)
+		shared := s.do("POST", "/export/exports/"+exported+"/share", a, map[string]any{"recipient_email": "auditor@example.com"}).
+			want(t, 201).str("share_slug")
 		before := s.do("GET", "/models/"+model, a, nil).want(t, 200)
 		entryBefore := s.do("GET", "/risk-register/"+entry, a, nil).want(t, 200)
 		b := s.signUp("mallory")
@@ -109,11 +117,13 @@ func TestCrossOrganization(t *testing.T) {
 			"entry_id": entry, "workflow_id": flow, "agent_id": agent, "connection_id": conn.ConnectionID, "repository_id": repo, "branch": "main", "pr_number": "7",
 			"rule_id": rule, "alert_id": alert, "board_id": board.str("id"), "request_id": request,
 			"explanation_id": explained, "template_id": template.str("id"), "export_id": exported,
-			"config_id": exportConfig.str("id"), "org_id": orgA}
+			"config_id": exportConfig.str("id"), "org_id": orgA, "share_slug": shared, "integration_id": integration.str("id")}
 		routes := allRoutes()
 		checked := 0
 		for _, r := range routes {
-			if !strings.Contains(r.Path, ":") || r.Path == "/drift-config/presets/:preset_name" { // a preset is no organization's
+			// A preset is no organization's, nor a public share link
+			// (TestExportShares: it answers alike for every slug).
+			if !strings.Contains(r.Path, ":") || r.Path == "/drift-config/presets/:preset_name" || r.Public {
 				continue
 			}
 			checked++
@@ -169,6 +179,12 @@ func TestCrossOrganization(t *testing.T) {
 		}
 		if after := s.do("GET", "/export/configs/"+exportConfig.str("id"), a, nil).want(t, 200); string(after.raw) != string(exportConfig.raw) {
 			t.Fatalf("got configuration %s after B's calls, want it unchanged: %s", after.raw, exportConfig.raw)
+		}
+		if after := s.do("GET", "/export/integrations/"+integration.str("id"), a, nil).want(t, 200); string(after.raw) != string(integration.raw) {
+			t.Fatalf("got integration %s after B's calls, want it unchanged: %s", after.raw, integration.raw)
+		}
+		if r := s.do("GET", "/export/shares/"+shared, a, nil).want(t, 200); r.str("status") != "pending" {
+			t.Fatalf("got A's share %s after B's calls, want it pending", r.raw)
 		}
 		s.do("GET", "/models", keyRaw, nil).want(t, 200)
 		s.do("GET", "/roles/"+role, a, nil).want(t, 200)

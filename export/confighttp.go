@@ -59,10 +59,10 @@ func (a *API) config(c *fiber.Ctx, into Config) (Config, error) {
 		return into, err
 	}
 	ctx, org := c.UserContext(), identity.OrgID(c)
-	if _, err := a.findTemplate(ctx, org, into.TemplateID); err != nil {
+	if _, err := findTemplate(ctx, a.Templates, org, into.TemplateID); err != nil {
 		return into, err
 	}
-	_, err := a.findModels(ctx, org, into.ModelIDs)
+	_, err := findModels(ctx, a.Models, org, into.ModelIDs)
 	return into, err
 }
 

@@ -45,11 +45,11 @@ func (a *API) createPack(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, org := c.UserContext(), identity.OrgID(c)
-	models, err := a.findModels(ctx, org, ids)
+	models, err := findModels(ctx, a.Models, org, ids)
 	if err != nil {
 		return err
 	}
-	tpl, _ := a.findTemplate(ctx, org, builtinID(slices.Index(Categories, CategoryCompliance)))
+	tpl, _ := findTemplate(ctx, a.Templates, org, builtinID(slices.Index(Categories, CategoryCompliance)))
 	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Kind: KindEvidencePack, Template: tpl, Models: models,
 		Format: *b.Format, Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}
 	if err := a.Jobs.CreateExportJob(ctx, j); err != nil {

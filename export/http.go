@@ -168,7 +168,7 @@ func (a *API) template(c *fiber.Ctx) (Template, error) {
 	if err != nil {
 		return Template{}, err
 	}
-	return a.findTemplate(c.UserContext(), identity.OrgID(c), id)
+	return findTemplate(c.UserContext(), a.Templates, identity.OrgID(c), id)
 }
 
 // writable returns the organization's template of the path's id; a

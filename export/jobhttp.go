@@ -5,18 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/store"
 )
@@ -166,43 +162,7 @@ func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
 	if err != nil {
 		return Job{}, err
 	}
-	tpl, err := a.findTemplate(ctx, org, *b.TemplateID)
-	if err != nil {
-		return Job{}, err
-	}
-	models, err := a.findModels(ctx, org, *b.ModelIDs)
-	if err != nil {
-		return Job{}, err
-	}
-	now := a.Clock.Now().Truncate(time.Microsecond)
-	return Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Template: tpl, Models: models, Format: *b.Format,
-		Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}, nil
-}
-
-// findTemplate returns the built-in or the organization's template of
-// that id: 404 for another organization's, as for a missing one.
-func (a *API) findTemplate(ctx context.Context, org, id string) (Template, error) {
-	if t, ok := Builtin(id); ok {
-		return t, nil
-	}
-	t, err := a.Templates.ExportTemplate(ctx, org, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return t, web.NotFound("template")
-	}
-	return t, err
-}
-
-// findModels resolves model ids inside the organization.
-func (a *API) findModels(ctx context.Context, org string, ids []string) ([]report.Model, error) {
-	models := make([]report.Model, 0, len(ids))
-	for _, id := range ids {
-		m, err := registry.Find(ctx, a.Models, org, id)
-		if err != nil {
-			return nil, err
-		}
-		models = append(models, report.Model{ID: m.ID, Name: m.Name})
-	}
-	return models, nil
+	return NewJob(ctx, a.Templates, a.Models, org, *b.TemplateID, *b.ModelIDs, *b.Format, start, end, a.Clock.Now())
 }
 
 // jobPage is a page of jobs in the pagination envelope.
@@ -237,17 +197,7 @@ func (a *API) listJobs(c *fiber.Ctx) error {
 }
 
 // job returns the organization's job of the path's id.
-func (a *API) job(c *fiber.Ctx) (Job, error) {
-	id, err := web.PathParam(c, "export_id")
-	if err != nil {
-		return Job{}, err
-	}
-	j, err := a.Jobs.ExportJob(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return j, web.NotFound("export")
-	}
-	return j, err
-}
+func (a *API) job(c *fiber.Ctx) (Job, error) { return PathJob(c, a.Jobs) }
 
 func (a *API) getJob(c *fiber.Ctx) error {
 	j, err := a.job(c)
@@ -291,20 +241,5 @@ func (a *API) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if j.Status != StatusCompleted {
-		return web.Conflict("the export is " + j.Status + ", not completed")
-	}
-	f, err := os.Open(filepath.Join(a.Dir, j.File))
-	if errors.Is(err, os.ErrNotExist) {
-		return web.NotFound("export file")
-	} else if err != nil {
-		return err
-	}
-	kind, media, ext := j.Template.ReportCategory, report.ContentTypes[j.Format], extensions[j.Format]
-	if j.Pack() {
-		kind, media, ext = "evidence-pack", "application/zip", "zip"
-	}
-	c.Set(fiber.HeaderContentType, media)
-	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="vigil-%s-%s.%s"`, kind, j.ID, ext))
-	return c.SendStream(f, int(j.Size))
+	return SendFile(c, a.Dir, j)
 }

@@ -5,20 +5,17 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/smtp"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/vigilhq/vigil/platform/mail"
 )
 
 // Signature headers of a webhook.
@@ -130,97 +127,19 @@ func (d *Dispatcher) slack(ctx context.Context, target string, p Payload) (int, 
 }
 
 // SMTP is the operator's mail relay for e-mail channels.
-type SMTP struct {
-	// Addr is host:port; From the envelope and header sender.
-	Addr, From string
-	// Username and Password, when set, authenticate (PLAIN, over TLS).
-	Username, Password string
-	// TLS configures STARTTLS (ServerName defaults to Addr's host; set
-	// RootCAs for a relay with a private CA).
-	TLS *tls.Config
-	// RequireTLS refuses a relay that does not offer STARTTLS.
-	RequireTLS bool
-}
+type SMTP = mail.Relay
 
 // email sends the payload to the address through the relay.
 func (d *Dispatcher) email(ctx context.Context, to string, p Payload) error {
-	cfg := d.SMTP
-	if cfg == nil || cfg.Addr == "" {
-		return errors.New("no SMTP relay is configured (VIGIL_SMTP_ADDR)")
+	if d.SMTP == nil || d.SMTP.Addr == "" {
+		return mail.ErrNoRelay
 	}
-	host, _, err := net.SplitHostPort(cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("SMTP address: %w", err)
-	}
-	dl := time.Now().Add(d.timeout())
-	if t, ok := ctx.Deadline(); ok && t.Before(dl) {
-		dl = t
-	}
-	conn, err := (&net.Dialer{Deadline: dl}).DialContext(ctx, "tcp", cfg.Addr)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(dl)
-	c, err := smtp.NewClient(conn, host)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if err := c.Hello("vigil"); err != nil {
-		return err
-	}
-	if ok, _ := c.Extension("STARTTLS"); ok {
-		tc := &tls.Config{ServerName: host, MinVersion: tls.VersionTLS12}
-		if cfg.TLS != nil {
-			tc = cfg.TLS.Clone()
-			if tc.ServerName == "" {
-				tc.ServerName = host
-			}
-		}
-		if err := c.StartTLS(tc); err != nil {
-			return fmt.Errorf("STARTTLS: %w", err)
-		}
-	} else if cfg.RequireTLS {
-		return errors.New("the SMTP relay does not offer STARTTLS and TLS is required")
-	}
-	if cfg.Username != "" {
-		if err := c.Auth(smtp.PlainAuth("", cfg.Username, cfg.Password, host)); err != nil {
-			return err
-		}
-	}
-	if err := c.Mail(cfg.From); err != nil {
-		return err
-	}
-	if err := c.Rcpt(to); err != nil {
-		return err
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(message(cfg.From, to, p, d.Clock.Now())); err != nil {
-		return err
-	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	return c.Quit()
+	return mail.Send(ctx, d.SMTP, time.Now().Add(d.timeout()), to, message(d.SMTP.From, to, p, d.Clock.Now()))
 }
 
 // message is the e-mail: headers, then the summary, the details and the
 // payload.
 func message(from, to string, p Payload, now time.Time) []byte {
-	var b strings.Builder
-	subject := "[Vigil] " + p.Summary()
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s@vigil>\r\n", from, to,
-		strings.NewReplacer("\r", " ", "\n", " ").Replace(subject), now.Format(time.RFC1123Z), uuid.NewString())
-	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n")
-	fmt.Fprintf(&b, "X-Vigil-Delivery: %s\r\nX-Vigil-Event: %s\r\n\r\n", p.DeliveryID, p.Event)
-	body := p.Summary() + "\n\n" + p.Details()
-	// The DATA writer dot-stuffs lines itself.
-	for _, line := range strings.Split(body, "\n") {
-		b.WriteString(line + "\r\n")
-	}
-	return []byte(b.String())
+	return mail.Text(from, to, "[Vigil] "+p.Summary(), p.Summary()+"\n\n"+p.Details(), now,
+		mail.Header{Name: "X-Vigil-Delivery", Value: p.DeliveryID}, mail.Header{Name: "X-Vigil-Event", Value: p.Event})
 }

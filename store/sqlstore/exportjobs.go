@@ -49,6 +49,11 @@ func (s *DB) scanExportJob(row interface{ Scan(...any) error }) (export.Job, err
 
 // CreateExportJob implements export.JobStore.
 func (s *DB) CreateExportJob(ctx context.Context, j export.Job) error {
+	return s.createExportJob(ctx, s.db, j)
+}
+
+// createExportJob stores j through q (the database or a transaction).
+func (s *DB) createExportJob(ctx context.Context, q querier, j export.Job) error {
 	tpl, err := toJSON(exportJobTemplate{ID: j.Template.ID, Name: j.Template.Name, Description: j.Template.Description,
 		ReportCategory: j.Template.ReportCategory,
 		Sections:       j.Template.Sections, BuiltIn: j.Template.BuiltIn})
@@ -59,7 +64,7 @@ func (s *DB) CreateExportJob(ctx context.Context, j export.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, s.db, `INSERT INTO export_jobs (`+exportJobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, q, `INSERT INTO export_jobs (`+exportJobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		j.ID, j.OrgID, tpl, models, j.Format, micros(j.Start), micros(j.End), j.Status, j.Progress, j.Error, j.File, j.Size,
 		j.Attempts, micros(j.CreatedAt), micros(j.UpdatedAt), nullMicros(j.CompletedAt), j.Kind, j.Digest)
 	return err

@@ -22,6 +22,9 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/delivery"
+	"github.com/vigilhq/vigil/export/reportschedule"
+	"github.com/vigilhq/vigil/export/share"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -86,6 +89,10 @@ type Store interface {
 	export.JobStore
 	export.ConfigStore
 	export.BrandingStore
+	share.Store
+	reportschedule.Store
+	delivery.Store
+	delivery.DeliveryStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
 	AlertRule(ctx context.Context, orgID, id string) (alerts.Rule, error)
 	AlertRules(ctx context.Context, orgID string, f alerts.RuleFilter) ([]alerts.Rule, int64, error)
@@ -149,6 +156,9 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, exportJobTests...)
 	tests = append(tests, exportConfigTests...)
 	tests = append(tests, brandingTests...)
+	tests = append(tests, exportShareTests...)
+	tests = append(tests, exportScheduleTests...)
+	tests = append(tests, exportIntegrationTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

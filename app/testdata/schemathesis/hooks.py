@@ -219,6 +219,12 @@ def _broken_rules(op, case):
         broken.add("logo")  # the content decides: a PNG that decodes, or an SVG that runs and fetches nothing
     if op in ("POST /export/configs", "PUT /export/configs/{config_id}"):
         broken |= _export_config(body)
+    if op == "POST /export/exports/{export_id}/share" and not _plain_email(body.get("recipient_email")):
+        broken.add("recipient_email")  # an address net/mail reads back unchanged
+    if op in ("POST /export/scheduled-reports", "PUT /export/scheduled-reports/{report_id}"):
+        broken |= _schedule_rules(body)
+    if op in ("POST /export/integrations", "PUT /export/integrations/{integration_id}"):
+        broken |= _integration_rules(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
         items = body.get("completions") if op.endswith("/batch") else [body]
         for t in (i.get("tokens") for i in items or [] if isinstance(i, dict)):
@@ -368,6 +374,68 @@ def _export_period(body):
     except (TypeError, ValueError):
         return set()
     return {"end"} if e < s or (e - s).days + 1 > 366 else set()
+
+
+def _plain_email(value):
+    """Whether the server surely reads value as an e-mail address: plain
+    characters (anything else, a quoted or internationalized form, may be
+    refused)."""
+    return not isinstance(value, str) or bool(_ALERT_EMAIL.fullmatch(value))
+
+
+# A standard 5-field cron expression the server surely takes: each field
+# "*" or a number in its range (anything else may be refused, or never come
+# due).
+_CRON_RANGES = ((0, 59), (0, 23), (1, 28), (1, 12), (0, 6))
+
+
+def _schedule_rules(body):
+    """/export/scheduled-reports: cron_expression a standard 5-field cron
+    expression that comes due; recipients plain e-mail addresses."""
+    broken = set()
+    if isinstance(body.get("name"), str) and not body["name"].strip():
+        broken.add("name")  # "not blank"
+    cron = body.get("cron_expression")
+    if isinstance(cron, str):
+        fields = cron.split()
+        ok = len(fields) == 5 and all(f == "*" or (f.isascii() and f.isdigit() and lo <= int(f) <= hi)
+                                       for f, (lo, hi) in zip(fields, _CRON_RANGES))
+        if not ok:
+            broken.add("cron_expression")
+    for i, r in enumerate(body.get("recipients") or []):
+        if not _plain_email(r):
+            broken.add(f"recipients[{i}]")
+    return broken
+
+
+def _integration_rules(body):
+    """/export/integrations: the type decides the settings and secrets it
+    takes and needs (the operation's description). A webhook, s3 or sftp
+    integration's target must also pass the outbound guard and its
+    secrets their lengths, so their settings and secrets are the type's to
+    name; email and api are checked exactly."""
+    broken = set()
+    if isinstance(body.get("name"), str) and not body["name"].strip():
+        broken.add("name")  # "not blank"
+    kind = body.get("type")
+    if kind in ("webhook", "s3", "sftp"):
+        return broken | {"settings.*", "secrets.*"}
+    settings = body.get("settings") if isinstance(body.get("settings"), dict) else {}
+    secrets = body.get("secrets") if isinstance(body.get("secrets"), dict) else {}
+    for name, value in settings.items():
+        if value not in (None, False, "", 0, []) and not (kind == "email" and name == "recipients"):
+            broken.add("settings." + name)  # "a setting of another type"
+    for name, value in secrets.items():
+        if value not in (None, ""):
+            broken.add("secrets." + name)  # "a secret of another type"
+    if kind == "email":
+        recipients = settings.get("recipients") or []
+        if not recipients:
+            broken.add("settings.recipients")
+        for i, r in enumerate(recipients):
+            if not _plain_email(r):
+                broken.add(f"settings.recipients[{i}]")
+    return broken
 
 
 def _explanation_rules(body):

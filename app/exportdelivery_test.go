@@ -1,0 +1,123 @@
+package app
+
+import (
+	"bytes"
+	"encoding/base64"
+	"mime"
+	"mime/multipart"
+	"net/mail"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/alerts/channels"
+	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/testenv"
+)
+
+// TestScheduledDelivery: a schedule's export goes to every integration
+// it names once completed: attached to an e-mail (through a real SMTP
+// server), posted to a signed webhook, left for the API; a type this
+// build cannot send yet (s3) fails at once saying so; every outcome is
+// listed with the export.
+func TestScheduledDelivery(t *testing.T) {
+	for _, p := range pipelines {
+		t.Run(p.name, func(t *testing.T) {
+			cfg := p.cfg(t)
+			hook := newHookReceiver(t)
+			smtp := testenv.StartSMTP(t)
+			cfg.OutboundAllow = []string{"127.0.0.1"}
+			cfg.SMTP = config.SMTP{Addr: smtp.Addr, From: "vigil@example.com", CAFile: smtp.CAFile, RequireTLS: true}
+			testScheduledDelivery(t, start(t, cfg), hook, smtp)
+		})
+	}
+}
+
+func testScheduledDelivery(t *testing.T, s *server, hook *hookReceiver, smtp *testenv.SMTPServer) {
+	admin := s.admin()
+	model := s.model(admin, "churn", "1")
+	secret := "whsec-0123456789abcdef"
+	integration := func(body map[string]any) string {
+		return s.do("POST", "/export/integrations", admin, body).want(t, 201).str("id")
+	}
+	email := integration(map[string]any{"name": "auditors", "type": "email", "settings": map[string]any{"recipients": []string{"auditor@example.com"}}})
+	webhook := integration(map[string]any{"name": "archive", "type": "webhook", "settings": map[string]any{"url": hook.URL + "/vigil"},
+		"secrets": map[string]any{"signing_secret": secret}})
+	api := integration(map[string]any{"name": "api", "type": "api"})
+	bucket := integration(map[string]any{"name": "bucket", "type": "s3", "settings": map[string]any{"endpoint": "https://s3.example.com",
+		"bucket": "reports"}, "secrets": map[string]any{"access_key_id": "AKIAEXAMPLE", "secret_access_key": "secret-access-key"}})
+	body := map[string]any{"name": "weekly", "template_id": export.Builtins()[0].ID, "format": "csv", "cron_expression": "0 9 * * 1",
+		"model_ids": []string{model}, "integration_ids": []string{email, webhook, api, uuid.NewString()}}
+	s.do("POST", "/export/scheduled-reports", admin, body).wantError(t, 404, "NOT_FOUND")
+	body["integration_ids"] = []string{email, webhook, api, bucket}
+	id := s.do("POST", "/export/scheduled-reports", admin, body).want(t, 201).str("id")
+	exportID := s.do("POST", "/export/scheduled-reports/"+id+"/run", admin, nil).want(t, 202).str("export_id")
+	s.exportDone(t, admin, exportID)
+	file := s.do("GET", "/export/exports/"+exportID+"/download", admin, nil).want(t, 200).raw
+
+	status := map[string]string{}
+	waitFor(t, "every delivery final", func() bool {
+		list := s.do("GET", "/export/exports/"+exportID+"/deliveries", admin, nil).want(t, 200)
+		for _, d := range list.at("deliveries").([]any) {
+			m := d.(map[string]any)
+			status[m["integration_id"].(string)] = m["status"].(string) + ": " + m["error"].(string)
+		}
+		for _, st := range status {
+			if strings.HasPrefix(st, "pending") {
+				return false
+			}
+		}
+		return len(status) == 4
+	})
+	for id, want := range map[string]string{email: "sent: ", webhook: "sent: ", api: "sent: "} {
+		if status[id] != want {
+			t.Errorf("got delivery %q, want %q", status[id], want)
+		}
+	}
+	if !strings.HasPrefix(status[bucket], "failed: ") || !strings.Contains(status[bucket], "not available in this build") {
+		t.Errorf("got the s3 delivery %q, want it failed as not built", status[bucket])
+	}
+
+	// The mail carries the file, attached.
+	msgs := smtp.Messages(t)
+	if len(msgs) != 1 {
+		t.Fatalf("got %d mails, want 1", len(msgs))
+	}
+	m, err := mail.ReadMessage(strings.NewReader(msgs[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil || m.Header.Get("To") != "auditor@example.com" {
+		t.Fatalf("got headers %v (%v), want a multipart mail to the auditor", m.Header, err)
+	}
+	parts := multipart.NewReader(m.Body, params["boundary"])
+	var attached []byte
+	for {
+		p, err := parts.NextPart()
+		if err != nil {
+			break
+		}
+		if p.FileName() != "" {
+			var b bytes.Buffer
+			_, _ = b.ReadFrom(base64.NewDecoder(base64.StdEncoding, p))
+			attached = b.Bytes()
+		}
+	}
+	if !bytes.Equal(attached, file) {
+		t.Errorf("got %d bytes attached, want the export's %d", len(attached), len(file))
+	}
+
+	// The webhook got the file, signed.
+	got, head := hook.got()
+	if !bytes.Equal(got, file) {
+		t.Errorf("got %d bytes posted, want the export's %d", len(got), len(file))
+	}
+	if err := channels.Verify([]byte(secret), got, head.Get(channels.HeaderTimestamp), head.Get(channels.HeaderSignature),
+		time.Now(), 5*time.Minute); err != nil || head.Get(channels.HeaderEvent) != "export.completed" {
+		t.Errorf("got headers %v: %v, want a valid signature of export.completed", head, err)
+	}
+}

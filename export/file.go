@@ -1,0 +1,61 @@
+package export
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/report"
+	"github.com/vigilhq/vigil/store"
+)
+
+// PathJob is the caller's organization's job of the request path's
+// export_id: 404 for a missing one and for another organization's alike.
+func PathJob(c *fiber.Ctx, jobs JobStore) (Job, error) {
+	id, err := web.PathParam(c, "export_id")
+	if err != nil {
+		return Job{}, err
+	}
+	j, err := jobs.ExportJob(c.UserContext(), identity.OrgID(c), id)
+	if errors.Is(err, store.ErrNotFound) {
+		return j, web.NotFound("export")
+	}
+	return j, err
+}
+
+// SendFile answers the completed job's file from the runner's folder dir,
+// as an attachment with the format's media type: 409 until completed,
+// 404 when the file is gone.
+func SendFile(c *fiber.Ctx, dir string, j Job) error {
+	if j.Status != StatusCompleted {
+		return web.Conflict("the export is " + j.Status + ", not completed")
+	}
+	f, err := os.Open(filepath.Join(dir, j.File))
+	if errors.Is(err, os.ErrNotExist) {
+		return web.NotFound("export file")
+	} else if err != nil {
+		return err
+	}
+	media := report.ContentTypes[j.Format]
+	if j.Pack() {
+		media = "application/zip"
+	}
+	c.Set(fiber.HeaderContentType, media)
+	c.Set(fiber.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s"`, j.Filename()))
+	return c.SendStream(f, int(j.Size))
+}
+
+// Filename is the name the job's file is given to its readers:
+// vigil-{report_category}-{export_id}.{extension}, or
+// vigil-evidence-pack-{export_id}.zip for an evidence pack.
+func (j Job) Filename() string {
+	if j.Pack() {
+		return fmt.Sprintf("vigil-evidence-pack-%s.zip", j.ID)
+	}
+	return fmt.Sprintf("vigil-%s-%s.%s", j.Template.ReportCategory, j.ID, extensions[j.Format])
+}

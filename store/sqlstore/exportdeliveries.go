@@ -1,0 +1,57 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/vigilhq/vigil/export/delivery"
+	"github.com/vigilhq/vigil/store"
+)
+
+var _ delivery.DeliveryStore = (*DB)(nil)
+
+const exportDeliveryColumns = `id, org_id, export_id, integration_id, status, attempts, error, detail, created_at, updated_at`
+
+func (s *DB) scanExportDelivery(row interface{ Scan(...any) error }) (delivery.Delivery, error) {
+	var d delivery.Delivery
+	var created, updated int64
+	err := row.Scan(&d.ID, &d.OrgID, &d.ExportID, &d.IntegrationID, &d.Status, &d.Attempts, &d.Error, &d.Detail, &created, &updated)
+	d.CreatedAt, d.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return d, s.wrap(err)
+}
+
+// createExportDelivery stores d through q (the database or a
+// transaction).
+func (s *DB) createExportDelivery(ctx context.Context, q querier, d delivery.Delivery) error {
+	_, err := s.exec(ctx, q, `INSERT INTO export_deliveries (`+exportDeliveryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, d.OrgID, d.ExportID, d.IntegrationID, d.Status, d.Attempts, d.Error, d.Detail, micros(d.CreatedAt), micros(d.UpdatedAt))
+	return err
+}
+
+// ExportDeliveries implements delivery.DeliveryStore.
+func (s *DB) ExportDeliveries(ctx context.Context, orgID, exportID string, offset, limit int) ([]delivery.Delivery, int64, error) {
+	return listPage(ctx, s, "export_deliveries", exportDeliveryColumns, "org_id = ? AND export_id = ?", "created_at, id",
+		[]any{orgID, exportID}, offset, limit, s.scanExportDelivery)
+}
+
+// OwedExportDeliveries implements delivery.DeliveryStore.
+func (s *DB) OwedExportDeliveries(ctx context.Context, before time.Time, limit int) ([]delivery.Delivery, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+exportDeliveryColumns+` FROM export_deliveries WHERE status = 'pending'
+		AND updated_at < ? AND export_id IN (SELECT id FROM export_jobs WHERE status IN ('completed', 'failed', 'cancelled'))
+		ORDER BY created_at, id LIMIT ?`), micros(before), limit)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanExportDelivery)
+}
+
+// SaveExportDelivery implements delivery.DeliveryStore.
+func (s *DB) SaveExportDelivery(ctx context.Context, d, was delivery.Delivery) error {
+	n, err := s.exec(ctx, s.db, `UPDATE export_deliveries SET status = ?, attempts = ?, error = ?, detail = ?, updated_at = ?
+		WHERE org_id = ? AND id = ? AND status = ? AND updated_at = ?`, d.Status, d.Attempts, d.Error, d.Detail, micros(d.UpdatedAt),
+		d.OrgID, d.ID, was.Status, micros(was.UpdatedAt))
+	if err != nil || n > 0 {
+		return err
+	}
+	return store.ErrConflict
+}
