@@ -43,11 +43,12 @@ type App struct {
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
 
-	events       eventlog.Log
-	source       func() (eventlog.Source, error)
-	draftSource  func() (eventlog.Source, error) // a member of the risk drafter's group
-	ensureTopics func(ctx context.Context) error // nil for the embedded log
-	analytics    analyticalStore
+	events        eventlog.Log
+	source        func() (eventlog.Source, error)
+	draftSource   func() (eventlog.Source, error) // a member of the risk drafter's group
+	explainSource func() (eventlog.Source, error) // a member of the auto-explainer's group
+	ensureTopics  func(ctx context.Context) error // nil for the embedded log
+	analytics     analyticalStore
 
 	http     *fiber.App
 	listener net.Listener

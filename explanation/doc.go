@@ -23,8 +23,19 @@
 // keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
 // model has a Config (GET/PUT /explanations/config/{model_id}): enabled
 // and default_method are applied by generate; GET /explanations/stats
-// counts a model's explanations. Still to come: bulk, cache,
-// auto-explain, comparisons, visualization data, served models and
+// counts a model's explanations.
+//
+// Auto-explain (issue 16 point 4): the AutoExplainer, run by the
+// processor role over a consumer group of its own
+// (processors/explaining), explains a sampled share of the logged
+// predictions of each model with auto_explain on (Config.AutoExplainRate,
+// chosen by a hash of the prediction id), within a budget of work per
+// second, one explanation per prediction (origin auto). The Coverer
+// keeps each such model's explained_predictions_ratio, explained
+// predictions (the explanations in the transactional store) over logged
+// ones (the analytical rollups, through LoggedCounts) over RatioWindow,
+// which the trust score reads as its explainability input. Still to
+// come: bulk, cache, comparisons, visualization data, served models and
 // surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the

@@ -96,7 +96,12 @@ func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outc
 	if err != nil {
 		return nil, err
 	}
-	p, err := planFor(&art, e.Request, e.Method)
+	return explain(&art, e)
+}
+
+// explain computes e with the artifact art.
+func explain(art *Artifact, e Explanation) (*Outcome, error) {
+	p, err := planFor(art, e.Request, e.Method)
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
 	}

@@ -11,6 +11,8 @@ var explanationTests = []test{
 	{"Explanations/Lifecycle", testExplanationLifecycle},
 	{"Explanations/ListAndOtherOrg", testExplanationList},
 	{"Explanations/Config", testExplanationConfig},
+	{"Explanations/AutoOncePerPrediction", testAutoOncePerPrediction},
+	{"Explanations/Coverage", testExplanationCoverage},
 }
 
 // testExplanationConfig: none stored is store.ErrNotFound; a put is read

@@ -81,6 +81,8 @@ type Store interface {
 	explanation.ArtifactStore
 	explanation.Store
 	explanation.ConfigStore
+	explanation.AutoStore
+	explanation.CoverageStore
 	export.Store
 	export.JobStore
 	CreateAlertRule(ctx context.Context, r alerts.Rule) error
