@@ -9,8 +9,9 @@ import (
 // DefaultMethod are applied by POST /explanations/generate; AutoExplain
 // (with AutoExplainRate) by the processor role's AutoExplainer, which
 // explains a sampled share of the model's logged predictions;
-// CacheEnabled and CacheTTLHours are kept and answered for the client
-// library, not acted on yet (none is reused from a cache).
+// CacheEnabled and CacheTTLHours by generate and the Runner: a request
+// with use_cache is answered from the cache, and a computed outcome kept
+// there for CacheTTLHours.
 type Config struct {
 	OrgID, ModelID string
 	Enabled        bool

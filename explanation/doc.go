@@ -34,8 +34,14 @@
 // keeps each such model's explained_predictions_ratio, explained
 // predictions (the explanations in the transactional store) over logged
 // ones (the analytical rollups, through LoggedCounts) over RatioWindow,
-// which the trust score reads as its explainability input. Still to
-// come: bulk, cache, comparisons, visualization data, served models and
+// which the trust score reads as its explainability input.
+//
+// Cache (spec 3's use_cache): generate answers a request from the cache
+// (platform/kvcache: Redis when configured, in process otherwise) when an
+// identical one, keyed on model, artifact version, method, instance and
+// background rows, was computed within the model's cache_ttl_hours; the
+// explanation is then stored completed at once and says cached. Still to
+// come: bulk, comparisons, visualization data, served models and
 // surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -26,6 +27,9 @@ type API struct {
 	Predictions Predictions
 	// Configs keeps per-model configurations.
 	Configs ConfigStore
+	// Cache, when set, answers requests with use_cache from the outcome
+	// of an identical one (the Runner keeps them in it).
+	Cache kvcache.Cache
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }

@@ -51,6 +51,9 @@ type Explanation struct {
 type Request struct {
 	Instance   map[string]any   `json:"instance"`
 	Background []map[string]any `json:"background,omitempty"`
+	// CacheTTLHours, when positive, keeps the computed outcome in the
+	// cache for that long (use_cache with the model's cache_enabled).
+	CacheTTLHours int `json:"cache_ttl_hours,omitempty"`
 }
 
 // Outcome is a computed explanation as stored.
@@ -68,6 +71,9 @@ type Outcome struct {
 	// Ranking names the features by decreasing |weight|.
 	Ranking           []string `json:"ranking"`
 	ComputationTimeMS float64  `json:"computation_time_ms"`
+	// Cached says the outcome was taken from the cache (its computation
+	// time is the original's).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Filter selects explanations of a list.

@@ -23,6 +23,9 @@ type generateBody struct {
 	Instance     map[string]any   `json:"instance"`
 	Method       string           `json:"method"`
 	Background   []map[string]any `json:"background"`
+	// UseCache (default true) takes the outcome from the cache when an
+	// identical request was computed within the model's cache_ttl_hours.
+	UseCache *bool `json:"use_cache"`
 }
 
 // accepted is the 202 body of POST /explanations/generate.
@@ -32,6 +35,7 @@ type accepted struct {
 	PredictionID  *string   `json:"prediction_id"`
 	Method        string    `json:"method"`
 	Status        string    `json:"status"`
+	Cached        bool      `json:"cached"`
 	Message       string    `json:"message"`
 	CreatedAt     time.Time `json:"created_at"`
 }
@@ -52,6 +56,7 @@ type explanationView struct {
 	FeatureWeights map[string]float64 `json:"feature_weights"`
 	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
+	Cached         bool               `json:"cached"`
 	Error          *string            `json:"error"`
 	Instance       map[string]any     `json:"instance"`
 	CreatedAt      time.Time          `json:"created_at"`
@@ -82,7 +87,7 @@ func newExplanationView(e Explanation) explanationView {
 	}
 	if o := e.Outcome; o != nil {
 		v.Algorithm, v.Exactness, v.BaseValue, v.PredictedValue = &o.Algorithm, &o.Exactness, &o.BaseValue, &o.PredictedValue
-		v.OutputSpace, v.ComputationMS, v.FeatureWeights = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights
+		v.OutputSpace, v.ComputationMS, v.FeatureWeights, v.Cached = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights, o.Cached
 		if o.Perturbation != "" {
 			v.Perturbation = &o.Perturbation
 		}
@@ -162,18 +167,28 @@ func (a *API) generate(c *fiber.Ctx) error {
 	}
 	now := a.Clock.Now()
 	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, PredictionID: b.PredictionID, Method: b.Method,
-		Status: StatusPending, Request: req, CreatedAt: now, UpdatedAt: now}
+		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
+	msg := "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending"
+	if (b.UseCache == nil || *b.UseCache) && cfg.CacheEnabled && a.Cache != nil {
+		if o := cached(ctx, a.Cache, &art, req, b.Method); o != nil {
+			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
+			msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
+		}
+		req.CacheTTLHours = cfg.CacheTTLHours
+	}
+	e.Request = req
 	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
 		return web.NotFound("model")
 	} else if err != nil {
 		return err
 	}
-	a.Runner.Wake()
+	if e.Status == StatusPending {
+		a.Runner.Wake()
+	}
 	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
 	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
-		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status,
-		Message:   "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending",
-		CreatedAt: e.CreatedAt})
+		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
+		Message: msg, CreatedAt: e.CreatedAt})
 }
 
 // predictionInstance reads a logged prediction's input_data as the
