@@ -40,9 +40,17 @@
 // (platform/kvcache: Redis when configured, in process otherwise) when an
 // identical one, keyed on model, artifact version, method, instance and
 // background rows, was computed within the model's cache_ttl_hours; the
-// explanation is then stored completed at once and says cached. Still to
-// come: bulk, comparisons, visualization data, served models and
-// surrogates.
+// explanation is then stored completed at once and says cached. 
+//
+// Bulk and views: POST /explanations/bulk (up to 100 instances, checked
+// all before any is stored), POST /explanations/compare (2-20:
+// feature_importance, instance_similarity, method_agreement), plot data
+// of one explanation (GET /explanations/{explanation_id}/visualization:
+// waterfall, force, feature_importance) and of several (POST
+// /explanations/visualization: summary, decision, dependence), and a
+// model's global importance (GET /explanations/importance/{model_id}:
+// mean |SHAP| over its completed SHAP explanations); the maths is in
+// views.go and plots.go. Still to come: served models and surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

@@ -161,34 +161,46 @@ func (a *API) generate(c *fiber.Ctx) error {
 	if _, err := planFor(&art, req, b.Method); err != nil {
 		return err
 	}
-	id, err := uuid.NewV7()
+	e, err := a.enqueue(ctx, cfg, &art, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
 	if err != nil {
 		return err
 	}
-	now := a.Clock.Now()
-	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, PredictionID: b.PredictionID, Method: b.Method,
-		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
+	a.Runner.Wake()
+	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
 	msg := "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending"
-	if (b.UseCache == nil || *b.UseCache) && cfg.CacheEnabled && a.Cache != nil {
-		if o := cached(ctx, a.Cache, &art, req, b.Method); o != nil {
+	if e.Outcome != nil {
+		msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
+	}
+	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
+		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
+		Message: msg, CreatedAt: e.CreatedAt})
+}
+
+// enqueue stores a checked request of the model of art: completed at once
+// from the cache when useCache and the model's cache_enabled allow and an
+// identical request was computed, else pending for the Runner (which then
+// keeps its outcome in the cache for cache_ttl_hours).
+func (a *API) enqueue(ctx context.Context, cfg Config, art *Artifact, predictionID, method string, req Request, useCache bool) (Explanation, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Explanation{}, err
+	}
+	now := a.Clock.Now()
+	e := Explanation{ID: id.String(), OrgID: art.OrgID, ModelID: art.ModelID, PredictionID: predictionID, Method: method,
+		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
+	if useCache && cfg.CacheEnabled && a.Cache != nil {
+		if o := cached(ctx, a.Cache, art, req, method); o != nil {
 			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
-			msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
 		}
 		req.CacheTTLHours = cfg.CacheTTLHours
 	}
 	e.Request = req
 	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
+		return e, web.NotFound("model")
 	} else if err != nil {
-		return err
+		return e, err
 	}
-	if e.Status == StatusPending {
-		a.Runner.Wake()
-	}
-	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
-	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
-		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
-		Message: msg, CreatedAt: e.CreatedAt})
+	return e, nil
 }
 
 // predictionInstance reads a logged prediction's input_data as the
