@@ -40,7 +40,7 @@
 // (platform/kvcache: Redis when configured, in process otherwise) when an
 // identical one, keyed on model, artifact version, method, instance and
 // background rows, was computed within the model's cache_ttl_hours; the
-// explanation is then stored completed at once and says cached. 
+// explanation is then stored completed at once and says cached.
 //
 // Bulk and views: POST /explanations/bulk (up to 100 instances, checked
 // all before any is stored), POST /explanations/compare (2-20:
