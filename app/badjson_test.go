@@ -46,6 +46,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"PUT /explanations/config/:model_id":               {`{%s}`, "default_method", `"lime"`, "default_method", ""},
 	"POST /explanations/bulk":                          {`{"model_id":":model_id","instances":[{%s}]}`, "x", `1`, "instances[0].x", "instances"},
 	"POST /explanations/compare":                       {`{"explanation_ids":["a","b"],%s}`, "comparison_type", `"method_agreement"`, "comparison_type", ""},
+	"POST /explanations/:explanation_id/cancel":        {`{%s}`, "x", `1`, "x", ""},
 	"POST /explanations/visualization":                 {`{"explanation_ids":["a"],%s}`, "plot_type", `"summary"`, "plot_type", ""},
 	"PUT /models/:model_id/artifact":                   {`{%s,"features":["a","b"],"coefficients":[1,2],"intercept":0.5,"link":"identity"}`, "kind", `"linear"`, "kind", ""},
 	"POST /drift/detect":                               {`{"model_id":":model_id","reference_data":{%s},"current_data":{"x":[1,2,3,5]}}`, "x", `[1,2,3,4]`, "reference_data.x", ""},

@@ -157,7 +157,7 @@ func (a *API) stats(c *fiber.Ctx) error {
 	for _, m := range RequestMethods {
 		out.ByMethod[m] = st.ByMethod[m]
 	}
-	for _, s := range []string{StatusPending, StatusCompleted, StatusFailed} {
+	for _, s := range Statuses {
 		out.ByStatus[s] = st.ByStatus[s]
 	}
 	return c.JSON(out)

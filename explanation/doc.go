@@ -50,7 +50,10 @@
 // /explanations/visualization: summary, decision, dependence), and a
 // model's global importance (GET /explanations/importance/{model_id}:
 // mean |SHAP| over its completed SHAP explanations); the maths is in
-// views.go and plots.go. Still to come: served models and surrogates.
+// views.go and plots.go. Jobs: POST
+// /explanations/{explanation_id}/cancel cancels a pending one; progress is
+// 0 while pending, 1 once final. Still to come: served models and
+// surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

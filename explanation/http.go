@@ -51,6 +51,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/explanations/importance/:model_id", Permission: "models:read", Handler: a.globalImportance},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id/visualization", Permission: "models:read", Handler: a.visualize},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
+		{Method: fiber.MethodPost, Path: "/explanations/:explanation_id/cancel", Permission: "models:write", Handler: a.cancel},
 	}
 }
 

@@ -56,12 +56,15 @@ type explanationView struct {
 	FeatureWeights map[string]float64 `json:"feature_weights"`
 	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
-	Cached         bool               `json:"cached"`
-	Error          *string            `json:"error"`
-	Instance       map[string]any     `json:"instance"`
-	CreatedAt      time.Time          `json:"created_at"`
-	UpdatedAt      time.Time          `json:"updated_at"`
-	CompletedAt    *time.Time         `json:"completed_at"`
+	// Progress is 0 while pending, 1 once final: one explanation is one
+	// step of work.
+	Progress    float64        `json:"progress"`
+	Cached      bool           `json:"cached"`
+	Error       *string        `json:"error"`
+	Instance    map[string]any `json:"instance"`
+	CreatedAt   time.Time      `json:"created_at"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+	CompletedAt *time.Time     `json:"completed_at"`
 }
 
 // topFeature is one feature of the ranking: its value in the instance and
@@ -81,6 +84,9 @@ func newExplanationView(e Explanation) explanationView {
 		CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
+	}
+	if e.Status != StatusPending {
+		v.Progress = 1
 	}
 	if e.Error != "" {
 		v.Error = &e.Error
@@ -280,7 +286,7 @@ func (a *API) listExplanations(c *fiber.Ctx) error {
 	var v web.Problems
 	f := Filter{ModelID: c.Query("model_id"), Limit: limit, Offset: offset}
 	f.Method = v.EnumQuery(c, "method", "", RequestMethods...)
-	f.Status = v.EnumQuery(c, "status", "", StatusPending, StatusCompleted, StatusFailed)
+	f.Status = v.EnumQuery(c, "status", "", Statuses...)
 	v.Text("model_id", f.ModelID)
 	if err := v.Err(); err != nil {
 		return err
@@ -309,4 +315,33 @@ type explanationPage struct {
 	Limit        int               `json:"limit"`
 	Offset       int               `json:"offset"`
 	Explanations []explanationView `json:"explanations"`
+}
+
+// cancel answers POST /explanations/{explanation_id}/cancel: a pending
+// explanation becomes cancelled (200 with it; the Runner then neither
+// starts it nor stores the outcome of a computation in flight); 409 once
+// it is final, 404 for another organization's.
+func (a *API) cancel(c *fiber.Ctx) error {
+	if err := web.NoBody(c); err != nil {
+		return err
+	}
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return err
+	}
+	ctx, orgID := c.UserContext(), identity.OrgID(c)
+	err = a.Jobs.CancelExplanation(ctx, orgID, id, a.Clock.Now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return web.NotFound("explanation")
+	case errors.Is(err, store.ErrConflict):
+		return web.Conflict("the explanation is final: only a pending one can be cancelled")
+	case err != nil:
+		return err
+	}
+	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newExplanationView(e))
 }

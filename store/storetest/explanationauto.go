@@ -133,3 +133,24 @@ func testExplanationCoverage(t *testing.T, s Store) {
 		t.Errorf("coverage of a deleted model: got %v, %v, want false, nil", changed, err)
 	}
 }
+
+// testExplanationCancel: a pending explanation is cancelled once (then
+// store.ErrConflict), its outcome can no longer be stored, and another
+// organization's cancel is store.ErrNotFound.
+func testExplanationCancel(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	e := newExplanation(a.ID, m.ID, "cancel-1", explanation.RequestSHAP, 1)
+	must(t, s.CreateExplanation(ctx(t), e), "CreateExplanation")
+	wantErr(t, s.CancelExplanation(ctx(t), b.ID, e.ID, at(2)), store.ErrNotFound, "CancelExplanation by another organization")
+	must(t, s.CancelExplanation(ctx(t), a.ID, e.ID, at(2)), "CancelExplanation")
+	wantErr(t, s.CancelExplanation(ctx(t), a.ID, e.ID, at(3)), store.ErrConflict, "CancelExplanation again")
+	done := autoExplanation(a.ID, m.ID, e.ID, "", 3)
+	wantErr(t, s.FinishExplanation(ctx(t), done), store.ErrConflict, "FinishExplanation of a cancelled explanation")
+	got, err := s.Explanation(ctx(t), a.ID, e.ID)
+	must(t, err, "Explanation")
+	if got.Status != explanation.StatusCancelled || got.CompletedAt == nil || !got.CompletedAt.Equal(stored(at(2))) {
+		t.Errorf("got status %s, completed_at %v, want cancelled at %v", got.Status, got.CompletedAt, at(2))
+	}
+}

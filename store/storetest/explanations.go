@@ -13,6 +13,7 @@ var explanationTests = []test{
 	{"Explanations/Config", testExplanationConfig},
 	{"Explanations/AutoOncePerPrediction", testAutoOncePerPrediction},
 	{"Explanations/Coverage", testExplanationCoverage},
+	{"Explanations/Cancel", testExplanationCancel},
 }
 
 // testExplanationConfig: none stored is store.ErrNotFound; a put is read
