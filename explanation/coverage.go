@@ -55,8 +55,9 @@ type LoggedCounts interface {
 // Coverer keeps explained_predictions_ratio of the models CoverageModels
 // names: for each organization, one read of the explained counts and one
 // of the logged counts, then the coverage of each model stored (a trust
-// snapshot when its ratio changed). A model with no logged prediction in
-// the window keeps its last ratio.
+// snapshot when its ratio changed). The logged count is at least the
+// explained one (the rollups may lag the explanations); a model with no
+// logged prediction in the window keeps its last ratio.
 type Coverer struct {
 	Store  CoverageStore
 	Logged LoggedCounts
@@ -98,7 +99,9 @@ func (c *Coverer) Refresh(ctx context.Context) (int, error) {
 			return changed, fmt.Errorf("logged counts: %w", err)
 		}
 		for _, id := range ids {
-			cov := Coverage{OrgID: org, ModelID: id, Explained: explained[id], Logged: logged[id], From: from, To: now}
+			// An explained prediction is a logged one: while the rollups
+			// lag the explanations, the logged count is at least theirs.
+			cov := Coverage{OrgID: org, ModelID: id, Explained: explained[id], Logged: max(logged[id], explained[id]), From: from, To: now}
 			if cov.Logged == 0 {
 				continue
 			}
