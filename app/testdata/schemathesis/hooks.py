@@ -200,6 +200,13 @@ def _broken_rules(op, case):
         broken |= _artifact_rules(body)
     if op == "POST /explanations/generate":
         broken |= _explanation_rules(body)
+    if op == "POST /explanations/bulk":
+        # generate's rules, instance by instance.
+        broken |= {"model_id", "background", "background[*", "instances[*"}
+    if op in ("POST /explanations/compare", "POST /explanations/visualization"):
+        # The stored explanations decide: completed ones of one model, and
+        # (dependence) a feature they name.
+        broken |= {"explanation_ids", "explanation_ids[*", "feature"}
     if op == "POST /export/exports":
         broken |= _export_period(body)
     if op in ("POST /llm/completions", "POST /llm/completions/batch"):
