@@ -1,7 +1,6 @@
 package explanation
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -9,8 +8,6 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store"
 )
 
 // MaxBulk bounds the instances of one bulk request (spec 3).
@@ -62,23 +59,12 @@ func (a *API) bulk(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, orgID := c.UserContext(), identity.OrgID(c)
-	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
-		return err
-	}
-	cfg, err := a.config(ctx, orgID, b.ModelID)
+	cfg, err := a.enabled(ctx, orgID, b.ModelID, &b.Method)
 	if err != nil {
 		return err
 	}
-	if !cfg.Enabled {
-		return web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
-	}
-	if b.Method == "" {
-		b.Method = cfg.DefaultMethod
-	}
-	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
-	} else if err != nil {
+	art, err := a.artifact(ctx, orgID, b.ModelID)
+	if err != nil {
 		return err
 	}
 	reqs := make([]Request, len(b.Instances))

@@ -137,18 +137,9 @@ func (a *API) generate(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, orgID := c.UserContext(), identity.OrgID(c)
-	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
-		return err
-	}
-	cfg, err := a.config(ctx, orgID, b.ModelID)
+	cfg, err := a.enabled(ctx, orgID, b.ModelID, &b.Method)
 	if err != nil {
 		return err
-	}
-	if !cfg.Enabled {
-		return web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
-	}
-	if b.Method == "" {
-		b.Method = cfg.DefaultMethod
 	}
 	if b.PredictionID != "" {
 		instance, err := a.predictionInstance(ctx, orgID, b.ModelID, b.PredictionID)
@@ -157,10 +148,8 @@ func (a *API) generate(c *fiber.Ctx) error {
 		}
 		b.Instance = instance
 	}
-	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
-	} else if err != nil {
+	art, err := a.artifact(ctx, orgID, b.ModelID)
+	if err != nil {
 		return err
 	}
 	req := Request{Instance: b.Instance, Background: b.Background}
@@ -259,17 +248,60 @@ func (a *API) byPrediction(c *fiber.Ctx) error {
 // getExplanation answers GET /explanations/{explanation_id}; another
 // organization's explanation is a 404 like a missing one.
 func (a *API) getExplanation(c *fiber.Ctx) error {
-	id, err := web.PathParam(c, "explanation_id")
+	e, err := a.pathExplanation(c)
 	if err != nil {
 		return err
 	}
-	e, err := a.Jobs.Explanation(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("explanation")
-	} else if err != nil {
-		return err
-	}
 	return c.JSON(newExplanationView(e))
+}
+
+// pathExplanation reads the organization's explanation the path names:
+// 404 for another organization's, like a missing one.
+func (a *API) pathExplanation(c *fiber.Ctx) (Explanation, error) {
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return Explanation{}, err
+	}
+	return a.explanation(c.UserContext(), identity.OrgID(c), id)
+}
+
+// explanation reads one explanation of the organization: 404 when it has
+// none with the id.
+func (a *API) explanation(ctx context.Context, orgID, id string) (Explanation, error) {
+	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return e, web.NotFound("explanation")
+	}
+	return e, err
+}
+
+// enabled checks the model (404) and that explanations are enabled for it
+// (409), and fills *method with its default_method when empty: the
+// model's configuration.
+func (a *API) enabled(ctx context.Context, orgID, modelID string, method *string) (Config, error) {
+	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
+		return Config{}, err
+	}
+	cfg, err := a.config(ctx, orgID, modelID)
+	if err != nil {
+		return cfg, err
+	}
+	if !cfg.Enabled {
+		return cfg, web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
+	}
+	if *method == "" {
+		*method = cfg.DefaultMethod
+	}
+	return cfg, nil
+}
+
+// artifact reads the model's artifact: 422 on model_id when it has none.
+func (a *API) artifact(ctx context.Context, orgID, modelID string) (Artifact, error) {
+	art, err := a.Artifacts.ModelArtifact(ctx, orgID, modelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return art, web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
+	}
+	return art, err
 }
 
 // listExplanations answers GET /explanations: newest first, filtered by

@@ -2,7 +2,6 @@ package explanation
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/gofiber/fiber/v2"
@@ -10,7 +9,6 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store"
 )
 
 // Comparison types of POST /explanations/compare.
@@ -39,10 +37,8 @@ func (a *API) completedSet(ctx context.Context, orgID string, ids []string, lo, 
 	}
 	out := make([]Explanation, 0, len(ids))
 	for i, id := range ids {
-		e, err := a.Jobs.Explanation(ctx, orgID, id)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, web.NotFound("explanation")
-		} else if err != nil {
+		e, err := a.explanation(ctx, orgID, id)
+		if err != nil {
 			return nil, err
 		}
 		if e.Status != StatusCompleted || e.Outcome == nil {
@@ -157,16 +153,10 @@ func (a *API) compare(c *fiber.Ctx) error {
 // visualize answers GET /explanations/{explanation_id}/visualization:
 // plot_type (PlotTypes) over max_features (1-100, default 10).
 func (a *API) visualize(c *fiber.Ctx) error {
-	id, err := web.PathParam(c, "explanation_id")
-	if err != nil {
-		return err
-	}
 	// The explanation first: another organization's is a 404 whatever
 	// the query.
-	e, err := a.Jobs.Explanation(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("explanation")
-	} else if err != nil {
+	e, err := a.pathExplanation(c)
+	if err != nil {
 		return err
 	}
 	max, err := web.IntQuery(c, "max_features", 10, 1, 100)
