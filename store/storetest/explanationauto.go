@@ -154,3 +154,60 @@ func testExplanationCancel(t *testing.T, s Store) {
 		t.Errorf("got status %s, completed_at %v, want cancelled at %v", got.Status, got.CompletedAt, at(2))
 	}
 }
+
+// readmeTree is the README's one-tree scikit-learn export over age and
+// tenure.
+const readmeTree = `{"format": "vigil-sklearn-trees", "version": 1, "estimator": "DecisionTreeRegressor", "n_features": 2,
+	"feature_names": ["age", "tenure"], "base": 0, "scale": 1, "link": "identity", "trees": [{"children_left": [1, 3, -1, -1, -1],
+	"children_right": [2, 4, -1, -1, -1], "feature": [0, 1, -1, -1, -1], "threshold": [40, 12, -2, -2, -2],
+	"value": [0.575, 0.35, 0.8, 0.2, 0.5], "weighted_n_node_samples": [4, 2, 2, 1, 1]}]}`
+
+// testAutoReplicas: two processor replicas' auto-explainers handed the
+// same 20 logged predictions at once explain each exactly once between
+// them (exact TreeSHAP), and a third handed them again explains none.
+func testAutoReplicas(t *testing.T, s Store) {
+	a := newOrg(t, s)
+	m := newModel(a.ID, "tenure", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	must(t, s.PutModelArtifact(ctx(t), explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindSklearn,
+		Features: []string{"age", "tenure"}, Content: readmeTree, NumFeatures: 2, NumTrees: 1, MaxDepth: 2, UploadedAt: at(1)}), "PutModelArtifact")
+	cfg := explanation.DefaultConfig(a.ID, m.ID)
+	rate := 1.0
+	cfg.AutoExplain, cfg.AutoExplainRate, cfg.UpdatedAt = true, &rate, at(1)
+	must(t, s.PutExplanationConfig(ctx(t), cfg), "PutExplanationConfig")
+	var ps []explanation.Logged
+	for i := range 20 {
+		ps = append(ps, explanation.Logged{OrgID: a.ID, ModelID: m.ID, PredictionID: fmt.Sprintf("p-%d", i),
+			Input: []byte(fmt.Sprintf(`{"age": %d, "tenure": %d}`, 20+2*i, i))})
+	}
+	tallies := make([]explanation.AutoTally, 2)
+	var wg sync.WaitGroup
+	for r := range tallies {
+		wg.Go(func() {
+			x := &explanation.AutoExplainer{Store: s, PerSecond: 1000}
+			var err error
+			if tallies[r], err = x.Explain(ctx(t), ps); err != nil {
+				t.Errorf("replica %d: Explain: %v", r, err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := tallies[0].Explained + tallies[1].Explained; got != len(ps) {
+		t.Errorf("got %d and %d explained by the replicas, want %d between them", tallies[0].Explained, tallies[1].Explained, len(ps))
+	}
+	again, err := (&explanation.AutoExplainer{Store: s, PerSecond: 1000}).Explain(ctx(t), ps)
+	must(t, err, "Explain again")
+	if again.Explained != 0 || again.Skipped != len(ps) {
+		t.Errorf("a replay: got %d explained, %d skipped, want 0, %d", again.Explained, again.Skipped, len(ps))
+	}
+	list, total, err := s.Explanations(ctx(t), a.ID, explanation.Filter{ModelID: m.ID, Status: explanation.StatusCompleted, Limit: 50})
+	must(t, err, "Explanations")
+	if total != int64(len(ps)) {
+		t.Fatalf("got %d completed explanations, want %d", total, len(ps))
+	}
+	for _, e := range list {
+		if e.Outcome.Algorithm != explanation.MethodTreeSHAP || e.Outcome.Exactness != explanation.Exact {
+			t.Errorf("%s: got %s %s, want exact tree_shap", e.PredictionID, e.Outcome.Algorithm, e.Outcome.Exactness)
+		}
+	}
+}

@@ -14,6 +14,7 @@ var explanationTests = []test{
 	{"Explanations/AutoOncePerPrediction", testAutoOncePerPrediction},
 	{"Explanations/Coverage", testExplanationCoverage},
 	{"Explanations/Cancel", testExplanationCancel},
+	{"Explanations/AutoReplicas", testAutoReplicas},
 }
 
 // testExplanationConfig: none stored is store.ErrNotFound; a put is read
