@@ -74,9 +74,11 @@ def filter_failure(ctx, failure, case, response):
         # there).
         return not (case.method.upper() in ("GET", "PUT", "DELETE", "OPTIONS") and
                     any(m in failure.message for m in ("GET", "PUT", "DELETE")))
-    if failure.code in ("ST204", "ST205") and case.operation.path == "/explanations/generate":
-        # Likewise GET /explanations/{explanation_id} takes "generate" for
-        # an explanation id (and answers 404 there).
+    if failure.code in ("ST204", "ST205") and case.operation.path in (
+            "/explanations/generate", "/explanations/bulk", "/explanations/compare", "/explanations/visualization"):
+        # Likewise GET /explanations/{explanation_id} takes "generate",
+        # "bulk", "compare" and "visualization" for an explanation id (and
+        # answers 404 there).
         return not (case.method.upper() in ("GET", "OPTIONS") and "GET" in failure.message)
     if failure.code in ("ST204", "ST205") and case.operation.path == "/codehost/repositories/track":
         # Likewise GET, PATCH and DELETE /codehost/repositories/{repository_id}
