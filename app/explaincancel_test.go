@@ -41,3 +41,18 @@ func TestExplanationCancel(t *testing.T) {
 		}
 	})
 }
+
+// TestExplanationIntegers: an integer-valued number written with a
+// fraction is an integer, as the document's type says (Schemathesis sent
+// cache_ttl_hours 1882.0); a fraction is a 422.
+func TestExplanationIntegers(t *testing.T) {
+	s := start(t, testConfig(t))
+	key, _ := s.key(s.admin(), "read", "write")
+	model := s.model(key, "fraud", "1")
+	if r := s.raw("PUT", "/explanations/config/"+model, key, "application/json", `{"cache_ttl_hours": 1882.0}`).want(t, 200); r.at("cache_ttl_hours") != 1882.0 {
+		t.Errorf("got cache_ttl_hours %v, want 1882", r.at("cache_ttl_hours"))
+	}
+	s.raw("PUT", "/explanations/config/"+model, key, "application/json", `{"cache_ttl_hours": 2.5}`).wantField(t, "cache_ttl_hours")
+	s.raw("POST", "/explanations/visualization", key, "application/json", `{"explanation_ids": ["x"], "plot_type": "summary", "max_features": 1.5}`).
+		wantField(t, "max_features")
+}

@@ -22,7 +22,7 @@ type configBody struct {
 	// AutoExplainRate null or absent takes the processor role's default.
 	AutoExplainRate *float64 `json:"auto_explain_rate"`
 	CacheEnabled    *bool    `json:"cache_enabled"`
-	CacheTTLHours   *int     `json:"cache_ttl_hours"`
+	CacheTTLHours   *web.Int `json:"cache_ttl_hours"`
 }
 
 // configView is a configuration as the API answers it; updated_at is null
@@ -91,7 +91,7 @@ func (a *API) putConfig(c *fiber.Ctx) error {
 		v.OneOf("default_method", cfg.DefaultMethod, RequestMethods...)
 	}
 	if b.CacheTTLHours != nil {
-		cfg.CacheTTLHours = *b.CacheTTLHours
+		cfg.CacheTTLHours = int(*b.CacheTTLHours)
 		if cfg.CacheTTLHours < 1 || cfg.CacheTTLHours > MaxCacheTTLHours {
 			v.Add("cache_ttl_hours", "must be 1 to 8760 (a year)")
 		}

@@ -183,7 +183,7 @@ func (a *API) visualize(c *fiber.Ctx) error {
 type multiPlotBody struct {
 	ExplanationIDs []string `json:"explanation_ids"`
 	PlotType       string   `json:"plot_type"`
-	MaxFeatures    *int     `json:"max_features"`
+	MaxFeatures    *web.Int `json:"max_features"`
 	Feature        string   `json:"feature"`
 }
 
@@ -200,7 +200,7 @@ func (a *API) visualizeMany(c *fiber.Ctx) error {
 	v.OneOf("plot_type", b.PlotType, MultiPlotTypes...)
 	max := 20
 	if b.MaxFeatures != nil {
-		max = *b.MaxFeatures
+		max = int(*b.MaxFeatures)
 		if max < 1 || max > 100 {
 			v.Add("max_features", "must be 1 to 100")
 		}
