@@ -62,7 +62,7 @@ var rooms = []room{
 	{"exports", []string{"report", "report/...", "export", "export/..."},
 		[]string{"analytics contract", "alerts", "drift", "bias", "governance", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"processors", []string{"processors", "processors/..."},
-		[]string{"analytics contract", "event log contract", "governance", "drift", "alerts", "registry", "plumbing", "store contract", "maths"}},
+		[]string{"analytics contract", "event log contract", "governance", "drift", "alerts", "explanation", "registry", "plumbing", "store contract", "maths"}},
 	{"query", []string{"query", "query/..."},
 		[]string{"analytics contract", "event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"toxicity", []string{"toxicity"}, []string{"event log contract", "identity", "plumbing", "store contract"}},

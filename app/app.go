@@ -44,9 +44,10 @@ type App struct {
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
 
-	events      eventlog.Log
-	source      func() (eventlog.Source, error)
-	draftSource func() (eventlog.Source, error) // a member of the risk drafter's group
+	events        eventlog.Log
+	source        func() (eventlog.Source, error)
+	draftSource   func() (eventlog.Source, error) // a member of the risk drafter's group
+	explainSource func() (eventlog.Source, error) // a member of the auto-explainer's group
 	// landing tells when the processors have landed what the log held.
 	landing      *alerting.Landing
 	ensureTopics func(ctx context.Context) error // nil for the embedded log

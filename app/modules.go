@@ -26,6 +26,7 @@ import (
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/ratelimit"
@@ -262,13 +263,19 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.services = append(a.services, service{"review-outbox", resender.Run})
 	// Explanations are computed in the API process; pending ones are read
 	// from the store, so that a restart loses none.
+	// Their cache is Redis's when configured, so replicas share it.
+	var explainCache kvcache.Cache = &kvcache.Memory{Clock: a.clock()}
+	if a.redis != nil {
+		explainCache = &kvcache.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
+	}
 	var explainer *explanation.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Workers: a.cfg.ExplainWorkers, Clock: a.clock(), Log: a.log}
+		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Cache: explainCache, Workers: a.cfg.ExplainWorkers,
+			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Cache: explainCache, Clock: a.clock()}
 	exports := a.exportAPI()
 	shares, err := a.shareAPI(exports)
 	if err != nil {

@@ -11,12 +11,14 @@ import (
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
+	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/processors/drafting"
+	"github.com/vigilhq/vigil/processors/explaining"
 	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
@@ -79,6 +81,10 @@ func (a *App) initKafka(ctx context.Context) error {
 		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + drafting.Group,
 			Prefix: p.Prefix(), Kinds: []string{eventlog.KindGovernance}, InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
+	a.explainSource = func() (eventlog.Source, error) {
+		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + explaining.Group,
+			Prefix: p.Prefix(), Kinds: []string{eventlog.KindPrediction}, InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
+	}
 	return nil
 }
 
@@ -92,6 +98,7 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 	a.source = func() (eventlog.Source, error) { return l.Consumer(processorGroup), nil }
 	a.draftSource = func() (eventlog.Source, error) { return l.Consumer(drafting.Group), nil }
 	a.landing = &alerting.Landing{Progress: l, Group: processorGroup}
+	a.explainSource = func() (eventlog.Source, error) { return l.Consumer(explaining.Group), nil }
 	a.closers = append(a.closers, l.Close)
 	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
 	return nil
@@ -157,7 +164,44 @@ func (a *App) initProcessor(context.Context) error {
 		d := &drafting.Drafter{Source: src, Store: a.store, Log: a.log, Clock: a.clock()}
 		return d.Run(ctx)
 	}})
+	a.initAutoExplain()
 	return a.initAlerting()
+}
+
+// initAutoExplain runs the auto-explainer: it reads the predictions with
+// a group of its own, so that explaining neither waits for nor holds back
+// the analytical writes, and keeps each model's explained ratio for the
+// trust score.
+func (a *App) initAutoExplain() {
+	ae := a.cfg.AutoExplain
+	a.services = append(a.services, service{"auto-explain", func(ctx context.Context) error {
+		if !a.topicsReady(ctx) {
+			return nil
+		}
+		src, err := a.explainSource()
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		rate := float64(ae.Percent) / 100
+		if rate == 0 {
+			rate = -1 // none: the explainer's zero is its default
+		}
+		s := &explaining.Service{Source: src, Refresh: ae.Refresh, Log: a.log,
+			Explain: &explanation.AutoExplainer{Store: a.store, DefaultRate: rate, PerSecond: float64(ae.PerSecond),
+				Clock: a.clock(), Log: a.log},
+			Coverage: &explanation.Coverer{Store: a.store, Logged: loggedCounts{a.analytics}, Clock: a.clock()}}
+		return s.Run(ctx)
+	}})
+}
+
+// loggedCounts adapts the analytical store's rollups to
+// explanation.LoggedCounts.
+type loggedCounts struct{ analyticalStore }
+
+// LoggedCounts implements explanation.LoggedCounts.
+func (s loggedCounts) LoggedCounts(ctx context.Context, orgID string, modelIDs []string, from, to time.Time) (map[string]int64, error) {
+	return s.PredictionCounts(ctx, orgID, modelIDs, analytics.Range{From: from, To: to})
 }
 
 // topicsReady creates the event log's topics (Kafka), retrying until it

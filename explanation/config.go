@@ -6,17 +6,22 @@ import (
 )
 
 // Config is one model's explanation configuration (spec 3). Enabled and
-// DefaultMethod are applied by POST /explanations/generate; AutoExplain,
-// CacheEnabled and CacheTTLHours are kept and answered for the client
-// library, not acted on yet (no explanation is generated on arrival and
-// none is reused from a cache).
+// DefaultMethod are applied by POST /explanations/generate; AutoExplain
+// (with AutoExplainRate) by the processor role's AutoExplainer, which
+// explains a sampled share of the model's logged predictions;
+// CacheEnabled and CacheTTLHours by generate and the Runner: a request
+// with use_cache is answered from the cache, and a computed outcome kept
+// there for CacheTTLHours.
 type Config struct {
 	OrgID, ModelID string
 	Enabled        bool
 	// DefaultMethod is one of RequestMethods.
 	DefaultMethod string
 	AutoExplain   bool
-	CacheEnabled  bool
+	// AutoExplainRate is the share (0-1) of the logged predictions
+	// auto-explained; nil takes the AutoExplainer's default.
+	AutoExplainRate *float64
+	CacheEnabled    bool
 	// CacheTTLHours is 1 to MaxCacheTTLHours.
 	CacheTTLHours int
 	// UpdatedAt is the zero time for a model that has no stored

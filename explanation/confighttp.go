@@ -19,25 +19,29 @@ type configBody struct {
 	Enabled       *bool   `json:"enabled"`
 	DefaultMethod *string `json:"default_method"`
 	AutoExplain   *bool   `json:"auto_explain"`
-	CacheEnabled  *bool   `json:"cache_enabled"`
-	CacheTTLHours *int    `json:"cache_ttl_hours"`
+	// AutoExplainRate null or absent takes the processor role's default.
+	AutoExplainRate *float64 `json:"auto_explain_rate"`
+	CacheEnabled    *bool    `json:"cache_enabled"`
+	CacheTTLHours   *web.Int `json:"cache_ttl_hours"`
 }
 
 // configView is a configuration as the API answers it; updated_at is null
 // for the defaults of a model that has none stored.
 type configView struct {
-	ModelID       string     `json:"model_id"`
-	Enabled       bool       `json:"enabled"`
-	DefaultMethod string     `json:"default_method"`
-	AutoExplain   bool       `json:"auto_explain"`
-	CacheEnabled  bool       `json:"cache_enabled"`
-	CacheTTLHours int        `json:"cache_ttl_hours"`
-	UpdatedAt     *time.Time `json:"updated_at"`
+	ModelID       string `json:"model_id"`
+	Enabled       bool   `json:"enabled"`
+	DefaultMethod string `json:"default_method"`
+	AutoExplain   bool   `json:"auto_explain"`
+	// AutoExplainRate is null while the processor role's default applies.
+	AutoExplainRate *float64   `json:"auto_explain_rate"`
+	CacheEnabled    bool       `json:"cache_enabled"`
+	CacheTTLHours   int        `json:"cache_ttl_hours"`
+	UpdatedAt       *time.Time `json:"updated_at"`
 }
 
 func newConfigView(c Config) configView {
 	v := configView{ModelID: c.ModelID, Enabled: c.Enabled, DefaultMethod: c.DefaultMethod, AutoExplain: c.AutoExplain,
-		CacheEnabled: c.CacheEnabled, CacheTTLHours: c.CacheTTLHours}
+		AutoExplainRate: c.AutoExplainRate, CacheEnabled: c.CacheEnabled, CacheTTLHours: c.CacheTTLHours}
 	if !c.UpdatedAt.IsZero() {
 		v.UpdatedAt = &c.UpdatedAt
 	}
@@ -87,10 +91,16 @@ func (a *API) putConfig(c *fiber.Ctx) error {
 		v.OneOf("default_method", cfg.DefaultMethod, RequestMethods...)
 	}
 	if b.CacheTTLHours != nil {
-		cfg.CacheTTLHours = *b.CacheTTLHours
+		cfg.CacheTTLHours = int(*b.CacheTTLHours)
 		if cfg.CacheTTLHours < 1 || cfg.CacheTTLHours > MaxCacheTTLHours {
 			v.Add("cache_ttl_hours", "must be 1 to 8760 (a year)")
 		}
+	}
+	if r := b.AutoExplainRate; r != nil {
+		if !(*r >= 0 && *r <= 1) {
+			v.Add("auto_explain_rate", "must be a share from 0 to 1 (1 explains every logged prediction)")
+		}
+		cfg.AutoExplainRate = r
 	}
 	if err := v.Err(); err != nil {
 		return err
@@ -147,7 +157,7 @@ func (a *API) stats(c *fiber.Ctx) error {
 	for _, m := range RequestMethods {
 		out.ByMethod[m] = st.ByMethod[m]
 	}
-	for _, s := range []string{StatusPending, StatusCompleted, StatusFailed} {
+	for _, s := range Statuses {
 		out.ByStatus[s] = st.ByStatus[s]
 	}
 	return c.JSON(out)

@@ -23,8 +23,36 @@
 // keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
 // model has a Config (GET/PUT /explanations/config/{model_id}): enabled
 // and default_method are applied by generate; GET /explanations/stats
-// counts a model's explanations. Still to come: bulk, cache,
-// auto-explain, comparisons, visualization data, served models and
+// counts a model's explanations.
+//
+// Auto-explain (issue 16 point 4): the AutoExplainer, run by the
+// processor role over a consumer group of its own
+// (processors/explaining), explains a sampled share of the logged
+// predictions of each model with auto_explain on (Config.AutoExplainRate,
+// chosen by a hash of the prediction id), within a budget of work per
+// second, one explanation per prediction (origin auto). The Coverer
+// keeps each such model's explained_predictions_ratio, explained
+// predictions (the explanations in the transactional store) over logged
+// ones (the analytical rollups, through LoggedCounts) over RatioWindow,
+// which the trust score reads as its explainability input.
+//
+// Cache (spec 3's use_cache): generate answers a request from the cache
+// (platform/kvcache: Redis when configured, in process otherwise) when an
+// identical one, keyed on model, artifact version, method, instance and
+// background rows, was computed within the model's cache_ttl_hours; the
+// explanation is then stored completed at once and says cached.
+//
+// Bulk and views: POST /explanations/bulk (up to 100 instances, checked
+// all before any is stored), POST /explanations/compare (2-20:
+// feature_importance, instance_similarity, method_agreement), plot data
+// of one explanation (GET /explanations/{explanation_id}/visualization:
+// waterfall, force, feature_importance) and of several (POST
+// /explanations/visualization: summary, decision, dependence), and a
+// model's global importance (GET /explanations/importance/{model_id}:
+// mean |SHAP| over its completed SHAP explanations); the maths is in
+// views.go and plots.go. Jobs: POST
+// /explanations/{explanation_id}/cancel cancels a pending one; progress is
+// 0 while pending, 1 once final. Still to come: served models and
 // surrogates.
 //
 // It imports identity, registry, the platform, the store errors and the

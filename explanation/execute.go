@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
 )
@@ -87,8 +88,9 @@ func seed(id string) uint64 {
 	return h.Sum64()
 }
 
-// execute computes e with the model's current artifact.
-func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outcome, error) {
+// execute computes e with the model's current artifact, and keeps the
+// outcome in c when e's request asks for it.
+func execute(ctx context.Context, artifacts ArtifactStore, c kvcache.Cache, e Explanation) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errors.New("the model has no artifact any more")
@@ -96,7 +98,17 @@ func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outc
 	if err != nil {
 		return nil, err
 	}
-	p, err := planFor(&art, e.Request, e.Method)
+	o, err := explain(&art, e)
+	if err == nil {
+		// A cache that cannot keep it costs a recomputation, nothing more.
+		_ = keep(ctx, c, &art, e.Request, e.Method, o)
+	}
+	return o, err
+}
+
+// explain computes e with the artifact art.
+func explain(art *Artifact, e Explanation) (*Outcome, error) {
+	p, err := planFor(art, e.Request, e.Method)
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/store"
@@ -26,6 +27,9 @@ type API struct {
 	Predictions Predictions
 	// Configs keeps per-model configurations.
 	Configs ConfigStore
+	// Cache, when set, answers requests with use_cache from the outcome
+	// of an identical one (the Runner keeps them in it).
+	Cache kvcache.Cache
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -41,7 +45,13 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/explanations/config/:model_id", Permission: "models:read", Handler: a.getConfig},
 		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
 		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},
+		{Method: fiber.MethodPost, Path: "/explanations/bulk", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.bulk},
+		{Method: fiber.MethodPost, Path: "/explanations/compare", Permission: "models:read", Handler: a.compare},
+		{Method: fiber.MethodPost, Path: "/explanations/visualization", Permission: "models:read", Handler: a.visualizeMany},
+		{Method: fiber.MethodGet, Path: "/explanations/importance/:model_id", Permission: "models:read", Handler: a.globalImportance},
+		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id/visualization", Permission: "models:read", Handler: a.visualize},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
+		{Method: fiber.MethodPost, Path: "/explanations/:explanation_id/cancel", Permission: "models:write", Handler: a.cancel},
 	}
 }
 

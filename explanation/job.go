@@ -11,7 +11,14 @@ const (
 	StatusPending   = "pending"
 	StatusCompleted = "completed"
 	StatusFailed    = "failed"
+	// StatusCancelled: cancelled while pending (POST
+	// /explanations/{explanation_id}/cancel); a computation in flight
+	// then finishes but its outcome is dropped.
+	StatusCancelled = "cancelled"
 )
+
+// Statuses lists every status of an explanation.
+var Statuses = []string{StatusPending, StatusCompleted, StatusFailed, StatusCancelled}
 
 // Methods a request names: shap is the exact method the model's artifact
 // allows (TreeSHAP for a tree ensemble, linear SHAP for a linear model);
@@ -51,6 +58,9 @@ type Explanation struct {
 type Request struct {
 	Instance   map[string]any   `json:"instance"`
 	Background []map[string]any `json:"background,omitempty"`
+	// CacheTTLHours, when positive, keeps the computed outcome in the
+	// cache for that long (use_cache with the model's cache_enabled).
+	CacheTTLHours int `json:"cache_ttl_hours,omitempty"`
 }
 
 // Outcome is a computed explanation as stored.
@@ -68,6 +78,9 @@ type Outcome struct {
 	// Ranking names the features by decreasing |weight|.
 	Ranking           []string `json:"ranking"`
 	ComputationTimeMS float64  `json:"computation_time_ms"`
+	// Cached says the outcome was taken from the cache (its computation
+	// time is the original's).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // Filter selects explanations of a list.
@@ -113,6 +126,10 @@ type Store interface {
 	// organization by method and by status and averages the computation
 	// time of the completed ones.
 	ExplanationStats(ctx context.Context, orgID, modelID string) (Stats, error)
+	// CancelExplanation cancels a pending explanation of the
+	// organization at at; store.ErrConflict when it is no longer
+	// pending, store.ErrNotFound when there is none.
+	CancelExplanation(ctx context.Context, orgID, id string, at time.Time) error
 	// PendingExplanations returns up to limit pending explanations of
 	// every organization, oldest first.
 	PendingExplanations(ctx context.Context, limit int) ([]Explanation, error)

@@ -23,6 +23,9 @@ type generateBody struct {
 	Instance     map[string]any   `json:"instance"`
 	Method       string           `json:"method"`
 	Background   []map[string]any `json:"background"`
+	// UseCache (default true) takes the outcome from the cache when an
+	// identical request was computed within the model's cache_ttl_hours.
+	UseCache *bool `json:"use_cache"`
 }
 
 // accepted is the 202 body of POST /explanations/generate.
@@ -32,6 +35,7 @@ type accepted struct {
 	PredictionID  *string   `json:"prediction_id"`
 	Method        string    `json:"method"`
 	Status        string    `json:"status"`
+	Cached        bool      `json:"cached"`
 	Message       string    `json:"message"`
 	CreatedAt     time.Time `json:"created_at"`
 }
@@ -52,11 +56,15 @@ type explanationView struct {
 	FeatureWeights map[string]float64 `json:"feature_weights"`
 	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
-	Error          *string            `json:"error"`
-	Instance       map[string]any     `json:"instance"`
-	CreatedAt      time.Time          `json:"created_at"`
-	UpdatedAt      time.Time          `json:"updated_at"`
-	CompletedAt    *time.Time         `json:"completed_at"`
+	// Progress is 0 while pending, 1 once final: one explanation is one
+	// step of work.
+	Progress    float64        `json:"progress"`
+	Cached      bool           `json:"cached"`
+	Error       *string        `json:"error"`
+	Instance    map[string]any `json:"instance"`
+	CreatedAt   time.Time      `json:"created_at"`
+	UpdatedAt   time.Time      `json:"updated_at"`
+	CompletedAt *time.Time     `json:"completed_at"`
 }
 
 // topFeature is one feature of the ranking: its value in the instance and
@@ -77,12 +85,15 @@ func newExplanationView(e Explanation) explanationView {
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
 	}
+	if e.Status != StatusPending {
+		v.Progress = 1
+	}
 	if e.Error != "" {
 		v.Error = &e.Error
 	}
 	if o := e.Outcome; o != nil {
 		v.Algorithm, v.Exactness, v.BaseValue, v.PredictedValue = &o.Algorithm, &o.Exactness, &o.BaseValue, &o.PredictedValue
-		v.OutputSpace, v.ComputationMS, v.FeatureWeights = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights
+		v.OutputSpace, v.ComputationMS, v.FeatureWeights, v.Cached = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights, o.Cached
 		if o.Perturbation != "" {
 			v.Perturbation = &o.Perturbation
 		}
@@ -126,18 +137,9 @@ func (a *API) generate(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, orgID := c.UserContext(), identity.OrgID(c)
-	if _, err := registry.Find(ctx, a.Models, orgID, b.ModelID); err != nil {
-		return err
-	}
-	cfg, err := a.config(ctx, orgID, b.ModelID)
+	cfg, err := a.enabled(ctx, orgID, b.ModelID, &b.Method)
 	if err != nil {
 		return err
-	}
-	if !cfg.Enabled {
-		return web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
-	}
-	if b.Method == "" {
-		b.Method = cfg.DefaultMethod
 	}
 	if b.PredictionID != "" {
 		instance, err := a.predictionInstance(ctx, orgID, b.ModelID, b.PredictionID)
@@ -146,34 +148,54 @@ func (a *API) generate(c *fiber.Ctx) error {
 		}
 		b.Instance = instance
 	}
-	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
-	} else if err != nil {
+	art, err := a.artifact(ctx, orgID, b.ModelID)
+	if err != nil {
 		return err
 	}
 	req := Request{Instance: b.Instance, Background: b.Background}
 	if _, err := planFor(&art, req, b.Method); err != nil {
 		return err
 	}
-	id, err := uuid.NewV7()
+	e, err := a.enqueue(ctx, cfg, &art, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
 	if err != nil {
-		return err
-	}
-	now := a.Clock.Now()
-	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: b.ModelID, PredictionID: b.PredictionID, Method: b.Method,
-		Status: StatusPending, Request: req, CreatedAt: now, UpdatedAt: now}
-	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
-	} else if err != nil {
 		return err
 	}
 	a.Runner.Wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
+	msg := "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending"
+	if e.Outcome != nil {
+		msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
+	}
 	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
-		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status,
-		Message:   "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending",
-		CreatedAt: e.CreatedAt})
+		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
+		Message: msg, CreatedAt: e.CreatedAt})
+}
+
+// enqueue stores a checked request of the model of art: completed at once
+// from the cache when useCache and the model's cache_enabled allow and an
+// identical request was computed, else pending for the Runner (which then
+// keeps its outcome in the cache for cache_ttl_hours).
+func (a *API) enqueue(ctx context.Context, cfg Config, art *Artifact, predictionID, method string, req Request, useCache bool) (Explanation, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return Explanation{}, err
+	}
+	now := a.Clock.Now()
+	e := Explanation{ID: id.String(), OrgID: art.OrgID, ModelID: art.ModelID, PredictionID: predictionID, Method: method,
+		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
+	if useCache && cfg.CacheEnabled && a.Cache != nil {
+		if o := cached(ctx, a.Cache, art, req, method); o != nil {
+			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
+		}
+		req.CacheTTLHours = cfg.CacheTTLHours
+	}
+	e.Request = req
+	if err := a.Jobs.CreateExplanation(ctx, e); errors.Is(err, store.ErrNotFound) {
+		return e, web.NotFound("model")
+	} else if err != nil {
+		return e, err
+	}
+	return e, nil
 }
 
 // predictionInstance reads a logged prediction's input_data as the
@@ -226,17 +248,60 @@ func (a *API) byPrediction(c *fiber.Ctx) error {
 // getExplanation answers GET /explanations/{explanation_id}; another
 // organization's explanation is a 404 like a missing one.
 func (a *API) getExplanation(c *fiber.Ctx) error {
-	id, err := web.PathParam(c, "explanation_id")
+	e, err := a.pathExplanation(c)
 	if err != nil {
 		return err
 	}
-	e, err := a.Jobs.Explanation(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("explanation")
-	} else if err != nil {
-		return err
-	}
 	return c.JSON(newExplanationView(e))
+}
+
+// pathExplanation reads the organization's explanation the path names:
+// 404 for another organization's, like a missing one.
+func (a *API) pathExplanation(c *fiber.Ctx) (Explanation, error) {
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return Explanation{}, err
+	}
+	return a.explanation(c.UserContext(), identity.OrgID(c), id)
+}
+
+// explanation reads one explanation of the organization: 404 when it has
+// none with the id.
+func (a *API) explanation(ctx context.Context, orgID, id string) (Explanation, error) {
+	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return e, web.NotFound("explanation")
+	}
+	return e, err
+}
+
+// enabled checks the model (404) and that explanations are enabled for it
+// (409), and fills *method with its default_method when empty: the
+// model's configuration.
+func (a *API) enabled(ctx context.Context, orgID, modelID string, method *string) (Config, error) {
+	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
+		return Config{}, err
+	}
+	cfg, err := a.config(ctx, orgID, modelID)
+	if err != nil {
+		return cfg, err
+	}
+	if !cfg.Enabled {
+		return cfg, web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
+	}
+	if *method == "" {
+		*method = cfg.DefaultMethod
+	}
+	return cfg, nil
+}
+
+// artifact reads the model's artifact: 422 on model_id when it has none.
+func (a *API) artifact(ctx context.Context, orgID, modelID string) (Artifact, error) {
+	art, err := a.Artifacts.ModelArtifact(ctx, orgID, modelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return art, web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
+	}
+	return art, err
 }
 
 // listExplanations answers GET /explanations: newest first, filtered by
@@ -253,7 +318,7 @@ func (a *API) listExplanations(c *fiber.Ctx) error {
 	var v web.Problems
 	f := Filter{ModelID: c.Query("model_id"), Limit: limit, Offset: offset}
 	f.Method = v.EnumQuery(c, "method", "", RequestMethods...)
-	f.Status = v.EnumQuery(c, "status", "", StatusPending, StatusCompleted, StatusFailed)
+	f.Status = v.EnumQuery(c, "status", "", Statuses...)
 	v.Text("model_id", f.ModelID)
 	if err := v.Err(); err != nil {
 		return err
@@ -282,4 +347,33 @@ type explanationPage struct {
 	Limit        int               `json:"limit"`
 	Offset       int               `json:"offset"`
 	Explanations []explanationView `json:"explanations"`
+}
+
+// cancel answers POST /explanations/{explanation_id}/cancel: a pending
+// explanation becomes cancelled (200 with it; the Runner then neither
+// starts it nor stores the outcome of a computation in flight); 409 once
+// it is final, 404 for another organization's.
+func (a *API) cancel(c *fiber.Ctx) error {
+	if err := web.NoBody(c); err != nil {
+		return err
+	}
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return err
+	}
+	ctx, orgID := c.UserContext(), identity.OrgID(c)
+	err = a.Jobs.CancelExplanation(ctx, orgID, id, a.Clock.Now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return web.NotFound("explanation")
+	case errors.Is(err, store.ErrConflict):
+		return web.Conflict("the explanation is final: only a pending one can be cancelled")
+	case err != nil:
+		return err
+	}
+	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(newExplanationView(e))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -28,6 +29,8 @@ const (
 type Runner struct {
 	Store     Store
 	Artifacts ArtifactStore
+	// Cache, when set, keeps the outcomes of the requests that ask for it.
+	Cache kvcache.Cache
 	// Workers (default 2) explanations run at a time; Poll (default 5 s)
 	// is how often the store is read for pending jobs.
 	Workers int
@@ -131,7 +134,7 @@ func (r *Runner) release(id string) {
 func (r *Runner) run(ctx context.Context, e Explanation) {
 	defer r.Wake()
 	defer r.release(e.ID)
-	out, err := execute(ctx, r.Artifacts, e)
+	out, err := execute(ctx, r.Artifacts, r.Cache, e)
 	if ctx.Err() != nil {
 		return
 	}

@@ -26,8 +26,11 @@
 // (concept reports) as the loss of trust, and lets the severity bound it,
 // so that one feature drifting badly among many still weighs; the worst
 // drift type decides, as the worst metric decides a fairness score.
-// Explanations are not recorded yet, so explainability is unavailable for
-// every model; Inputs.ExplainedRatio is where they enter. The weights
+// explained_predictions_ratio is the share of the model's logged
+// predictions of the last 7 days that have a completed explanation; the
+// processor role keeps it for the models with auto_explain on
+// (explanation.Coverer) and the store snapshots the score when it
+// changes. Before a ratio is kept, explainability is unavailable. The weights
 // answered with a score are renormalized over the available inputs (they
 // sum to 1); trust_score is null when no input with a positive weight
 // exists. The defaults are 0.4 fairness, 0.4 drift, 0.2 explainability.
@@ -35,8 +38,8 @@
 // # Snapshots
 //
 // The store takes a snapshot in the transaction that stores a drift
-// report, completes a bias audit, deletes a completed one or changes the
-// weights (then of every
+// report, completes a bias audit, deletes a completed one, changes a
+// model's explained ratio or changes the weights (then of every
 // model of the organization with an input), never on a read; one per
 // cause, numbered per model, so a replayed write cannot take a second one.
 // A model whose inputs predate the trust score gets its first snapshot at

@@ -69,10 +69,10 @@ type Inputs struct {
 	// Drift holds the newest report of each drift type of the model.
 	Drift []DriftReading
 	// ExplainedRatio is explained_predictions_ratio (0-1): the share of
-	// the model's predictions that carry an explanation. Vigil stores no
-	// explanations yet, so the store leaves it nil (the input is
-	// unavailable); the explanations feature (issue 16) supplies it where
-	// the store gathers the inputs (sqlstore's trustInputs).
+	// the model's logged predictions that carry a completed explanation
+	// over the trailing window (explanation.Coverage, kept by the
+	// processor role's auto-explainer); nil while none is kept (the input
+	// is unavailable).
 	ExplainedRatio *float64
 }
 
@@ -159,8 +159,10 @@ func Note(w Weights) string {
 		"fairness_component = 100 × overall_fairness_score of the newest completed bias audit; "+
 		"drift_component = the lowest, over the newest drift report of each drift type, of 100 × (1 − overall_drift_score clamped to [0, 1]), "+
 		"capped when drift was detected at 80 (low severity), 60 (medium) or 30 (high); "+
-		"explainability_component = 100 × explained_predictions_ratio (unavailable until explanations are recorded). "+
-		"A snapshot is taken whenever an input changes (a drift report is stored, a bias audit completes or a completed one is deleted, the weights change).",
+		"explainability_component = 100 × explained_predictions_ratio, the share of the model's logged predictions of the last 7 days "+
+		"with a completed explanation (kept while auto_explain is on; unavailable before). "+
+		"A snapshot is taken whenever an input changes (a drift report is stored, a bias audit completes or a completed one is deleted, "+
+		"the explained ratio changes, the weights change).",
 		w.Fairness, w.Drift, w.Explainability)
 }
 

@@ -19,6 +19,9 @@ const (
 	// CauseConfig: the organization's weights changed (CauseID names
 	// the change).
 	CauseConfig = "config"
+	// CauseExplanations: the model's explained_predictions_ratio changed
+	// (CauseID is the Unix microseconds of the change).
+	CauseExplanations = "explained_ratio"
 )
 
 // Config is an organization's weights.

@@ -52,6 +52,18 @@ type Limits struct {
 	Reports     int64 `json:"reports"`
 }
 
+// AutoExplain bounds the processor role's auto-explainer (issue 16):
+// the default sampled share, the work per second and the ratio's refresh.
+type AutoExplain struct {
+	// Percent of a model's logged predictions explained when its
+	// configuration names no auto_explain_rate (0 to 100).
+	Percent int `json:"percent"`
+	// PerSecond bounds the explanations one processor computes a second.
+	PerSecond int `json:"per_second"`
+	// Refresh is how often explained_predictions_ratio is recomputed.
+	Refresh time.Duration `json:"refresh"`
+}
+
 // Toxicity chooses the toxicity scorer of POST /llm/toxicity and of the
 // completions checked on arrival.
 type Toxicity struct {
@@ -152,7 +164,9 @@ type Config struct {
 	// time (explanation.Runner; 0: 2). Negative runs none in this
 	// process: its explanations wait, pending, for a replica that does.
 	ExplainWorkers int
-	LogLevel       slog.Level
+	// AutoExplain bounds the processor role's auto-explainer.
+	AutoExplain AutoExplain
+	LogLevel    slog.Level
 
 	// AlertTick is how often the processor role looks for complete
 	// minutes to evaluate alert rules on; AlertSettle is how long after a
@@ -242,6 +256,9 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&c.Toxicity.URL, "toxicity-url", "", "HTTP toxicity scorer's endpoint (its target passes the outbound guard); empty: the built-in lexicon")
 	f.str(&c.Toxicity.Format, "toxicity-format", "plain", "the HTTP toxicity scorer's request shape: perspective, openai or plain")
 	f.int(&c.Toxicity.SamplePercent, "toxicity-sample-percent", 0, "percent of logged LLM completions checked for toxicity on arrival")
+	f.int(&c.AutoExplain.Percent, "auto-explain-percent", 10, "percent of a model's logged predictions auto-explained when its configuration names no auto_explain_rate")
+	f.int(&c.AutoExplain.PerSecond, "auto-explain-per-second", 20, "explanations one processor computes a second at most on the stream; sampled predictions beyond it are shed")
+	f.duration(&c.AutoExplain.Refresh, "auto-explain-refresh", time.Minute, "how often each model's explained_predictions_ratio is recomputed")
 	f.int(&c.ExplainWorkers, "explain-workers", 0, "explanations computed at a time; 0: 2; negative: none in this process")
 	f.duration(&c.AlertTick, "alert-tick", time.Second, "how often the processor role looks for a complete minute to evaluate alert rules on")
 	f.duration(&c.AlertSettle, "alert-settle", 2*time.Second, "how long after a minute ends the event log holds its events; alert evaluation then waits for the processors to commit up to the log's end")
@@ -288,6 +305,9 @@ func (c Config) validate() error {
 	if c.Toxicity.SamplePercent < 0 || c.Toxicity.SamplePercent > 100 {
 		return fmt.Errorf("toxicity sample percent must be between 0 and 100")
 	}
+	if a := c.AutoExplain; a.Percent < 0 || a.Percent > 100 || a.PerSecond <= 0 || a.Refresh <= 0 {
+		return fmt.Errorf("auto-explain percent must be between 0 and 100, its per-second budget and refresh positive")
+	}
 	if !slices.Contains([]string{"perspective", "openai", "plain"}, c.Toxicity.Format) {
 		return fmt.Errorf("toxicity format %q: want perspective, openai or plain", c.Toxicity.Format)
 	}
@@ -330,6 +350,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Any("bias", c.Bias),
 		slog.Any("toxicity", c.Toxicity),
 		slog.Int("explain_workers", c.ExplainWorkers),
+		slog.Any("auto_explain", c.AutoExplain),
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"strings"
+	"time"
 
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/store"
@@ -106,6 +107,20 @@ func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) e
 		return err
 	}
 	if _, err := s.Explanation(ctx, e.OrgID, e.ID); err != nil {
+		return err
+	}
+	return store.ErrConflict
+}
+
+// CancelExplanation implements explanation.Store: only a pending
+// explanation is cancelled.
+func (s *DB) CancelExplanation(ctx context.Context, orgID, id string, at time.Time) error {
+	n, err := s.exec(ctx, s.db, `UPDATE explanations SET status = 'cancelled', updated_at = ?, completed_at = ?
+		WHERE org_id = ? AND id = ? AND status = 'pending'`, micros(at), micros(at), orgID, id)
+	if err != nil || n > 0 {
+		return err
+	}
+	if _, err := s.Explanation(ctx, orgID, id); err != nil {
 		return err
 	}
 	return store.ErrConflict

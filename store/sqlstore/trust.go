@@ -49,7 +49,8 @@ func (s *DB) PutTrustConfig(ctx context.Context, orgID string, w trust.Weights, 
 		}
 		rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM models m WHERE org_id = ? AND (
 			EXISTS (SELECT 1 FROM drift_reports r WHERE r.org_id = m.org_id AND r.model_id = m.id) OR
-			EXISTS (SELECT 1 FROM bias_audits b WHERE b.org_id = m.org_id AND b.model_id = m.id AND b.status = 'completed'))
+			EXISTS (SELECT 1 FROM bias_audits b WHERE b.org_id = m.org_id AND b.model_id = m.id AND b.status = 'completed') OR
+			EXISTS (SELECT 1 FROM explanation_coverage c WHERE c.model_id = m.id))
 			ORDER BY id`), orgID)
 		if err != nil {
 			return s.wrap(err)
@@ -114,9 +115,9 @@ func (s *DB) snapshotTrustUnder(ctx context.Context, tx *sql.Tx, w *trust.Weight
 
 // trustInputs reads the model's trust inputs: the overall fairness score
 // of its newest completed audit that has one, and its newest drift report
-// of each type (data, prediction, concept). Explanations are not stored
-// yet: ExplainedRatio stays nil until they are (issue 16 reads
-// explained_predictions_ratio here).
+// of each type (data, prediction, concept), and its
+// explained_predictions_ratio as the auto-explainer keeps it
+// (explanation_coverage; nil while none is kept).
 func (s *DB) trustInputs(ctx context.Context, qr querier, orgID, modelID string) (trust.Inputs, error) {
 	var in trust.Inputs
 	rows, err := qr.QueryContext(ctx, s.q(`SELECT result, completed_at FROM bias_audits
@@ -163,7 +164,8 @@ func (s *DB) trustInputs(ctx context.Context, qr querier, orgID, modelID string)
 		d.At = fromMicros(at)
 		in.Drift = append(in.Drift, d)
 	}
-	return in, nil
+	in.ExplainedRatio, err = s.explainedRatio(ctx, qr, orgID, modelID)
+	return in, err
 }
 
 func (s *DB) scanSnapshot(row interface{ Scan(...any) error }) (trust.Snapshot, error) {

@@ -11,6 +11,10 @@ var explanationTests = []test{
 	{"Explanations/Lifecycle", testExplanationLifecycle},
 	{"Explanations/ListAndOtherOrg", testExplanationList},
 	{"Explanations/Config", testExplanationConfig},
+	{"Explanations/AutoOncePerPrediction", testAutoOncePerPrediction},
+	{"Explanations/Coverage", testExplanationCoverage},
+	{"Explanations/Cancel", testExplanationCancel},
+	{"Explanations/AutoReplicas", testAutoReplicas},
 }
 
 // testExplanationConfig: none stored is store.ErrNotFound; a put is read

@@ -85,6 +85,8 @@ type Store interface {
 	explanation.ArtifactStore
 	explanation.Store
 	explanation.ConfigStore
+	explanation.AutoStore
+	explanation.CoverageStore
 	export.Store
 	export.JobStore
 	export.ConfigStore

@@ -78,9 +78,11 @@ def filter_failure(ctx, failure, case, response):
         # Likewise GET /export/exports/{export_id} takes "bulk" for an
         # export id (and answers 404 there).
         return not (case.method.upper() in ("GET", "OPTIONS") and "GET" in failure.message)
-    if failure.code in ("ST204", "ST205") and case.operation.path == "/explanations/generate":
-        # Likewise GET /explanations/{explanation_id} takes "generate" for
-        # an explanation id (and answers 404 there).
+    if failure.code in ("ST204", "ST205") and case.operation.path in (
+            "/explanations/generate", "/explanations/bulk", "/explanations/compare", "/explanations/visualization"):
+        # Likewise GET /explanations/{explanation_id} takes "generate",
+        # "bulk", "compare" and "visualization" for an explanation id (and
+        # answers 404 there).
         return not (case.method.upper() in ("GET", "OPTIONS") and "GET" in failure.message)
     if failure.code in ("ST204", "ST205") and case.operation.path == "/codehost/repositories/track":
         # Likewise GET, PATCH and DELETE /codehost/repositories/{repository_id}
@@ -204,6 +206,13 @@ def _broken_rules(op, case):
         broken |= _artifact_rules(body)
     if op == "POST /explanations/generate":
         broken |= _explanation_rules(body)
+    if op == "POST /explanations/bulk":
+        # generate's rules, instance by instance.
+        broken |= {"model_id", "background", "background[*", "instances[*"}
+    if op in ("POST /explanations/compare", "POST /explanations/visualization"):
+        # The stored explanations decide: completed ones of one model, and
+        # (dependence) a feature they name.
+        broken |= {"explanation_ids", "explanation_ids[*", "feature"}
     if op == "POST /export/exports":
         broken |= _export_period(body)
     if op == "POST /export/exports/bulk":
