@@ -889,6 +889,48 @@ ensure_smtpd() {
   smtpd_sum >"$SMTPD_VENV/.installed"
 }
 
+# scikit-learn behind a small model server (explanation/modelserver/testdata/server.py) for the
+# served-model explanation tests: a venv of its own, pinned the same way.
+
+MODELSERVER_VENV="$STATE/modelserver"
+MODELSERVER_PY="$MODELSERVER_VENV/bin/python"
+
+modelserver_requirements() {
+  cat <<EOF
+joblib==1.6.0
+numpy==2.4.6
+scikit-learn==1.9.1
+scipy==1.17.1
+threadpoolctl==3.8.0
+EOF
+}
+
+modelserver_sum() { modelserver_requirements | sha256sum | cut -d' ' -f1; }
+
+modelserver_installed() {
+  [ -x "$MODELSERVER_PY" ] && [ -f "$MODELSERVER_VENV/.installed" ] &&
+    [ "$(cat "$MODELSERVER_VENV/.installed")" = "$(modelserver_sum)" ] && "$MODELSERVER_PY" -c 'import sklearn' 2>/dev/null
+}
+
+ensure_modelserver() {
+  if modelserver_installed; then return 0; fi
+  local py log="$STATE/modelserver-install.log"
+  py="$(st_python)" || die "the model server needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "model server: installing scikit-learn into $MODELSERVER_VENV with $py (log: $log)"
+  mkdir -p "$STATE"
+  rm -rf "$MODELSERVER_VENV"
+  if ! "$py" -m venv "$MODELSERVER_VENV" >"$log" 2>&1; then
+    rm -rf "$MODELSERVER_VENV"
+    apt_install python3-venv
+    "$py" -m venv "$MODELSERVER_VENV" >"$log" 2>&1 || fail_engine modelserver "$py -m venv failed" "$log"
+  fi
+  if ! modelserver_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$MODELSERVER_PY" -m pip install \
+    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
+    fail_engine modelserver "pip install scikit-learn failed" "$log"
+  fi
+  modelserver_sum >"$MODELSERVER_VENV/.installed"
+}
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -938,6 +980,11 @@ EOF
   else
     echo "# aiosmtpd is not installed in $SMTPD_VENV: run $0 up"
   fi
+  if modelserver_installed; then
+    echo "export VIGIL_TEST_MODELSERVER_PYTHON='$MODELSERVER_PY'"
+  else
+    echo "# scikit-learn is not installed in $MODELSERVER_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -972,6 +1019,7 @@ cmd_up() {
   # Schemathesis installs (on a cold machine) while the engines boot.
   ensure_schemathesis
   ensure_smtpd
+  ensure_modelserver
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
