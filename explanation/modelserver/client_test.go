@@ -95,7 +95,9 @@ func TestFailures(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	failing, _ := fake(t, func(w http.ResponseWriter, r *http.Request) { http.Error(w, "model not loaded", 503) })
 	short, _ := fake(t, func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"predictions":[1]}`)) })
-	moved, _ := fake(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "http://10.0.0.1/", http.StatusFound) })
+	moved, _ := fake(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://10.0.0.1/", http.StatusFound)
+	})
 	cases := []struct {
 		name, url string
 		rows      [][]float64
