@@ -79,6 +79,7 @@ type Store interface {
 	workflow.Store
 	codehost.Store
 	explanation.ArtifactStore
+	explanation.ServingStore
 	explanation.Store
 	explanation.ConfigStore
 	export.Store
@@ -141,6 +142,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, alertDeliveryTests...)
 	tests = append(tests, alertBatchTests...)
 	tests = append(tests, artifactTests...)
+	tests = append(tests, servingTests...)
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
