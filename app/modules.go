@@ -258,15 +258,19 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.services = append(a.services, service{"review-outbox", resender.Run})
 	// Explanations are computed in the API process; pending ones are read
 	// from the store, so that a restart loses none.
+	servings, access, err := a.explanationAccess(box)
+	if err != nil {
+		return err
+	}
 	var explainer *explanation.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Workers: a.cfg.ExplainWorkers, Clock: a.clock(), Log: a.log}
+		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Workers: a.cfg.ExplainWorkers, Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Clock: a.clock()}
 	exports := a.exportAPI()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, servings, exports, toxic), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

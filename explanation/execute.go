@@ -87,11 +87,12 @@ func seed(id string) uint64 {
 	return h.Sum64()
 }
 
-// execute computes e with the model's current artifact.
-func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outcome, error) {
+// execute computes e with the model's current artifact, or through
+// access when it has none.
+func execute(ctx context.Context, artifacts ArtifactStore, access *Access, e Explanation) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errors.New("the model has no artifact any more")
+		return access.execute(ctx, e)
 	}
 	if err != nil {
 		return nil, err
@@ -102,25 +103,30 @@ func execute(ctx context.Context, artifacts ArtifactStore, e Explanation) (*Outc
 	}
 	began := time.Now()
 	res, err := art.Compute(p.row, p.algorithm, p.background, seed(e.ID))
-	var invalid *web.Error
-	if errors.As(err, &invalid) {
-		return nil, fmt.Errorf("%s: %v", invalid.Message, invalid.Details)
+	if err != nil {
+		return nil, reason(err)
 	}
+	o, err := newOutcome(res, began)
 	if err != nil {
 		return nil, err
+	}
+	o.ModelAccess = AccessArtifact
+	return o, nil
+}
+
+// newOutcome is res as stored, computed since began; an error when a
+// figure is not a finite number.
+func newOutcome(res Result, began time.Time) (*Outcome, error) {
+	if !finite(res) {
+		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}
 	o := &Outcome{Algorithm: res.Method, Exactness: res.Approximation, Perturbation: res.Perturbation,
 		BaseValue: res.BaseValue, PredictedValue: res.Output, OutputSpace: res.OutputSpace,
 		FeatureWeights: make(map[string]float64, len(res.FeatureWeights)), Ranking: make([]string, 0, len(res.FeatureWeights)),
 		ComputationTimeMS: float64(time.Since(began).Microseconds()) / 1000}
-	finite := !math.IsNaN(res.BaseValue+res.Output) && !math.IsInf(res.BaseValue+res.Output, 0)
 	for _, w := range res.FeatureWeights {
-		finite = finite && !math.IsNaN(w.Weight) && !math.IsInf(w.Weight, 0)
 		o.FeatureWeights[w.Feature] = w.Weight
 		o.Ranking = append(o.Ranking, w.Feature)
-	}
-	if !finite {
-		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}
 	return o, nil
 }

@@ -68,6 +68,12 @@ type Outcome struct {
 	// Ranking names the features by decreasing |weight|.
 	Ranking           []string `json:"ranking"`
 	ComputationTimeMS float64  `json:"computation_time_ms"`
+	// ModelAccess is artifact, served or surrogate ("" in outcomes
+	// stored before it existed: artifact); ModelRequests counts a served
+	// model's requests; Fidelity is a surrogate's.
+	ModelAccess   string    `json:"model_access,omitempty"`
+	ModelRequests int       `json:"model_requests,omitempty"`
+	Fidelity      *Fidelity `json:"fidelity,omitempty"`
 }
 
 // Filter selects explanations of a list.

@@ -52,6 +52,9 @@ type explanationView struct {
 	FeatureWeights map[string]float64 `json:"feature_weights"`
 	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
+	ModelAccess    *string            `json:"model_access"`
+	ModelRequests  *int               `json:"model_requests"`
+	Fidelity       *Fidelity          `json:"fidelity"`
 	Error          *string            `json:"error"`
 	Instance       map[string]any     `json:"instance"`
 	CreatedAt      time.Time          `json:"created_at"`
@@ -86,6 +89,13 @@ func newExplanationView(e Explanation) explanationView {
 		if o.Perturbation != "" {
 			v.Perturbation = &o.Perturbation
 		}
+		v.ModelAccess, v.Fidelity = &o.ModelAccess, o.Fidelity
+		if o.ModelAccess == "" {
+			v.ModelAccess = optional(AccessArtifact)
+		}
+		if o.ModelAccess == AccessServed {
+			v.ModelRequests = &o.ModelRequests
+		}
 		for _, f := range o.Ranking {
 			if len(v.TopFeatures) == maxTopFeatures {
 				break
@@ -100,8 +110,9 @@ func newExplanationView(e Explanation) explanationView {
 // field), the model (404), its configuration (409 when explanations are
 // disabled; the default method when none is named), the logged prediction when prediction_id is
 // sent instead of an instance (404 when the model has none with that id;
-// its input_data is the instance), the model's artifact (422 on model_id
-// when it has none), the instance and background against it (422 naming
+// its input_data is the instance), the model's artifact, else its serving
+// endpoint, else its surrogate (422 on model_id when it has none of them),
+// the instance and background against it (422 naming
 // instance.NAME, background[i].NAME or background); the explanation is
 // stored pending and the runner woken: 202.
 func (a *API) generate(c *fiber.Ctx) error {
@@ -146,14 +157,15 @@ func (a *API) generate(c *fiber.Ctx) error {
 		}
 		b.Instance = instance
 	}
-	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")
-	} else if err != nil {
-		return err
-	}
 	req := Request{Instance: b.Instance, Background: b.Background}
-	if _, err := planFor(&art, req, b.Method); err != nil {
+	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
+	case err == nil:
+		_, err = planFor(&art, req, b.Method)
+	}
+	if err != nil {
 		return err
 	}
 	id, err := uuid.NewV7()

@@ -28,6 +28,8 @@ const (
 type Runner struct {
 	Store     Store
 	Artifacts ArtifactStore
+	// Access explains the models without an artifact (served, surrogate).
+	Access *Access
 	// Workers (default 2) explanations run at a time; Poll (default 5 s)
 	// is how often the store is read for pending jobs.
 	Workers int
@@ -131,7 +133,7 @@ func (r *Runner) release(id string) {
 func (r *Runner) run(ctx context.Context, e Explanation) {
 	defer r.Wake()
 	defer r.release(e.ID)
-	out, err := execute(ctx, r.Artifacts, e)
+	out, err := execute(ctx, r.Artifacts, r.Access, e)
 	if ctx.Err() != nil {
 		return
 	}
