@@ -45,6 +45,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /explanations/generate":                      {`{"model_id":":model_id","instance":{%s}}`, "x", `1`, "instance.x", ""},
 	"PUT /explanations/config/:model_id":               {`{%s}`, "default_method", `"lime"`, "default_method", ""},
 	"PUT /models/:model_id/artifact":                   {`{%s,"features":["a","b"],"coefficients":[1,2],"intercept":0.5,"link":"identity"}`, "kind", `"linear"`, "kind", ""},
+	"PUT /models/:model_id/serving":                    {`{%s,"url":"https://models.example.com","model_name":"m","features":["a"]}`, "protocol", `"kserve_v2"`, "protocol", ""},
 	"POST /drift/detect":                               {`{"model_id":":model_id","reference_data":{%s},"current_data":{"x":[1,2,3,5]}}`, "x", `[1,2,3,4]`, "reference_data.x", ""},
 	"PUT /drift/reference/:model_id":                   {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
 	"POST /drift/reference/:model_id/append":           {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},

@@ -23,9 +23,15 @@
 // keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
 // model has a Config (GET/PUT /explanations/config/{model_id}): enabled
 // and default_method are applied by generate; GET /explanations/stats
-// counts a model's explanations. Still to come: bulk, cache,
-// auto-explain, comparisons, visualization data, served models and
-// surrogates.
+// counts a model's explanations. A model without an artifact is
+// explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
+// /models/{model_id}/serving; Kernel SHAP and LIME call it through
+// explanation/modelserver, batched, within a timeout and a request
+// budget, headers sealed) or else through a Surrogate, a linear model
+// fitted on its logged predictions (Logged, adapted in app) when the
+// explanation runs; every outcome states its model access (artifact,
+// served, surrogate) and a surrogate its fidelity. Still to come: bulk,
+// cache, auto-explain, comparisons, visualization data.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an
