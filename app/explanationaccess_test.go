@@ -90,16 +90,24 @@ func TestServedExplanations(t *testing.T) {
 				nearValue(t, fmt.Sprintf("row %d %s", i, f), r.at("feature_weights."+f), g.Kernel.Values[i][j])
 			}
 		}
-		// shap on a served model is Kernel SHAP; LIME's 5000 rows take 79
-		// requests of 64, past a budget of 10, so it fails saying so; with
-		// max_batch 1000 it takes 6.
+		// LIME's 5000 rows take 79 requests of 64, past a budget of 10, so
+		// it fails saying so.
 		id := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": g.named(g.Kernel.Rows[2]),
 			"method": "lime", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
 		if r := pollExplanation(t, s, key, id, "failed"); !strings.Contains(r.str("error"), "request budget exhausted") {
 			t.Errorf("got error %q, want the request budget", r.str("error"))
 		}
-		serving["max_batch"] = 1000
+		// With max_batch 1000 LIME takes 6 requests: a budget of 5 covers
+		// the sample but not the instance's own call, and fails saying so.
+		serving["max_batch"], serving["request_budget"] = 1000, 5
 		serving["headers"] = map[string]any{"Authorization": "********"}
+		s.do("PUT", "/models/"+model+"/serving", key, serving).want(t, 200)
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": g.named(g.Kernel.Rows[2]),
+			"method": "lime", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		if r := pollExplanation(t, s, key, id, "failed"); !strings.Contains(r.str("error"), "request budget exhausted") {
+			t.Errorf("got error %q, want the request budget", r.str("error"))
+		}
+		serving["request_budget"] = 10
 		s.do("PUT", "/models/"+model+"/serving", key, serving).want(t, 200)
 		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": g.named(g.Kernel.Rows[2]),
 			"method": "lime", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
