@@ -46,25 +46,28 @@ func noAccess(why string) error {
 
 // check is generate's check of a model without an artifact: the request
 // against its serving endpoint, else against its surrogate (422 on
-// model_id when there are too few logged predictions to fit one).
-func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, method string) error {
+// model_id when there are too few logged predictions to fit one). It
+// returns the request to store: for a surrogate, without the instance's
+// fields it leaves out.
+func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, method string) (Request, error) {
 	if a == nil {
-		return noAccess("")
+		return req, noAccess("")
 	}
 	s, err := a.Servings.ModelServing(ctx, orgID, modelID)
 	if err == nil {
 		_, err = servedPlan(&s, req, method)
-		return err
+		return req, err
 	}
 	if !errors.Is(err, store.ErrNotFound) {
-		return err
+		return req, err
 	}
 	sur, err := a.surrogate(ctx, orgID, modelID)
 	if err != nil {
-		return err
+		return req, err
 	}
+	req.Instance = sur.request(req).Instance
 	_, err = planFor(&sur.Artifact, sur.request(req), method)
-	return err
+	return req, err
 }
 
 // execute computes e for a model without an artifact (its endpoint, else

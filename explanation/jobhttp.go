@@ -161,7 +161,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
+		req, err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
 	case err == nil:
 		_, err = planFor(&art, req, b.Method)
 	}
