@@ -114,20 +114,12 @@ func servedPlan(s *Serving, req Request, method string) (plan, error) {
 	if method == RequestSHAP {
 		p.algorithm = MethodKernelSHAP
 	}
-	row, err := numericRow(s.Features, req.Instance, "instance")
+	var err error
+	p.row, p.background, err = readRows(req, func(instance map[string]any, field string) ([]float64, error) {
+		return numericRow(s.Features, instance, field)
+	})
 	if err != nil {
 		return p, err
-	}
-	p.row = row
-	if len(req.Background) > MaxBackground {
-		return p, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
-	}
-	for i, b := range req.Background {
-		r, err := numericRow(s.Features, b, fmt.Sprintf("background[%d]", i))
-		if err != nil {
-			return p, err
-		}
-		p.background = append(p.background, r)
 	}
 	if len(p.background) == 0 {
 		return p, web.Invalid("background", "is required for a served model: send rows like the instance")

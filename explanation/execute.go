@@ -36,20 +36,13 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 			p.algorithm = MethodLinearSHAP
 		}
 	}
-	row, err := art.Instance(req.Instance)
+	var err error
+	p.row, p.background, err = readRows(req, func(instance map[string]any, field string) ([]float64, error) {
+		row, err := art.Instance(instance)
+		return row, renamed(err, "instance", field)
+	})
 	if err != nil {
 		return p, err
-	}
-	p.row = row
-	if len(req.Background) > MaxBackground {
-		return p, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
-	}
-	for i, b := range req.Background {
-		r, err := art.Instance(b)
-		if err != nil {
-			return p, renamed(err, "instance", fmt.Sprintf("background[%d]", i))
-		}
-		p.background = append(p.background, r)
 	}
 	if p.algorithm == MethodLIME {
 		if err := complete(art, p.row, "instance"); err != nil {
@@ -65,6 +58,28 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 		return p, web.Invalid("background", fmt.Sprintf("is required for method %s on a %s artifact: send rows like the instance", method, art.Kind))
 	}
 	return p, nil
+}
+
+// readRows reads req's instance and background rows with read, which
+// names a row's fields under field (instance, background[i]): at most
+// MaxBackground rows (422 on background).
+func readRows(req Request, read func(instance map[string]any, field string) ([]float64, error)) ([]float64, [][]float64, error) {
+	row, err := read(req.Instance, "instance")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(req.Background) > MaxBackground {
+		return nil, nil, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
+	}
+	var background [][]float64
+	for i, b := range req.Background {
+		r, err := read(b, fmt.Sprintf("background[%d]", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		background = append(background, r)
+	}
+	return row, background, nil
 }
 
 // complete answers 422 naming field.NAME for a missing value of row:
