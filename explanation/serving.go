@@ -96,10 +96,10 @@ type servingBody struct {
 	URL           string            `json:"url"`
 	ModelName     string            `json:"model_name"`
 	Features      []string          `json:"features"`
-	OutputIndex   *int              `json:"output_index"`
-	TimeoutMS     *int              `json:"timeout_ms"`
-	MaxBatch      *int              `json:"max_batch"`
-	RequestBudget *int              `json:"request_budget"`
+	OutputIndex   *web.Int          `json:"output_index"`
+	TimeoutMS     *web.Int          `json:"timeout_ms"`
+	MaxBatch      *web.Int          `json:"max_batch"`
+	RequestBudget *web.Int          `json:"request_budget"`
 	Headers       map[string]string `json:"headers"`
 }
 
@@ -129,14 +129,14 @@ func newServingView(s Serving) servingView {
 }
 
 // bounded reads an optional integer field in [lo, hi], def when absent.
-func bounded(v *web.Problems, field string, p *int, def, lo, hi int) int {
+func bounded(v *web.Problems, field string, p *web.Int, def, lo, hi int) int {
 	if p == nil {
 		return def
 	}
-	if *p < lo || *p > hi {
+	if int(*p) < lo || int(*p) > hi {
 		v.Add(field, fmt.Sprintf("must be between %d and %d", lo, hi))
 	}
-	return *p
+	return int(*p)
 }
 
 // parseServing checks a body: 422 naming the first field at fault.
