@@ -49,6 +49,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /explanations/:explanation_id/cancel":        {`{%s}`, "x", `1`, "x", ""},
 	"POST /explanations/visualization":                 {`{"explanation_ids":["a"],%s}`, "plot_type", `"summary"`, "plot_type", ""},
 	"PUT /models/:model_id/artifact":                   {`{%s,"features":["a","b"],"coefficients":[1,2],"intercept":0.5,"link":"identity"}`, "kind", `"linear"`, "kind", ""},
+	"PUT /models/:model_id/serving":                    {`{%s,"url":"https://models.example.com","model_name":"m","features":["a"]}`, "protocol", `"kserve_v2"`, "protocol", ""},
 	"POST /drift/detect":                               {`{"model_id":":model_id","reference_data":{%s},"current_data":{"x":[1,2,3,5]}}`, "x", `[1,2,3,4]`, "reference_data.x", ""},
 	"PUT /drift/reference/:model_id":                   {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},
 	"POST /drift/reference/:model_id/append":           {`{"reference_data":{%s}}`, "x", `[1,2]`, "reference_data.x", ""},

@@ -308,6 +308,6 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{},
+		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &explanation.ServingAPI{}, &export.API{}, &toxicity.API{},
 		&share.API{}, &reportschedule.API{}, &delivery.API{})
 }

@@ -268,14 +268,18 @@ func (a *App) initAPI(ctx context.Context) error {
 	if a.redis != nil {
 		explainCache = &kvcache.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
 	}
+	servings, access, err := a.explanationAccess(box)
+	if err != nil {
+		return err
+	}
 	var explainer *explanation.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Cache: explainCache, Workers: a.cfg.ExplainWorkers,
+		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: explainCache, Workers: a.cfg.ExplainWorkers,
 			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Cache: explainCache, Clock: a.clock()}
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: explainCache, Clock: a.clock()}
 	exports := a.exportAPI()
 	shares, err := a.shareAPI(exports)
 	if err != nil {
@@ -290,7 +294,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic,
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, servings, exports, toxic,
 		shares, schedules, integrations), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil

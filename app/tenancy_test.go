@@ -21,6 +21,7 @@ var tenancyBodies = map[string]any{
 	"PUT /models/:model_id/baseline": map[string]any{"baseline_metrics": map[string]any{"accuracy": 0.1}},
 	"PUT /models/:model_id/artifact": map[string]any{"kind": "linear", "features": []any{"a"}, "coefficients": []any{1},
 		"intercept": 0, "link": "identity"},
+	"PUT /models/:model_id/serving":          map[string]any{"protocol": "mlflow", "url": "https://models.example.com", "features": []any{"a"}},
 	"PUT /users/:user_id/role":               map[string]any{"role": "viewer"},
 	"PUT /drift/reference/:model_id":         map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},
 	"POST /drift/reference/:model_id/append": map[string]any{"reference_data": map[string]any{"x": []any{1, 2}}},

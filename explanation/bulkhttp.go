@@ -82,7 +82,7 @@ func (a *API) bulk(c *fiber.Ctx) error {
 	}{ExplanationIDs: []string{}, Total: len(reqs), Results: []bulkResult{},
 		Message: "explanations accepted; poll GET /explanations/{explanation_id} of each until status is not pending"}
 	for i, req := range reqs {
-		e, err := a.enqueue(ctx, cfg, &art, "", b.Method, req, b.UseCache == nil || *b.UseCache)
+		e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, &art, "", b.Method, req, b.UseCache == nil || *b.UseCache)
 		if err != nil {
 			return err
 		}

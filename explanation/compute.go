@@ -188,7 +188,10 @@ func (a *Artifact) lime(res Result, x []float64, background [][]float64, model s
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}
-	out, _ := model([][]float64{x})
+	out, err := model([][]float64{x})
+	if err != nil {
+		return Result{}, err
+	}
 	res.BaseValue, res.Output = ex.Intercept, out[0]
 	for _, w := range ex.Weights {
 		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: a.featureName(w.Feature), Value: x[w.Feature], Weight: w.Weight})

@@ -52,8 +52,16 @@
 // mean |SHAP| over its completed SHAP explanations); the maths is in
 // views.go and plots.go. Jobs: POST
 // /explanations/{explanation_id}/cancel cancels a pending one; progress is
-// 0 while pending, 1 once final. Still to come: served models and
-// surrogates.
+// 0 while pending, 1 once final.
+//
+// A model without an artifact is
+// explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
+// /models/{model_id}/serving; Kernel SHAP and LIME call it through
+// explanation/modelserver, batched, within a timeout and a request
+// budget, headers sealed) or else through a Surrogate, a linear model
+// fitted on its logged predictions (Logged, adapted in app) when the
+// explanation runs; every outcome states its model access (artifact,
+// served, surrogate) and a surrogate its fidelity.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

@@ -37,20 +37,13 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 			p.algorithm = MethodLinearSHAP
 		}
 	}
-	row, err := art.Instance(req.Instance)
+	var err error
+	p.row, p.background, err = readRows(req, func(instance map[string]any, field string) ([]float64, error) {
+		row, err := art.Instance(instance)
+		return row, renamed(err, "instance", field)
+	})
 	if err != nil {
 		return p, err
-	}
-	p.row = row
-	if len(req.Background) > MaxBackground {
-		return p, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
-	}
-	for i, b := range req.Background {
-		r, err := art.Instance(b)
-		if err != nil {
-			return p, renamed(err, "instance", fmt.Sprintf("background[%d]", i))
-		}
-		p.background = append(p.background, r)
 	}
 	if p.algorithm == MethodLIME {
 		if err := complete(art, p.row, "instance"); err != nil {
@@ -66,6 +59,28 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 		return p, web.Invalid("background", fmt.Sprintf("is required for method %s on a %s artifact: send rows like the instance", method, art.Kind))
 	}
 	return p, nil
+}
+
+// readRows reads req's instance and background rows with read, which
+// names a row's fields under field (instance, background[i]): at most
+// MaxBackground rows (422 on background).
+func readRows(req Request, read func(instance map[string]any, field string) ([]float64, error)) ([]float64, [][]float64, error) {
+	row, err := read(req.Instance, "instance")
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(req.Background) > MaxBackground {
+		return nil, nil, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
+	}
+	var background [][]float64
+	for i, b := range req.Background {
+		r, err := read(b, fmt.Sprintf("background[%d]", i))
+		if err != nil {
+			return nil, nil, err
+		}
+		background = append(background, r)
+	}
+	return row, background, nil
 }
 
 // complete answers 422 naming field.NAME for a missing value of row:
@@ -88,12 +103,13 @@ func seed(id string) uint64 {
 	return h.Sum64()
 }
 
-// execute computes e with the model's current artifact, and keeps the
-// outcome in c when e's request asks for it.
-func execute(ctx context.Context, artifacts ArtifactStore, c kvcache.Cache, e Explanation) (*Outcome, error) {
+// execute computes e with the model's current artifact, or through
+// access when it has none; an artifact's outcome is kept in c when e's
+// request asks for it.
+func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, errors.New("the model has no artifact any more")
+		return access.execute(ctx, e)
 	}
 	if err != nil {
 		return nil, err
@@ -114,25 +130,30 @@ func explain(art *Artifact, e Explanation) (*Outcome, error) {
 	}
 	began := time.Now()
 	res, err := art.Compute(p.row, p.algorithm, p.background, seed(e.ID))
-	var invalid *web.Error
-	if errors.As(err, &invalid) {
-		return nil, fmt.Errorf("%s: %v", invalid.Message, invalid.Details)
+	if err != nil {
+		return nil, reason(err)
 	}
+	o, err := newOutcome(res, began)
 	if err != nil {
 		return nil, err
+	}
+	o.ModelAccess = AccessArtifact
+	return o, nil
+}
+
+// newOutcome is res as stored, computed since began; an error when a
+// figure is not a finite number.
+func newOutcome(res Result, began time.Time) (*Outcome, error) {
+	if !finite(res) {
+		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}
 	o := &Outcome{Algorithm: res.Method, Exactness: res.Approximation, Perturbation: res.Perturbation,
 		BaseValue: res.BaseValue, PredictedValue: res.Output, OutputSpace: res.OutputSpace,
 		FeatureWeights: make(map[string]float64, len(res.FeatureWeights)), Ranking: make([]string, 0, len(res.FeatureWeights)),
 		ComputationTimeMS: float64(time.Since(began).Microseconds()) / 1000}
-	finite := !math.IsNaN(res.BaseValue+res.Output) && !math.IsInf(res.BaseValue+res.Output, 0)
 	for _, w := range res.FeatureWeights {
-		finite = finite && !math.IsNaN(w.Weight) && !math.IsInf(w.Weight, 0)
 		o.FeatureWeights[w.Feature] = w.Weight
 		o.Ranking = append(o.Ranking, w.Feature)
-	}
-	if !finite {
-		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}
 	return o, nil
 }

@@ -25,6 +25,9 @@ type API struct {
 	// Predictions reads logged predictions for {prediction_id}
 	// requests; without it they are 404.
 	Predictions Predictions
+	// Access explains models without an artifact: served, or through a
+	// surrogate; without it such models answer 422.
+	Access *Access
 	// Configs keeps per-model configurations.
 	Configs ConfigStore
 	// Cache, when set, answers requests with use_cache from the outcome

@@ -81,6 +81,12 @@ type Outcome struct {
 	// Cached says the outcome was taken from the cache (its computation
 	// time is the original's).
 	Cached bool `json:"cached,omitempty"`
+	// ModelAccess is artifact, served or surrogate ("" in outcomes
+	// stored before it existed: artifact); ModelRequests counts a served
+	// model's requests; Fidelity is a surrogate's.
+	ModelAccess   string    `json:"model_access,omitempty"`
+	ModelRequests int       `json:"model_requests,omitempty"`
+	Fidelity      *Fidelity `json:"fidelity,omitempty"`
 }
 
 // Filter selects explanations of a list.

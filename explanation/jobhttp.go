@@ -58,13 +58,16 @@ type explanationView struct {
 	ComputationMS  *float64           `json:"computation_time_ms"`
 	// Progress is 0 while pending, 1 once final: one explanation is one
 	// step of work.
-	Progress    float64        `json:"progress"`
-	Cached      bool           `json:"cached"`
-	Error       *string        `json:"error"`
-	Instance    map[string]any `json:"instance"`
-	CreatedAt   time.Time      `json:"created_at"`
-	UpdatedAt   time.Time      `json:"updated_at"`
-	CompletedAt *time.Time     `json:"completed_at"`
+	Progress      float64        `json:"progress"`
+	Cached        bool           `json:"cached"`
+	ModelAccess   *string        `json:"model_access"`
+	ModelRequests *int           `json:"model_requests"`
+	Fidelity      *Fidelity      `json:"fidelity"`
+	Error         *string        `json:"error"`
+	Instance      map[string]any `json:"instance"`
+	CreatedAt     time.Time      `json:"created_at"`
+	UpdatedAt     time.Time      `json:"updated_at"`
+	CompletedAt   *time.Time     `json:"completed_at"`
 }
 
 // topFeature is one feature of the ranking: its value in the instance and
@@ -97,6 +100,13 @@ func newExplanationView(e Explanation) explanationView {
 		if o.Perturbation != "" {
 			v.Perturbation = &o.Perturbation
 		}
+		v.ModelAccess, v.Fidelity = &o.ModelAccess, o.Fidelity
+		if o.ModelAccess == "" {
+			v.ModelAccess = optional(AccessArtifact)
+		}
+		if o.ModelAccess == AccessServed {
+			v.ModelRequests = &o.ModelRequests
+		}
 		for _, f := range o.Ranking {
 			if len(v.TopFeatures) == maxTopFeatures {
 				break
@@ -111,8 +121,9 @@ func newExplanationView(e Explanation) explanationView {
 // field), the model (404), its configuration (409 when explanations are
 // disabled; the default method when none is named), the logged prediction when prediction_id is
 // sent instead of an instance (404 when the model has none with that id;
-// its input_data is the instance), the model's artifact (422 on model_id
-// when it has none), the instance and background against it (422 naming
+// its input_data is the instance), the model's artifact, else its serving
+// endpoint, else its surrogate (422 on model_id when it has none of them),
+// the instance and background against it (422 naming
 // instance.NAME, background[i].NAME or background); the explanation is
 // stored pending and the runner woken: 202.
 func (a *API) generate(c *fiber.Ctx) error {
@@ -148,15 +159,20 @@ func (a *API) generate(c *fiber.Ctx) error {
 		}
 		b.Instance = instance
 	}
-	art, err := a.artifact(ctx, orgID, b.ModelID)
+	req := Request{Instance: b.Instance, Background: b.Background}
+	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
+	var withArt *Artifact // the cache keeps artifacts' explanations alone
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		req, err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
+	case err == nil:
+		withArt = &art
+		_, err = planFor(&art, req, b.Method)
+	}
 	if err != nil {
 		return err
 	}
-	req := Request{Instance: b.Instance, Background: b.Background}
-	if _, err := planFor(&art, req, b.Method); err != nil {
-		return err
-	}
-	e, err := a.enqueue(ctx, cfg, &art, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
+	e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, withArt, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
 	if err != nil {
 		return err
 	}
@@ -175,15 +191,16 @@ func (a *API) generate(c *fiber.Ctx) error {
 // from the cache when useCache and the model's cache_enabled allow and an
 // identical request was computed, else pending for the Runner (which then
 // keeps its outcome in the cache for cache_ttl_hours).
-func (a *API) enqueue(ctx context.Context, cfg Config, art *Artifact, predictionID, method string, req Request, useCache bool) (Explanation, error) {
+func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID string, art *Artifact, predictionID, method string, req Request,
+	useCache bool) (Explanation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
 		return Explanation{}, err
 	}
 	now := a.Clock.Now()
-	e := Explanation{ID: id.String(), OrgID: art.OrgID, ModelID: art.ModelID, PredictionID: predictionID, Method: method,
+	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: modelID, PredictionID: predictionID, Method: method,
 		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
-	if useCache && cfg.CacheEnabled && a.Cache != nil {
+	if useCache && cfg.CacheEnabled && a.Cache != nil && art != nil {
 		if o := cached(ctx, a.Cache, art, req, method); o != nil {
 			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
 		}

@@ -29,6 +29,8 @@ const (
 type Runner struct {
 	Store     Store
 	Artifacts ArtifactStore
+	// Access explains the models without an artifact (served, surrogate).
+	Access *Access
 	// Cache, when set, keeps the outcomes of the requests that ask for it.
 	Cache kvcache.Cache
 	// Workers (default 2) explanations run at a time; Poll (default 5 s)
@@ -134,7 +136,7 @@ func (r *Runner) release(id string) {
 func (r *Runner) run(ctx context.Context, e Explanation) {
 	defer r.Wake()
 	defer r.release(e.ID)
-	out, err := execute(ctx, r.Artifacts, r.Cache, e)
+	out, err := execute(ctx, r.Artifacts, r.Access, r.Cache, e)
 	if ctx.Err() != nil {
 		return
 	}

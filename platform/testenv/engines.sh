@@ -849,8 +849,37 @@ ensure_schemathesis() {
   log "schemathesis: installed in $((SECONDS - t0))s"
 }
 
+# Pinned venvs of test tools, each beside Schemathesis's and pinned the same way: reused while
+# VENV/.installed holds the checksum of its pins and its module imports.
+
+# venv_installed VENV PINS_FN MODULE
+venv_installed() {
+  [ -x "$1/bin/python" ] && [ -f "$1/.installed" ] && [ "$(cat "$1/.installed")" = "$("$2" | sha256sum | cut -d' ' -f1)" ] &&
+    "$1/bin/python" -c "import $3" 2>/dev/null
+}
+
+# ensure_venv NAME VENV PINS_FN MODULE: installs PINS_FN's pins into VENV unless they are there.
+ensure_venv() {
+  local name="$1" venv="$2" pins="$3" module="$4" py log="$STATE/$1-install.log"
+  if venv_installed "$venv" "$pins" "$module"; then return 0; fi
+  py="$(st_python)" || die "$name needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "$name: installing into $venv with $py (log: $log)"
+  mkdir -p "$STATE"
+  rm -rf "$venv"
+  if ! "$py" -m venv "$venv" >"$log" 2>&1; then
+    rm -rf "$venv"
+    apt_install python3-venv
+    "$py" -m venv "$venv" >"$log" 2>&1 || fail_engine "$name" "$py -m venv failed" "$log"
+  fi
+  if ! "$pins" | PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install \
+    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
+    fail_engine "$name" "pip install of $module failed" "$log"
+  fi
+  "$pins" | sha256sum | cut -d' ' -f1 >"$venv/.installed"
+}
+
 # aiosmtpd: a real SMTP server (with STARTTLS) for the alert e-mail tests (alerts/channels), from
-# PyPI, in a venv of its own beside Schemathesis's, pinned the same way.
+# PyPI.
 
 SMTPD_VENV="$STATE/smtpd"
 SMTPD_PY="$SMTPD_VENV/bin/python"
@@ -863,31 +892,29 @@ attrs==26.1.0
 EOF
 }
 
-smtpd_sum() { smtpd_requirements | sha256sum | cut -d' ' -f1; }
+smtpd_installed() { venv_installed "$SMTPD_VENV" smtpd_requirements aiosmtpd; }
 
-smtpd_installed() {
-  [ -x "$SMTPD_PY" ] && [ -f "$SMTPD_VENV/.installed" ] && [ "$(cat "$SMTPD_VENV/.installed")" = "$(smtpd_sum)" ] &&
-    "$SMTPD_PY" -c 'import aiosmtpd' 2>/dev/null
+ensure_smtpd() { ensure_venv smtpd "$SMTPD_VENV" smtpd_requirements aiosmtpd; }
+
+# scikit-learn for the small model server (explanation/modelserver/testdata/server.py) of the
+# served-model explanation tests.
+
+MODELSERVER_VENV="$STATE/modelserver"
+MODELSERVER_PY="$MODELSERVER_VENV/bin/python"
+
+modelserver_requirements() {
+  cat <<EOF
+joblib==1.6.0
+numpy==2.4.6
+scikit-learn==1.9.1
+scipy==1.17.1
+threadpoolctl==3.8.0
+EOF
 }
 
-ensure_smtpd() {
-  if smtpd_installed; then return 0; fi
-  local py log="$STATE/smtpd-install.log"
-  py="$(st_python)" || die "aiosmtpd needs Python 3.11 or newer (python3.11 or python3 on PATH)"
-  log "aiosmtpd: installing into $SMTPD_VENV with $py (log: $log)"
-  mkdir -p "$STATE"
-  rm -rf "$SMTPD_VENV"
-  if ! "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1; then
-    rm -rf "$SMTPD_VENV"
-    apt_install python3-venv
-    "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1 || fail_engine smtpd "$py -m venv failed" "$log"
-  fi
-  if ! smtpd_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$SMTPD_PY" -m pip install \
-    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
-    fail_engine smtpd "pip install aiosmtpd failed" "$log"
-  fi
-  smtpd_sum >"$SMTPD_VENV/.installed"
-}
+modelserver_installed() { venv_installed "$MODELSERVER_VENV" modelserver_requirements sklearn; }
+
+ensure_modelserver() { ensure_venv modelserver "$MODELSERVER_VENV" modelserver_requirements sklearn; }
 
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
@@ -938,6 +965,11 @@ EOF
   else
     echo "# aiosmtpd is not installed in $SMTPD_VENV: run $0 up"
   fi
+  if modelserver_installed; then
+    echo "export VIGIL_TEST_MODELSERVER_PYTHON='$MODELSERVER_PY'"
+  else
+    echo "# scikit-learn is not installed in $MODELSERVER_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -972,6 +1004,7 @@ cmd_up() {
   # Schemathesis installs (on a cold machine) while the engines boot.
   ensure_schemathesis
   ensure_smtpd
+  ensure_modelserver
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"

@@ -27,6 +27,10 @@ const (
 	// SMTPDPython is a Python with aiosmtpd, installed by engines.sh up,
 	// that the e-mail tests run a real SMTP server with.
 	SMTPDPython = "VIGIL_TEST_SMTPD_PYTHON"
+	// ModelServerPython is a Python with scikit-learn, installed by
+	// engines.sh up, that the served-model explanation tests run a model
+	// server with (explanation/modelserver/testdata/server.py).
+	ModelServerPython = "VIGIL_TEST_MODELSERVER_PYTHON"
 )
 
 // URL returns the value of the environment variable name, one of the

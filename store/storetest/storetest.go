@@ -83,6 +83,7 @@ type Store interface {
 	workflow.Store
 	codehost.Store
 	explanation.ArtifactStore
+	explanation.ServingStore
 	explanation.Store
 	explanation.ConfigStore
 	explanation.AutoStore
@@ -153,6 +154,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, alertDeliveryTests...)
 	tests = append(tests, alertBatchTests...)
 	tests = append(tests, artifactTests...)
+	tests = append(tests, servingTests...)
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)

@@ -213,6 +213,11 @@ def _broken_rules(op, case):
         # The stored explanations decide: completed ones of one model, and
         # (dependence) a feature they name.
         broken |= {"explanation_ids", "explanation_ids[*", "feature"}
+    if op == "PUT /models/{model_id}/serving":
+        # The outbound guard judges the url (its host's address), the
+        # protocol whether model_name must be sent, and header names and
+        # values follow HTTP's rules (and a mask needs a stored value).
+        broken |= {"url", "model_name", "headers"}
     if op == "POST /export/exports":
         broken |= _export_period(body)
     if op == "POST /export/exports/bulk":
@@ -448,8 +453,9 @@ def _integration_rules(body):
 
 
 def _explanation_rules(body):
-    """POST /explanations/generate: the model's uploaded artifact decides
-    (model_id without one; the features an instance or background row may
+    """POST /explanations/generate: the model's uploaded artifact (or its
+    serving endpoint, or its surrogate's logged predictions) decides
+    (model_id without any; the features an instance or background row may
     name; whether the method needs background rows; a logged prediction's
     input_data; instance and prediction_id, exactly one of them)."""
     # The artifact's features decide both the names an instance or a
