@@ -30,6 +30,7 @@ import (
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/pricing"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/toxicity"
@@ -301,5 +302,5 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{})
+		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{}, &pricing.API{})
 }

@@ -18,8 +18,9 @@ type request[R, E any] interface {
 	validate() error
 	model() string
 	setModel(id string)
-	// event makes the event: an id, the caller's organization, the time.
-	event(a *API, c *fiber.Ctx) E
+	// event makes the event: an id, the caller's organization, the time
+	// (and a completion's cost from the prices when it came without one).
+	event(a *API, c *fiber.Ctx) (E, error)
 }
 
 // logOne validates one event of kind, appends it durably and answers 201
@@ -36,7 +37,10 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 	if _, err := a.model(c, r.model()); err != nil {
 		return err
 	}
-	e := r.event(a, c)
+	e, err := r.event(a, c)
+	if err != nil {
+		return err
+	}
 	rec, err := record(kind, c, r.model(), e)
 	if err != nil {
 		return err
@@ -72,7 +76,11 @@ func logBatch[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, fie
 	}
 	recs := make([]eventlog.Record, 0, len(b.Valid))
 	for i := range b.Valid {
-		rec, err := record(kind, c, b.ModelID, PR(&b.Valid[i]).event(a, c))
+		e, err := PR(&b.Valid[i]).event(a, c)
+		if err != nil {
+			return err
+		}
+		rec, err := record(kind, c, b.ModelID, e)
 		if err != nil {
 			return err
 		}

@@ -28,6 +28,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
+	"github.com/vigilhq/vigil/pricing"
 	"github.com/vigilhq/vigil/registry"
 )
 
@@ -35,6 +36,7 @@ import (
 type Store interface {
 	identity.Store
 	registry.Store
+	pricing.Store
 	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
@@ -144,6 +146,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, explanationTests...)
 	tests = append(tests, exportTemplateTests...)
 	tests = append(tests, exportJobTests...)
+	tests = append(tests, priceTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)
