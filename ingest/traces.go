@@ -62,7 +62,8 @@ func (a *API) logTraces(c *fiber.Ctx) error {
 			Details: map[string]any{"Content-Type": "got " + string(c.Request().Header.ContentType()) +
 				", want application/x-protobuf or application/json"}}
 	}
-	body, err := otlp.Inflate(c.Body(), c.Get(fiber.HeaderContentEncoding), maxInflated)
+	// The raw body: Fiber's c.Body() would inflate it without a bound.
+	body, err := otlp.Inflate(c.Request().Body(), c.Get(fiber.HeaderContentEncoding), maxInflated)
 	switch {
 	case errors.Is(err, otlp.ErrTooLarge):
 		return &web.Error{Status: http.StatusRequestEntityTooLarge, Code: web.CodePayloadTooLarge,
