@@ -13,6 +13,7 @@
 #
 # `up` also installs Schemathesis (the OpenAPI-driven API tester, from PyPI) into a Python
 # virtual environment under the same folder, once per pinned version; `env` names its `st`.
+# aiosmtpd and the OpenTelemetry SDK get venvs of their own the same way.
 #
 # Usage: platform/testenv/engines.sh [COMMAND]
 #   up                 install what is missing, start every engine not running, wait until each
@@ -889,6 +890,61 @@ ensure_smtpd() {
   smtpd_sum >"$SMTPD_VENV/.installed"
 }
 
+# The OpenTelemetry Python SDK with its OTLP/HTTP (protobuf) exporter and OpenInference's semantic
+# conventions, from PyPI, for the OTLP receiver's test (app/otlp_python_test.go): a real
+# instrumented application exports GenAI and OpenInference spans to Vigil. Pinned like aiosmtpd.
+
+OTEL_VENV="$STATE/otel"
+OTEL_PY="$OTEL_VENV/bin/python"
+
+otel_requirements() {
+  cat <<EOF
+certifi==2026.10.19.post1
+charset-normalizer==3.5.3
+googleapis-common-protos==1.76.0
+idna==3.20
+openinference-semantic-conventions==0.1.42
+opentelemetry-api==1.45.2
+opentelemetry-exporter-http-transport==0.66b2
+opentelemetry-exporter-otlp-common==0.66b2
+opentelemetry-exporter-otlp-proto-common==1.45.2
+opentelemetry-exporter-otlp-proto-http==1.45.2
+opentelemetry-proto==1.45.2
+opentelemetry-sdk==1.45.2
+opentelemetry-semantic-conventions==0.66b2
+protobuf==7.36.2
+requests==2.34.2
+typing_extensions==4.16.0
+urllib3==2.8.0
+EOF
+}
+
+otel_sum() { otel_requirements | sha256sum | cut -d' ' -f1; }
+
+otel_installed() {
+  [ -x "$OTEL_PY" ] && [ -f "$OTEL_VENV/.installed" ] && [ "$(cat "$OTEL_VENV/.installed")" = "$(otel_sum)" ] &&
+    "$OTEL_PY" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv' 2>/dev/null
+}
+
+ensure_otel() {
+  if otel_installed; then return 0; fi
+  local py log="$STATE/otel-install.log"
+  py="$(st_python)" || die "the OpenTelemetry SDK needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "opentelemetry-sdk: installing into $OTEL_VENV with $py (log: $log)"
+  mkdir -p "$STATE"
+  rm -rf "$OTEL_VENV"
+  if ! "$py" -m venv "$OTEL_VENV" >"$log" 2>&1; then
+    rm -rf "$OTEL_VENV"
+    apt_install python3-venv
+    "$py" -m venv "$OTEL_VENV" >"$log" 2>&1 || fail_engine otel "$py -m venv failed" "$log"
+  fi
+  if ! otel_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$OTEL_PY" -m pip install \
+    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
+    fail_engine otel "pip install opentelemetry-sdk failed" "$log"
+  fi
+  otel_sum >"$OTEL_VENV/.installed"
+}
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -938,6 +994,11 @@ EOF
   else
     echo "# aiosmtpd is not installed in $SMTPD_VENV: run $0 up"
   fi
+  if otel_installed; then
+    echo "export VIGIL_TEST_OTEL_PYTHON='$OTEL_PY'"
+  else
+    echo "# the OpenTelemetry SDK is not installed in $OTEL_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -972,6 +1033,7 @@ cmd_up() {
   # Schemathesis installs (on a cold machine) while the engines boot.
   ensure_schemathesis
   ensure_smtpd
+  ensure_otel
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"

@@ -27,6 +27,10 @@ const (
 	// SMTPDPython is a Python with aiosmtpd, installed by engines.sh up,
 	// that the e-mail tests run a real SMTP server with.
 	SMTPDPython = "VIGIL_TEST_SMTPD_PYTHON"
+	// OTelPython is a Python with the OpenTelemetry SDK, its OTLP/HTTP
+	// exporter and OpenInference's conventions, installed by engines.sh up,
+	// that the OTLP receiver's test exports spans with.
+	OTelPython = "VIGIL_TEST_OTEL_PYTHON"
 )
 
 // URL returns the value of the environment variable name, one of the
