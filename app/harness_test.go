@@ -26,6 +26,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/kserve"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
@@ -302,5 +303,5 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{}, &pricing.API{})
+		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &export.API{}, &toxicity.API{}, &pricing.API{}, &kserve.API{})
 }

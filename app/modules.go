@@ -268,7 +268,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Clock: a.clock()}
 	exports := a.exportAPI()
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic, prices), a.guard)
+	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, exports, toxic, prices, a.kserveAPI()), a.guard)
 	// OTLP exporters post to /v1/traces at the root of the endpoint they
 	// are given: the receiver is served there too.
 	web.Mount(a.http, events.TraceRoutes(), a.guard)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
 )
 
@@ -19,7 +18,7 @@ import (
 // Gzipped on the embedded pipeline, plain on Kafka with ClickHouse.
 func TestOTLPPythonExporter(t *testing.T) {
 	py := testenv.URL(t, testenv.OTelPython)
-	eachPipelineWith(t, func(c *config.Config) { c.Limits.Batch = 100_000 }, func(t *testing.T, s *server) {
+	eachPipeline(t, func(t *testing.T, s *server) {
 		key, _ := s.key(s.admin(), "read", "write")
 		compression := "none"
 		if strings.Contains(t.Name(), "embedded") {

@@ -45,7 +45,7 @@ type API struct {
 	// Registry finds and registers the models of OTLP spans by name
 	// (service.name); nil logs only spans whose resource names a
 	// vigil.model_id.
-	Registry Registry
+	Registry registry.Names
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 	// StaleIfError is how long past its lifetime a model read from Models

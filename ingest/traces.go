@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -31,21 +30,11 @@ const maxInflated = 64 << 20
 // maxRejectMessages bounds the problems partial_success names.
 const maxRejectMessages = 5
 
-// Registry finds a model by name and registers one, for the spans whose
-// resource names no vigil.model_id; the transactional store is one.
-type Registry interface {
-	// ModelVersions returns the versions named name, newest first.
-	ModelVersions(ctx context.Context, orgID, name string) ([]registry.Model, error)
-	// CreateModel stores m; store.ErrConflict when the name and version
-	// are taken.
-	CreateModel(ctx context.Context, m registry.Model) error
-}
-
 // TraceRoutes is the OTLP/HTTP traces receiver alone, which the server
 // also mounts at its root.
 func (a *API) TraceRoutes() []web.Route {
-	return []web.Route{{Method: fiber.MethodPost, Path: TracesPath, Permission: "llm:write", Bucket: web.BucketBatch,
-		RawBody: true, Handler: a.logTraces}}
+	return []web.Route{{Method: fiber.MethodPost, Path: TracesPath, Permission: "llm:write",
+		Bucket: web.BucketPredictions, RawBody: true, Handler: a.logTraces}}
 }
 
 // logTraces takes an OTLP/HTTP trace export and logs its LLM spans as
@@ -227,36 +216,26 @@ func (a *API) traceModel(c *fiber.Ctx, b otlp.Batch) (registry.Model, error) {
 }
 
 func (a *API) modelNamed(c *fiber.Ctx, orgID, name string) (registry.Model, error) {
-	ctx := c.UserContext()
-	for range 2 {
-		ms, err := a.Registry.ModelVersions(ctx, orgID, name)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return registry.Model{}, err
-		}
-		if len(ms) > 0 {
-			return ms[0], nil
-		}
-		p := identity.FromCtx(c)
-		if a.Registry == nil || !p.Can("models:write") {
-			return registry.Model{}, &web.Error{Status: http.StatusNotFound, Code: web.CodeModelNotFound,
-				Message: "no model is named " + name + ": register it, set the resource attribute vigil.model_id, " +
-					"or export with a key that may write models (models:write)"}
-		}
-		now := a.Clock.Now()
-		m := registry.Model{ID: uuid.Must(uuid.NewV7()).String(), OrgID: orgID, Name: name, Version: "1",
-			Description: "Registered on its first OpenTelemetry spans (service.name " + name + ").",
-			ModelType:   "llm", Framework: "opentelemetry", Status: registry.StatusActive, OwnerID: p.UserID,
-			Metadata: map[string]any{"registered_by": "otlp"}, BaselineMetrics: map[string]float64{},
-			MonitoringConfig: map[string]any{}, ProtectedGroups: map[string]any{}, MonitoringEnabled: true,
-			Features: []string{}, FairnessAttributes: []string{}, Tags: []string{}, CreatedAt: now, UpdatedAt: now}
-		err = a.Registry.CreateModel(ctx, m)
-		if err == nil {
-			return m, nil
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			return registry.Model{}, err
-		}
-		// Another request registered it meanwhile: read it.
+	p := identity.FromCtx(c)
+	if a.Registry == nil {
+		return registry.Model{}, errNoModel(name)
 	}
-	return registry.Model{}, web.Conflict("the model " + name + " could not be registered; retry")
+	now := a.Clock.Now()
+	m, err := registry.FindOrRegister(c.UserContext(), a.Registry, registry.Model{ID: uuid.Must(uuid.NewV7()).String(),
+		OrgID: orgID, Name: name, Version: "1", ModelType: "llm", Framework: "opentelemetry", Status: registry.StatusActive,
+		Description: "Registered on its first OpenTelemetry spans (service.name " + name + ").",
+		OwnerID:     p.UserID, Metadata: map[string]any{"registered_by": "otlp"}, MonitoringEnabled: true,
+		CreatedAt: now, UpdatedAt: now}, p.Can("models:write"))
+	if errors.Is(err, store.ErrNotFound) {
+		return m, errNoModel(name)
+	}
+	return m, err
+}
+
+// errNoModel answers spans whose service.name names no model that the
+// caller could register.
+func errNoModel(name string) error {
+	return &web.Error{Status: http.StatusNotFound, Code: web.CodeModelNotFound,
+		Message: "no model is named " + name + ": register it, set the resource attribute vigil.model_id, " +
+			"or export with a key that may write models (models:write)"}
 }
