@@ -51,6 +51,16 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 	return c.Status(http.StatusCreated).JSON(withoutOrg(e))
 }
 
+// logRecord makes r's event and encodes it for the log under kind, keyed
+// by the caller's organization and modelID.
+func logRecord[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, modelID string, r PR) (eventlog.Record, error) {
+	e, err := r.event(a, c)
+	if err != nil {
+		return eventlog.Record{}, err
+	}
+	return record(kind, c, modelID, e)
+}
+
 // batchItems is a batch call's body as read: its model, and its items,
 // each decoded and checked: the valid ones in order, the errors of the
 // others by index.
@@ -76,11 +86,7 @@ func logBatch[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, fie
 	}
 	recs := make([]eventlog.Record, 0, len(b.Valid))
 	for i := range b.Valid {
-		e, err := PR(&b.Valid[i]).event(a, c)
-		if err != nil {
-			return err
-		}
-		rec, err := record(kind, c, b.ModelID, e)
+		rec, err := logRecord[R, E](a, c, kind, b.ModelID, PR(&b.Valid[i]))
 		if err != nil {
 			return err
 		}

@@ -83,11 +83,7 @@ func (a *API) logTraces(c *fiber.Ctx) error {
 				}
 				continue
 			}
-			e, err := r.event(a, c)
-			if err != nil {
-				return err
-			}
-			rec, err := record(eventlog.KindCompletion, c, m.ID, e)
+			rec, err := logRecord[completionRequest, eventlog.Completion](a, c, eventlog.KindCompletion, m.ID, &r)
 			if err != nil {
 				return err
 			}

@@ -864,31 +864,38 @@ attrs==26.1.0
 EOF
 }
 
-smtpd_sum() { smtpd_requirements | sha256sum | cut -d' ' -f1; }
-
-smtpd_installed() {
-  [ -x "$SMTPD_PY" ] && [ -f "$SMTPD_VENV/.installed" ] && [ "$(cat "$SMTPD_VENV/.installed")" = "$(smtpd_sum)" ] &&
-    "$SMTPD_PY" -c 'import aiosmtpd' 2>/dev/null
+# venv_installed NAME IMPORTS: the venv $STATE/NAME holds exactly ${NAME}_requirements (its
+# .installed file keeps their hash) and its Python imports IMPORTS.
+venv_installed() {
+  local venv="$STATE/$1"
+  [ -x "$venv/bin/python" ] && [ -f "$venv/.installed" ] &&
+    [ "$(cat "$venv/.installed")" = "$("$1_requirements" | sha256sum | cut -d' ' -f1)" ] &&
+    "$venv/bin/python" -c "import $2" 2>/dev/null
 }
 
-ensure_smtpd() {
-  if smtpd_installed; then return 0; fi
-  local py log="$STATE/smtpd-install.log"
-  py="$(st_python)" || die "aiosmtpd needs Python 3.11 or newer (python3.11 or python3 on PATH)"
-  log "aiosmtpd: installing into $SMTPD_VENV with $py (log: $log)"
+# ensure_venv NAME WHAT IMPORTS: install ${NAME}_requirements into the venv $STATE/NAME unless
+# venv_installed says it is there; WHAT names it in messages.
+ensure_venv() {
+  if venv_installed "$1" "$3"; then return 0; fi
+  local name="$1" what="$2" py venv="$STATE/$1" log="$STATE/$1-install.log"
+  py="$(st_python)" || die "$what needs Python 3.11 or newer (python3.11 or python3 on PATH)"
+  log "$what: installing into $venv with $py (log: $log)"
   mkdir -p "$STATE"
-  rm -rf "$SMTPD_VENV"
-  if ! "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1; then
-    rm -rf "$SMTPD_VENV"
+  rm -rf "$venv"
+  if ! "$py" -m venv "$venv" >"$log" 2>&1; then
+    rm -rf "$venv"
     apt_install python3-venv
-    "$py" -m venv "$SMTPD_VENV" >"$log" 2>&1 || fail_engine smtpd "$py -m venv failed" "$log"
+    "$py" -m venv "$venv" >"$log" 2>&1 || fail_engine "$name" "$py -m venv failed" "$log"
   fi
-  if ! smtpd_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$SMTPD_PY" -m pip install \
+  if ! "${name}_requirements" | PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/python" -m pip install \
     --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
-    fail_engine smtpd "pip install aiosmtpd failed" "$log"
+    fail_engine "$name" "pip install $what failed" "$log"
   fi
-  smtpd_sum >"$SMTPD_VENV/.installed"
+  "${name}_requirements" | sha256sum | cut -d' ' -f1 >"$venv/.installed"
 }
+
+smtpd_installed() { venv_installed smtpd aiosmtpd; }
+ensure_smtpd() { ensure_venv smtpd aiosmtpd aiosmtpd; }
 
 # The OpenTelemetry Python SDK with its OTLP/HTTP (protobuf) exporter and OpenInference's semantic
 # conventions, from PyPI, for the OTLP receiver's test (app/otlp_python_test.go): a real
@@ -919,31 +926,9 @@ urllib3==2.8.0
 EOF
 }
 
-otel_sum() { otel_requirements | sha256sum | cut -d' ' -f1; }
-
-otel_installed() {
-  [ -x "$OTEL_PY" ] && [ -f "$OTEL_VENV/.installed" ] && [ "$(cat "$OTEL_VENV/.installed")" = "$(otel_sum)" ] &&
-    "$OTEL_PY" -c 'import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv' 2>/dev/null
-}
-
-ensure_otel() {
-  if otel_installed; then return 0; fi
-  local py log="$STATE/otel-install.log"
-  py="$(st_python)" || die "the OpenTelemetry SDK needs Python 3.11 or newer (python3.11 or python3 on PATH)"
-  log "opentelemetry-sdk: installing into $OTEL_VENV with $py (log: $log)"
-  mkdir -p "$STATE"
-  rm -rf "$OTEL_VENV"
-  if ! "$py" -m venv "$OTEL_VENV" >"$log" 2>&1; then
-    rm -rf "$OTEL_VENV"
-    apt_install python3-venv
-    "$py" -m venv "$OTEL_VENV" >"$log" 2>&1 || fail_engine otel "$py -m venv failed" "$log"
-  fi
-  if ! otel_requirements | PIP_DISABLE_PIP_VERSION_CHECK=1 "$OTEL_PY" -m pip install \
-    --quiet --prefer-binary --no-input -r /dev/stdin >>"$log" 2>&1 9>&-; then
-    fail_engine otel "pip install opentelemetry-sdk failed" "$log"
-  fi
-  otel_sum >"$OTEL_VENV/.installed"
-}
+OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv'
+otel_installed() { venv_installed otel "$OTEL_IMPORTS"; }
+ensure_otel() { ensure_venv otel opentelemetry-sdk "$OTEL_IMPORTS"; }
 
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
