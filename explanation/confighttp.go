@@ -16,11 +16,11 @@ import (
 // configBody is the body of PUT /explanations/config/{model_id}: a field
 // absent or null takes DefaultConfig's value.
 type configBody struct {
-	Enabled       *bool   `json:"enabled"`
-	DefaultMethod *string `json:"default_method"`
-	AutoExplain   *bool   `json:"auto_explain"`
-	CacheEnabled  *bool   `json:"cache_enabled"`
-	CacheTTLHours *int    `json:"cache_ttl_hours"`
+	Enabled       *bool    `json:"enabled"`
+	DefaultMethod *string  `json:"default_method"`
+	AutoExplain   *bool    `json:"auto_explain"`
+	CacheEnabled  *bool    `json:"cache_enabled"`
+	CacheTTLHours *web.Int `json:"cache_ttl_hours"`
 }
 
 // configView is a configuration as the API answers it; updated_at is null
@@ -87,10 +87,10 @@ func (a *API) putConfig(c *fiber.Ctx) error {
 		v.OneOf("default_method", cfg.DefaultMethod, RequestMethods...)
 	}
 	if b.CacheTTLHours != nil {
-		cfg.CacheTTLHours = *b.CacheTTLHours
-		if cfg.CacheTTLHours < 1 || cfg.CacheTTLHours > MaxCacheTTLHours {
+		if *b.CacheTTLHours < 1 || *b.CacheTTLHours > MaxCacheTTLHours {
 			v.Add("cache_ttl_hours", "must be 1 to 8760 (a year)")
 		}
+		cfg.CacheTTLHours = int(*b.CacheTTLHours)
 	}
 	if err := v.Err(); err != nil {
 		return err
