@@ -66,18 +66,19 @@ var rooms = []room{
 	{"query", []string{"query", "query/..."},
 		[]string{"analytics contract", "event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"toxicity", []string{"toxicity"}, []string{"event log contract", "identity", "plumbing", "store contract"}},
+	{"pricing", []string{"pricing"}, []string{"identity", "plumbing", "store contract"}},
 	{"store engines", []string{"store/..."},
-		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "exports", "plumbing", "schemas", "maths"}},
+		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "exports", "pricing", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
 	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
-		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation", "exports", "toxicity"}},
+		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation", "exports", "toxicity", "pricing"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},
 	{"benchmarks", []string{"benchmarks"}, []string{"maths", "schemas", "store contract", "plumbing",
 		"event log contract", "analytics contract", "identity", "registry", "governance", "ingest",
 		"event log engines", "drift", "bias", "alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "app",
-		"integrations", "explanation", "exports", "toxicity"}},
+		"integrations", "explanation", "exports", "toxicity", "pricing"}},
 }
 
 // roomOf returns the room of pkg (a path below the module): the one whose

@@ -71,7 +71,10 @@ var badJSONBodies = map[string]badJSONBody{
 		"x", `1`, "metadata.x", ""},
 	"POST /llm/completions/batch": {`{"model_id":":model_id","completions":[{"provider":"openai","model_name":"gpt","metadata":{%s}}]}`,
 		"x", `1`, "completions[0].metadata.x", "completions"},
-	"POST /llm/toxicity":      {`{%s}`, "text", `"hello"`, "text", ""},
+	"POST /llm/toxicity":  {`{%s}`, "text", `"hello"`, "text", ""},
+	"POST /kserve/events": {`{"instances":[{%s}]}`, "x", `1`, "instances[0].x", ""},
+	"PUT /llm/prices": {`{"prices":[{"provider":"openai","model":"gpt-4o","input_per_million":1,%s}]}`,
+		"output_per_million", `2`, "prices[0].output_per_million", ""},
 	"POST /predictions/query": {`{%s}`, "model_id", `":model_id"`, "model_id", ""},
 	"POST /metrics/calculate": {`{"model_id":":model_id","y_true":[1,0],"y_pred":[1,1],"metric_types":["accuracy"],%s}`, "average", `"binary"`, "average", ""},
 
@@ -174,7 +177,7 @@ func TestBadJSON(t *testing.T) {
 			}
 			name := r.Method + " " + r.Path
 			if r.RawBody {
-				continue // a signed delivery: its signature answers first (TestCodehostWebhookSignature)
+				continue // a signed delivery: its signature answers first (TestCodehostWebhookSignature); an OTLP export (TestOTLPTraces)
 			}
 			b, ok := badJSONBodies[name]
 			if !ok {

@@ -29,10 +29,12 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/kserve"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/pricing"
 	"github.com/vigilhq/vigil/query"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/toxicity"
@@ -309,5 +311,5 @@ func (s *server) model(token, name, version string) string {
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
 		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &explanation.ServingAPI{}, &export.API{}, &toxicity.API{},
-		&share.API{}, &reportschedule.API{}, &delivery.API{})
+		&share.API{}, &reportschedule.API{}, &delivery.API{}, &pricing.API{}, &kserve.API{})
 }

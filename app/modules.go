@@ -242,6 +242,8 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	events.Toxicity = toxic.Checker.OnArrival
+	prices := a.pricingAPI()
+	events.Cost = completionCost(prices)
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
 	trusts := &trust.API{Store: a.store, Clock: a.clock()}
 	flows := &workflow.API{Store: a.store, Clock: a.clock()}
@@ -295,7 +297,10 @@ func (a *App) initAPI(ctx context.Context) error {
 		return err
 	}
 	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, servings, exports, toxic,
-		shares, schedules, integrations), a.guard)
+		shares, schedules, integrations, prices, a.kserveAPI()), a.guard)
+	// OTLP exporters post to /v1/traces at the root of the endpoint they
+	// are given: the receiver is served there too.
+	web.Mount(a.http, events.TraceRoutes(), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

@@ -255,7 +255,7 @@ func (s activities) Activities(ctx context.Context, orgID string, ids []string) 
 
 // pipelineAPIs are the pipeline's API packages.
 func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
-	return &ingest.API{Log: a.events, Models: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError}, &query.API{Store: a.analytics, Models: a.store,
+	return &ingest.API{Log: a.events, Models: a.store, Registry: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError}, &query.API{Store: a.analytics, Models: a.store,
 		Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
 }
 

@@ -80,7 +80,7 @@ func (r *completionRequest) validate() error {
 	return v.Err()
 }
 
-func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
+func (r *completionRequest) event(a *API, c *fiber.Ctx) (eventlog.Completion, error) {
 	var t eventlog.Tokens
 	if in := r.Tokens; in != nil {
 		t = eventlog.Tokens{PromptTokens: int64(in.PromptTokens), CompletionTokens: int64(in.CompletionTokens), TotalTokens: int64(in.TotalTokens)}
@@ -91,6 +91,11 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	var cost float64
 	if r.Cost != nil {
 		cost = *r.Cost
+	} else if a.Cost != nil {
+		var err error
+		if cost, err = a.Cost(c.UserContext(), identity.OrgID(c), r.Provider, r.ModelName, t); err != nil {
+			return eventlog.Completion{}, err
+		}
 	}
 	id := r.CompletionID
 	if id == "" {
@@ -102,7 +107,7 @@ func (r *completionRequest) event(a *API, c *fiber.Ctx) eventlog.Completion {
 	}
 	return eventlog.Completion{OrgID: identity.OrgID(c), ID: id, Toxicity: tox, ModelID: r.ModelID,
 		Provider: r.Provider, ModelName: r.ModelName, Prompt: r.Prompt, Completion: r.Completion, Tokens: t,
-		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Error: r.Error, Timestamp: a.Clock.Now()}
+		LatencyMS: r.LatencyMS, Cost: cost, Metadata: orEmpty(r.Metadata), Error: r.Error, Timestamp: a.Clock.Now()}, nil
 }
 
 func (a *API) logCompletion(c *fiber.Ctx) error {

@@ -42,6 +42,10 @@ type Models interface {
 type API struct {
 	Log    eventlog.Log
 	Models Models
+	// Registry finds and registers the models of OTLP spans by name
+	// (service.name); nil logs only spans whose resource names a
+	// vigil.model_id.
+	Registry registry.Names
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 	// StaleIfError is how long past its lifetime a model read from Models
@@ -52,6 +56,9 @@ type API struct {
 	// Toxicity checks a logged completion's text on arrival, or answers
 	// nil (not sampled, or the scorer failed); nil checks none.
 	Toxicity func(ctx context.Context, text string) *eventlog.Toxicity
+	// Cost prices a completion logged without a cost by the organization's
+	// LLM prices (0 for a model they do not price); nil leaves it 0.
+	Cost func(ctx context.Context, orgID, provider, model string, t eventlog.Tokens) (float64, error)
 
 	once   sync.Once
 	models cache.Cache[registry.Model]
@@ -66,6 +73,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPost, Path: "/metrics/batch", Permission: "metrics:write", Bucket: web.BucketBatch, Handler: a.logMetrics},
 		{Method: fiber.MethodPost, Path: "/llm/completions", Permission: "llm:write", Bucket: web.BucketPredictions, Handler: a.logCompletion},
 		{Method: fiber.MethodPost, Path: "/llm/completions/batch", Permission: "llm:write", Bucket: web.BucketBatch, Handler: a.logCompletions},
+		a.TraceRoutes()[0],
 	}
 }
 

@@ -18,8 +18,9 @@ type request[R, E any] interface {
 	validate() error
 	model() string
 	setModel(id string)
-	// event makes the event: an id, the caller's organization, the time.
-	event(a *API, c *fiber.Ctx) E
+	// event makes the event: an id, the caller's organization, the time
+	// (and a completion's cost from the prices when it came without one).
+	event(a *API, c *fiber.Ctx) (E, error)
 }
 
 // logOne validates one event of kind, appends it durably and answers 201
@@ -36,7 +37,10 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 	if _, err := a.model(c, r.model()); err != nil {
 		return err
 	}
-	e := r.event(a, c)
+	e, err := r.event(a, c)
+	if err != nil {
+		return err
+	}
 	rec, err := record(kind, c, r.model(), e)
 	if err != nil {
 		return err
@@ -45,6 +49,16 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 		return err
 	}
 	return c.Status(http.StatusCreated).JSON(withoutOrg(e))
+}
+
+// logRecord makes r's event and encodes it for the log under kind, keyed
+// by the caller's organization and modelID.
+func logRecord[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, modelID string, r PR) (eventlog.Record, error) {
+	e, err := r.event(a, c)
+	if err != nil {
+		return eventlog.Record{}, err
+	}
+	return record(kind, c, modelID, e)
 }
 
 // batchItems is a batch call's body as read: its model, and its items,
@@ -72,7 +86,7 @@ func logBatch[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind, fie
 	}
 	recs := make([]eventlog.Record, 0, len(b.Valid))
 	for i := range b.Valid {
-		rec, err := record(kind, c, b.ModelID, PR(&b.Valid[i]).event(a, c))
+		rec, err := logRecord[R, E](a, c, kind, b.ModelID, PR(&b.Valid[i]))
 		if err != nil {
 			return err
 		}

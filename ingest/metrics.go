@@ -35,9 +35,9 @@ func (r *metricRequest) validate() error {
 	return v.Err()
 }
 
-func (r *metricRequest) event(a *API, c *fiber.Ctx) eventlog.Metric {
+func (r *metricRequest) event(a *API, c *fiber.Ctx) (eventlog.Metric, error) {
 	return eventlog.Metric{OrgID: identity.OrgID(c), ID: uuid.Must(uuid.NewV7()).String(), ModelID: r.ModelID,
-		MetricType: r.MetricType, Value: *r.Value, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}
+		MetricType: r.MetricType, Value: *r.Value, Metadata: orEmpty(r.Metadata), Timestamp: a.Clock.Now()}, nil
 }
 
 func (a *API) logMetric(c *fiber.Ctx) error {

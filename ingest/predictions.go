@@ -38,13 +38,13 @@ func (r *predictionRequest) validate() error {
 }
 
 // event keeps the caller's prediction_id as the event id, or makes one.
-func (r *predictionRequest) event(a *API, c *fiber.Ctx) eventlog.Prediction {
+func (r *predictionRequest) event(a *API, c *fiber.Ctx) (eventlog.Prediction, error) {
 	id := r.PredictionID
 	if id == "" {
 		id = uuid.Must(uuid.NewV7()).String()
 	}
 	return eventlog.Prediction{OrgID: identity.OrgID(c), ModelID: r.ModelID, PredictionID: id, InputData: r.InputData,
-		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: emptyObject(r.Metadata), Timestamp: a.Clock.Now()}
+		OutputData: r.OutputData, LatencyMS: r.LatencyMS, Metadata: emptyObject(r.Metadata), Timestamp: a.Clock.Now()}, nil
 }
 
 // object records a problem unless raw is a JSON object of valid UTF-8;

@@ -13,6 +13,7 @@
 #
 # `up` also installs Schemathesis (the OpenAPI-driven API tester, from PyPI) into a Python
 # virtual environment under the same folder, once per pinned version; `env` names its `st`.
+# aiosmtpd and the OpenTelemetry SDK get venvs of their own the same way.
 #
 # Usage: platform/testenv/engines.sh [COMMAND]
 #   up                 install what is missing, start every engine not running, wait until each
@@ -916,6 +917,39 @@ modelserver_installed() { venv_installed "$MODELSERVER_VENV" modelserver_require
 
 ensure_modelserver() { ensure_venv modelserver "$MODELSERVER_VENV" modelserver_requirements sklearn; }
 
+# The OpenTelemetry Python SDK with its OTLP/HTTP (protobuf) exporter and OpenInference's semantic
+# conventions, from PyPI, for the OTLP receiver's test (app/otlp_python_test.go): a real
+# instrumented application exports GenAI and OpenInference spans to Vigil. Pinned like aiosmtpd.
+
+OTEL_VENV="$STATE/otel"
+OTEL_PY="$OTEL_VENV/bin/python"
+
+otel_requirements() {
+  cat <<EOF
+certifi==2026.10.19.post1
+charset-normalizer==3.5.3
+googleapis-common-protos==1.76.0
+idna==3.20
+openinference-semantic-conventions==0.1.42
+opentelemetry-api==1.45.2
+opentelemetry-exporter-http-transport==0.66b2
+opentelemetry-exporter-otlp-common==0.66b2
+opentelemetry-exporter-otlp-proto-common==1.45.2
+opentelemetry-exporter-otlp-proto-http==1.45.2
+opentelemetry-proto==1.45.2
+opentelemetry-sdk==1.45.2
+opentelemetry-semantic-conventions==0.66b2
+protobuf==7.36.2
+requests==2.34.2
+typing_extensions==4.16.0
+urllib3==2.8.0
+EOF
+}
+
+OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv'
+otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
+ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -970,6 +1004,11 @@ EOF
   else
     echo "# scikit-learn is not installed in $MODELSERVER_VENV: run $0 up"
   fi
+  if otel_installed; then
+    echo "export VIGIL_TEST_OTEL_PYTHON='$OTEL_PY'"
+  else
+    echo "# the OpenTelemetry SDK is not installed in $OTEL_VENV: run $0 up"
+  fi
 }
 
 print_version() {
@@ -1005,6 +1044,7 @@ cmd_up() {
   ensure_schemathesis
   ensure_smtpd
   ensure_modelserver
+  ensure_otel
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"

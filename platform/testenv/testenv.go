@@ -31,6 +31,10 @@ const (
 	// engines.sh up, that the served-model explanation tests run a model
 	// server with (explanation/modelserver/testdata/server.py).
 	ModelServerPython = "VIGIL_TEST_MODELSERVER_PYTHON"
+	// OTelPython is a Python with the OpenTelemetry SDK, its OTLP/HTTP
+	// exporter and OpenInference's conventions, installed by engines.sh up,
+	// that the OTLP receiver's test exports spans with.
+	OTelPython = "VIGIL_TEST_OTEL_PYTHON"
 )
 
 // URL returns the value of the environment variable name, one of the

@@ -30,7 +30,9 @@ import (
 	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/kserve"
 	"github.com/vigilhq/vigil/integrations/workflow"
+	"github.com/vigilhq/vigil/pricing"
 	"github.com/vigilhq/vigil/registry"
 )
 
@@ -38,6 +40,8 @@ import (
 type Store interface {
 	identity.Store
 	registry.Store
+	pricing.Store
+	kserve.Store
 	DriftConfig(ctx context.Context, orgID, modelID string) (drift.Config, error)
 	CreateDriftConfig(ctx context.Context, c drift.Config) error
 	UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error)
@@ -163,6 +167,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 	tests = append(tests, exportShareTests...)
 	tests = append(tests, exportScheduleTests...)
 	tests = append(tests, exportIntegrationTests...)
+	tests = append(tests, priceTests...)
+	tests = append(tests, kserveTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

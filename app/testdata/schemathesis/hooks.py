@@ -11,6 +11,8 @@ Two kinds, each narrow:
   concerns. Any other refusal of schema-valid data still fails the run.
 """
 
+import base64
+import binascii
 import gzip
 import json
 import os
@@ -245,6 +247,16 @@ def _broken_rules(op, case):
             if isinstance(t, dict) and t.get("total_tokens") not in (None, 0):
                 if t["total_tokens"] != (t.get("prompt_tokens") or 0) + (t.get("completion_tokens") or 0):
                     broken.add("tokens.total_tokens")
+    if op == "PUT /llm/prices":
+        seen = set()  # "Two entries of one provider and model (case-insensitively) answer 422 naming the second's model"
+        for i, p in enumerate(body.get("prices") or []):
+            if isinstance(p, dict) and isinstance(p.get("provider"), str) and isinstance(p.get("model"), str):
+                key = (p["provider"].lower(), p["model"].lower())
+                if key in seen:
+                    broken.add(f"prices[{i}].model")
+                seen.add(key)
+    if op == "POST /kserve/events" and not _kserve_event_ok(case):
+        broken.add("cloudevent")
     if op == "POST /llm/toxicity" and body.get("text") is None and body.get("completion_id") is None:
         broken.add("text")  # "at least one is required"
     if op == "POST /metrics/calculate":
@@ -665,3 +677,44 @@ def _weak_password(body):
         return True
     unit = _period(p)
     return p in _common() or (unit != p and (unit in _common() or len(unit) <= 4))
+
+
+KSERVE_TYPES = ("org.kubeflow.serving.inference.request", "org.kubeflow.serving.inference.response")
+
+
+def _kserve_event_ok(case):
+    """POST /kserve/events: whether the event keeps the rules its
+    description states (binary mode's ce-* headers, or a structured
+    event's attributes)."""
+    body = case.body
+    structured = (case.media_type or "").startswith("application/cloudevents+json")
+    if structured:
+        if not isinstance(body, dict):
+            return False
+        attrs = {k: body.get(k) for k in ("id", "type", "source", "time", "inferenceservicename", "namespace",
+                                          "component", "endpoint")}
+        data = body.get("data")
+        if isinstance(body.get("data_base64"), str) and body["data_base64"]:
+            try:
+                data = json.loads(base64.b64decode(body["data_base64"], validate=True))
+            except (ValueError, binascii.Error, UnicodeDecodeError):
+                return False
+    else:
+        headers = {k.lower(): v for k, v in (case.headers or {}).items()}
+        if headers.get("ce-specversion") != "1.0":
+            return False
+        attrs = {k: headers.get("ce-" + k) for k in ("id", "type", "source", "time", "inferenceservicename",
+                                                     "namespace", "component", "endpoint")}
+        data = body
+    if not isinstance(data, dict):
+        return False
+    text = {k: v for k, v in attrs.items() if isinstance(v, str)}
+    if any("\x00" in v for v in text.values()):
+        return False
+    if not 1 <= len(text.get("id", "")) <= 200 or text.get("type") not in KSERVE_TYPES:
+        return False
+    if not 1 <= len(text.get("source", "")) <= 255 or len(text.get("inferenceservicename", "")) > 255:
+        return False
+    if structured and body.get("time") is not None:
+        return _time(body["time"]) is not None
+    return not text.get("time") or _time(text["time"]) is not None
