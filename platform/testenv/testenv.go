@@ -27,6 +27,10 @@ const (
 	// SMTPDPython is a Python with aiosmtpd, installed by engines.sh up,
 	// that the e-mail tests run a real SMTP server with.
 	SMTPDPython = "VIGIL_TEST_SMTPD_PYTHON"
+	// GitHubOpenAPI is the path of GitHub's published OpenAPI description
+	// (api.github.com.json of the npm package @octokit/openapi), installed
+	// by engines.sh up, that the tests' fake code host validates against.
+	GitHubOpenAPI = "VIGIL_TEST_GITHUB_OPENAPI"
 )
 
 // URL returns the value of the environment variable name, one of the
