@@ -244,7 +244,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, Clock: a.clock()}
+	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, OAuth: a.codehostOAuth(host), Clock: a.clock()}
 	rules, err := a.alertsAPI(box)
 	if err != nil {
 		return err

@@ -136,4 +136,11 @@ type Store interface {
 	RecordDelivery(ctx context.Context, d Delivery) (bool, error)
 	// Deliveries returns the repository's deliveries, oldest first.
 	Deliveries(ctx context.Context, orgID, repositoryID string) ([]Delivery, error)
+	// CreateCodehostOAuthState stores an authorization in flight (and may
+	// drop those expired at now).
+	CreateCodehostOAuthState(ctx context.Context, s OAuthState, now time.Time) error
+	// ConsumeCodehostOAuthState removes the state of s's nonce, organization
+	// and user unless it expired at now, atomically: store.ErrNotFound when
+	// there is none (never stored, used already, expired, another user's).
+	ConsumeCodehostOAuthState(ctx context.Context, s OAuthState, now time.Time) error
 }

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/store"
@@ -195,4 +196,28 @@ func (s *DB) Deliveries(ctx context.Context, orgID, repositoryID string) ([]code
 		d.Payload, d.ReceivedAt = []byte(payload), fromMicros(received)
 		return d, s.wrap(err)
 	})
+}
+
+// CreateCodehostOAuthState implements codehost.Store; states past their
+// expiry are removed on the way.
+func (s *DB) CreateCodehostOAuthState(ctx context.Context, st codehost.OAuthState, now time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.exec(ctx, tx, `DELETE FROM codehost_oauth_states WHERE expires_at <= ?`, micros(now)); err != nil {
+			return err
+		}
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_oauth_states (nonce, org_id, user_id, expires_at) VALUES (?, ?, ?, ?)`,
+			st.Nonce, st.OrgID, st.UserID, micros(st.ExpiresAt))
+		return err
+	})
+}
+
+// ConsumeCodehostOAuthState implements codehost.Store: one DELETE both
+// checks and uses the state, so of two callbacks with it one wins.
+func (s *DB) ConsumeCodehostOAuthState(ctx context.Context, st codehost.OAuthState, now time.Time) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM codehost_oauth_states WHERE nonce = ? AND org_id = ? AND user_id = ? AND expires_at > ?`,
+		st.Nonce, st.OrgID, st.UserID, micros(now))
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
 }
