@@ -29,9 +29,8 @@ var githubSpec struct {
 	err  error
 }
 
-// githubOperations returns a router over the description's operations
-// served at base (the fake forge's URL).
-func githubOperations(t testing.TB, base string) routers.Router {
+// githubDescription returns the description, loading it the first time.
+func githubDescription(t testing.TB) *openapi3.T {
 	t.Helper()
 	path := testenv.URL(t, testenv.GitHubOpenAPI)
 	githubSpec.once.Do(func() {
@@ -40,11 +39,16 @@ func githubOperations(t testing.TB, base string) routers.Router {
 	if githubSpec.err != nil {
 		t.Fatalf("loading GitHub's OpenAPI description %s: %v", path, githubSpec.err)
 	}
-	doc := *githubSpec.doc
+	return githubSpec.doc
+}
+
+// githubOperations returns a router over the description's operations
+// served at base (the fake forge's URL).
+func githubOperations(t testing.TB, doc openapi3.T, base string) routers.Router {
 	doc.Servers = openapi3.Servers{{URL: base}}
 	r, err := gorillamux.NewRouter(&doc)
 	if err != nil {
-		t.Fatalf("routing GitHub's OpenAPI description: %v", err)
+		t.Errorf("routing GitHub's OpenAPI description: %v", err)
 	}
 	return r
 }
@@ -61,13 +65,20 @@ func anyOperation(status int) bool {
 // it allows, and every answer a status code the operation documents
 // (besides anyOperation's) with a body its schema allows; anything else
 // fails t, naming the operation. A request that is no operation gets 404.
+// The description is loaded here, before the forge serves: loading it takes
+// seconds, longer than a client waits on a busy machine.
 func validated(t testing.TB, base func() string, h http.Handler) http.Handler {
+	doc := githubDescription(t)
 	var once sync.Once
 	var router routers.Router
 	opts := &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true,
 		IncludeResponseStatus: true}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		once.Do(func() { router = githubOperations(t, base()) })
+		once.Do(func() { router = githubOperations(t, *doc, base()) })
+		if router == nil {
+			http.Error(w, `{"message":"no description"}`, http.StatusInternalServerError)
+			return
+		}
 		req := r.Clone(r.Context())
 		req.URL.Scheme, req.URL.Host = "http", r.Host
 		route, params, err := router.FindRoute(req)

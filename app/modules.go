@@ -239,7 +239,7 @@ func (a *App) initAPI(ctx context.Context) error {
 	events.Toxicity = toxic.Checker.OnArrival
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
 	trusts := &trust.API{Store: a.store, Clock: a.clock()}
-	flows := &workflow.API{Store: a.store, Clock: a.clock()}
+	flows := &workflow.API{Store: a.store, LLM: &workflowLLM{models: a.store, log: a.events, clock: a.clock()}, Clock: a.clock()}
 	host, err := a.codehostAPI()
 	if err != nil {
 		return err
