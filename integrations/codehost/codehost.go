@@ -64,6 +64,9 @@ type Repository struct {
 	TotalCommitsProcessed int64     `json:"total_commits_processed"`
 	TotalModelsRegistered int64     `json:"total_models_registered"`
 	CreatedAt             time.Time `json:"created_at"`
+	// Revision counts the changes of options and webhook; an update is
+	// conditional on it (UpdateCodehostRepository).
+	Revision int64 `json:"-"`
 }
 
 // Delivery statuses.
@@ -121,8 +124,10 @@ type Store interface {
 	CodehostRepositories(ctx context.Context, orgID string, offset, limit int) ([]Repository, int64, error)
 	// UpdateCodehostRepository stores r's tracking options and webhook
 	// (tracked branches, tags, releases, auto-register, patterns, webhook
-	// status, id and sealed secret); store.ErrNotFound when the
-	// organization has no such repository.
+	// status, id and sealed secret) if the stored revision is still
+	// r.Revision, and increments it; store.ErrConflict when it is not (the
+	// repository changed since r was read: nothing is written),
+	// store.ErrNotFound when the organization has no such repository.
 	UpdateCodehostRepository(ctx context.Context, r Repository) error
 	// DeleteCodehostRepository untracks the repository, its deliveries
 	// with it.

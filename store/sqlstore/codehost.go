@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
@@ -71,7 +72,7 @@ func orNoStrings(s []string) []string {
 
 const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, default_branch, is_private, tracked_branches,
 	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at,
-	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by`
+	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by, revision`
 
 // repositoryLists returns r's tracked branches and model path patterns as
 // their columns hold them.
@@ -95,10 +96,10 @@ func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository
 			r.OrgID, r.ConnectionID).Scan(&one); err != nil {
 			return s.wrap(err)
 		}
-		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(20)+`)`,
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(21)+`)`,
 			r.ID, r.OrgID, r.ConnectionID, r.Owner, r.Name, r.FullName, r.DefaultBranch, r.IsPrivate, branches,
 			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt),
-			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy)
+			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy, r.Revision)
 		return err
 	})
 }
@@ -109,7 +110,7 @@ func (s *DB) scanRepository(row interface{ Scan(...any) error }) (codehost.Repos
 	var created int64
 	err := row.Scan(&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
 		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created,
-		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy)
+		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy, &r.Revision)
 	if err != nil {
 		return r, s.wrap(err)
 	}
@@ -146,21 +147,27 @@ func (s *DB) CodehostRepositories(ctx context.Context, orgID string, offset, lim
 	return rs, total, err
 }
 
-// UpdateCodehostRepository implements codehost.Store.
+// UpdateCodehostRepository implements codehost.Store: one UPDATE
+// conditional on the revision r was read at; when it changes no row, a
+// read tells a stale revision (store.ErrConflict) from a missing
+// repository.
 func (s *DB) UpdateCodehostRepository(ctx context.Context, r codehost.Repository) error {
 	branches, patterns, err := repositoryLists(r)
 	if err != nil {
 		return err
 	}
 	n, err := s.exec(ctx, s.db, `UPDATE codehost_repositories SET tracked_branches = ?, track_tags = ?, track_releases = ?,
-		auto_register = ?, model_path_patterns = ?, webhook_status = ?, webhook_id = ?, sealed_webhook_secret = ?
-		WHERE org_id = ? AND id = ?`,
+		auto_register = ?, model_path_patterns = ?, webhook_status = ?, webhook_id = ?, sealed_webhook_secret = ?,
+		revision = revision + 1 WHERE org_id = ? AND id = ? AND revision = ?`,
 		branches, r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookStatus, r.WebhookID, r.SealedWebhookSecret,
-		r.OrgID, r.ID)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
+		r.OrgID, r.ID, r.Revision)
+	if err != nil || n == 1 {
+		return err
 	}
-	return err
+	if _, err := s.CodehostRepository(ctx, r.OrgID, r.ID); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: repository %s changed since revision %d", store.ErrConflict, r.ID, r.Revision)
 }
 
 // DeleteCodehostRepository implements codehost.Store; the schema's

@@ -170,7 +170,15 @@ func testCodehostTracking(t *testing.T, s Store) {
 	must(t, s.UpdateCodehostRepository(ctx(t), r), "UpdateCodehostRepository")
 	got, err = s.CodehostRepository(ctx(t), a.ID, r.ID)
 	must(t, err, "CodehostRepository")
+	stale := r
+	r.Revision++
 	equal(t, "after update", got, r)
+	// A write at the revision read before that update changes nothing.
+	stale.WebhookStatus, stale.SealedWebhookSecret, stale.TrackTags = codehost.WebhookInactive, "", true
+	wantErr(t, s.UpdateCodehostRepository(ctx(t), stale), store.ErrConflict, "UpdateCodehostRepository at a stale revision")
+	got, err = s.CodehostRepository(ctx(t), a.ID, r.ID)
+	must(t, err, "CodehostRepository")
+	equal(t, "after a stale update", got, r)
 	theirs := r
 	theirs.OrgID = b.ID
 	wantErr(t, s.UpdateCodehostRepository(ctx(t), theirs), store.ErrNotFound, "UpdateCodehostRepository from another org")
