@@ -84,9 +84,7 @@ func (o *OAuth) Exchange(ctx context.Context, code, redirectURI string) (Grant, 
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	hc := &http.Client{Timeout: callTimeout, Transport: limited{base},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := hc.Do(req)
+	res, err := outboundClient(base).Do(req)
 	if err != nil {
 		return Grant{}, fmt.Errorf("%w: %v", ErrHostUnavailable, err)
 	}
