@@ -87,6 +87,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /webhooks/workflow-tool/execution": {`{"workflow_id":"wf","execution_id":"e","status":"running","started_at":"2026-01-31T12:00:00Z","meta_data":{%s}}`,
 		"x", `1`, "meta_data.x", ""},
 	"POST /webhooks/workflow-tool/test":                {`{%s}`, "x", `1`, "x", ""},
+	"PUT /webhooks/workflow-tool/config":               {`{%s}`, "track_all_nodes", `true`, "track_all_nodes", ""},
 	"POST /codehost/connect/pat":                       {`{%s}`, "personal_access_token", `"ghp_x"`, "personal_access_token", ""},
 	"POST /codehost/connections/:connection_id/verify": {`{%s}`, "x", `1`, "x", ""},
 	"POST /codehost/repositories/track": {`{"connection_id":"0190c6a2-7b1e-7c3a-9f0e-2d4b6a8c0e1f","owner":"octo","name":"m",%s}`,

@@ -16,3 +16,14 @@ func (a *App) codehostAPI() (*codehost.GitHub, error) {
 	}
 	return &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL, Transport: guard.Client(10 * time.Second).Transport}, nil
 }
+
+// codehostOAuth is the code host's OAuth flow through the same guarded
+// transport as host; nil when no OAuth application is configured.
+func (a *App) codehostOAuth(host *codehost.GitHub) *codehost.OAuth {
+	o := a.cfg.CodehostOAuth
+	if o.ClientID == "" {
+		return nil
+	}
+	return &codehost.OAuth{URL: o.URL, ClientID: o.ClientID, ClientSecret: o.ClientSecret, StateKey: []byte(o.StateKey),
+		ReturnURL: o.ReturnURL, Transport: host.Transport}
+}

@@ -21,7 +21,8 @@ import (
 // forge is a stand-in for the code host's REST API (GET /user, the
 // repositories and their hooks): it knows tokens and the scopes each
 // carries, the repositories every token sees, and refuses every other
-// request. admin lists the repositories on which hooks may be created.
+// request. Every request it receives and every answer it gives is checked
+// against GitHub's published OpenAPI description (validated). admin lists the repositories on which hooks may be created.
 type forge struct {
 	mu     sync.Mutex
 	tokens map[string]string // token -> X-OAuth-Scopes
@@ -53,7 +54,12 @@ type forgeRepo struct {
 	Owner         struct {
 		Login string `json:"login"`
 	} `json:"owner"`
-	admin bool
+	// Source and Parent are null: no forge repository is a fork (GitHub's
+	// example of the answer is one).
+	Source   *struct{} `json:"source"`
+	Language string    `json:"language"`
+	Parent   *struct{} `json:"parent"`
+	admin    bool
 }
 
 type forgeComment struct {
@@ -79,7 +85,7 @@ func newForge(t *testing.T) *forge {
 		_ = json.NewEncoder(w).Encode(v)
 	}
 	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
-		answer(w, 200, map[string]any{"login": "octo", "id": 1, "email": "octo@example.com"})
+		answer(w, 200, map[string]any{"login": "octo", "id": 1, "email": "octo@example.com", "user_view_type": "private"})
 	})
 	mux.HandleFunc("GET /user/repos", func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
@@ -206,7 +212,7 @@ func newForge(t *testing.T) *forge {
 	}
 	mux.HandleFunc("GET /repos/{owner}/{name}/branches/{branch}/protection/required_status_checks", func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := protected(w, r); ok {
-			answer(w, 200, map[string]any{"strict": p.Strict, "contexts": p.Contexts})
+			answer(w, 200, checkPolicy(p))
 		}
 	})
 	mux.HandleFunc("PATCH /repos/{owner}/{name}/branches/{branch}/protection/required_status_checks", func(w http.ResponseWriter, r *http.Request) {
@@ -226,7 +232,7 @@ func newForge(t *testing.T) *forge {
 		f.mu.Lock()
 		f.protections[p.Branch] = p
 		f.mu.Unlock()
-		answer(w, 200, map[string]any{"strict": p.Strict, "contexts": p.Contexts})
+		answer(w, 200, checkPolicy(p))
 	})
 	mux.HandleFunc("POST /repos/{owner}/{name}/check-runs", func(w http.ResponseWriter, r *http.Request) {
 		var run map[string]any
@@ -291,7 +297,7 @@ func newForge(t *testing.T) *forge {
 		}
 		w.WriteHeader(404)
 	})
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f.srv = httptest.NewServer(validated(t, func() string { return f.srv.URL }, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.calls++
 		scopes, ok := f.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
@@ -309,9 +315,18 @@ func newForge(t *testing.T) *forge {
 			w.Header().Set("X-OAuth-Scopes", scopes)
 			mux.ServeHTTP(w, r)
 		}
-	}))
+	})))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// checkPolicy is the answer of the required status checks of p.
+func checkPolicy(p codehost.Protection) map[string]any {
+	checks := []map[string]any{}
+	for _, c := range p.Contexts {
+		checks = append(checks, map[string]any{"context": c, "app_id": nil})
+	}
+	return map[string]any{"strict": p.Strict, "contexts": p.Contexts, "checks": checks}
 }
 
 // repo returns the repository of the request's owner and name.
@@ -331,7 +346,8 @@ func (f *forge) addRepo(owner, name string, private, admin bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.nextID++
-	r := forgeRepo{ID: f.nextID, Name: name, FullName: owner + "/" + name, Private: private, DefaultBranch: "main", admin: admin}
+	r := forgeRepo{ID: f.nextID, Name: name, FullName: owner + "/" + name, Private: private, DefaultBranch: "main", admin: admin,
+		Language: "Python"}
 	r.Owner.Login = owner
 	f.repos = append(f.repos, r)
 }

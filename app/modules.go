@@ -246,12 +246,12 @@ func (a *App) initAPI(ctx context.Context) error {
 	events.Cost = completionCost(prices)
 	risks := &risk.API{Store: a.store, Clock: a.clock()}
 	trusts := &trust.API{Store: a.store, Clock: a.clock()}
-	flows := &workflow.API{Store: a.store, Clock: a.clock()}
+	flows := &workflow.API{Store: a.store, LLM: &workflowLLM{models: a.store, log: a.events, clock: a.clock()}, Clock: a.clock()}
 	host, err := a.codehostAPI()
 	if err != nil {
 		return err
 	}
-	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, Clock: a.clock()}
+	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, OAuth: a.codehostOAuth(host), Clock: a.clock()}
 	rules, err := a.alertsAPI(box)
 	if err != nil {
 		return err

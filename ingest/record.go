@@ -31,9 +31,20 @@ func withoutOrg[E public](e E) any {
 // record encodes an event of kind for the log, keyed by the caller's
 // organization and the model so that one model's events stay in order.
 func record(kind string, c *fiber.Ctx, modelID string, event any) (eventlog.Record, error) {
+	return orgRecord(kind, identity.OrgID(c), modelID, event)
+}
+
+func orgRecord(kind, orgID, modelID string, event any) (eventlog.Record, error) {
 	b, err := eventlog.EncodeEvent(event)
 	if err != nil {
 		return eventlog.Record{}, err
 	}
-	return eventlog.Record{Kind: kind, Key: identity.OrgID(c) + "/" + modelID, Value: b}, nil
+	return eventlog.Record{Kind: kind, Key: orgID + "/" + modelID, Value: b}, nil
+}
+
+// CompletionRecord is the record POST /llm/completions appends for e, for
+// a caller that logs completions other than through that route (the
+// workflow-tool receiver's LLM nodes).
+func CompletionRecord(e eventlog.Completion) (eventlog.Record, error) {
+	return orgRecord(eventlog.KindCompletion, e.OrgID, e.ModelID, e)
 }

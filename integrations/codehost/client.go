@@ -102,9 +102,7 @@ func (g *GitHub) client(token string) (*github.Client, error) {
 		base = http.DefaultTransport
 	}
 	g.once.Do(func() { g.pacer = &pacer{} })
-	hc := &http.Client{Timeout: callTimeout, Transport: limited{paced{g.pacer, base}},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	c := github.NewClient(hc).WithAuthToken(token)
+	c := github.NewClient(outboundClient(paced{g.pacer, base})).WithAuthToken(token)
 	u, err := url.Parse(g.BaseURL)
 	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
 		return nil, fmt.Errorf("codehost: API URL %q is not an http(s) URL", g.BaseURL)
@@ -145,6 +143,14 @@ func classify(res *github.Response, err error) error {
 		return fmt.Errorf("%w: %v", ErrInvalidToken, err)
 	}
 	return fmt.Errorf("%w: %v", ErrHostUnavailable, err)
+}
+
+// outboundClient is the client of every call to the code host over
+// transport: callTimeout, no redirect followed, at most maxResponseBody
+// bytes read.
+func outboundClient(transport http.RoundTripper) *http.Client {
+	return &http.Client{Timeout: callTimeout, Transport: limited{transport},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // limited reads at most maxResponseBody bytes of every response.

@@ -64,6 +64,9 @@ type Repository struct {
 	TotalCommitsProcessed int64     `json:"total_commits_processed"`
 	TotalModelsRegistered int64     `json:"total_models_registered"`
 	CreatedAt             time.Time `json:"created_at"`
+	// Revision counts the changes of options and webhook; an update is
+	// conditional on it (UpdateCodehostRepository).
+	Revision int64 `json:"-"`
 }
 
 // Delivery statuses.
@@ -121,8 +124,10 @@ type Store interface {
 	CodehostRepositories(ctx context.Context, orgID string, offset, limit int) ([]Repository, int64, error)
 	// UpdateCodehostRepository stores r's tracking options and webhook
 	// (tracked branches, tags, releases, auto-register, patterns, webhook
-	// status, id and sealed secret); store.ErrNotFound when the
-	// organization has no such repository.
+	// status, id and sealed secret) if the stored revision is still
+	// r.Revision, and increments it; store.ErrConflict when it is not (the
+	// repository changed since r was read: nothing is written),
+	// store.ErrNotFound when the organization has no such repository.
 	UpdateCodehostRepository(ctx context.Context, r Repository) error
 	// DeleteCodehostRepository untracks the repository, its deliveries
 	// with it.
@@ -136,4 +141,11 @@ type Store interface {
 	RecordDelivery(ctx context.Context, d Delivery) (bool, error)
 	// Deliveries returns the repository's deliveries, oldest first.
 	Deliveries(ctx context.Context, orgID, repositoryID string) ([]Delivery, error)
+	// CreateCodehostOAuthState stores an authorization in flight (and may
+	// drop those expired at now).
+	CreateCodehostOAuthState(ctx context.Context, s OAuthState, now time.Time) error
+	// ConsumeCodehostOAuthState removes the state of s's nonce, organization
+	// and user unless it expired at now, atomically: store.ErrNotFound when
+	// there is none (never stored, used already, expired, another user's).
+	ConsumeCodehostOAuthState(ctx context.Context, s OAuthState, now time.Time) error
 }

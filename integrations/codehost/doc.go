@@ -1,5 +1,6 @@
 // Package codehost is the code-host connection of spec 2 (B): connections
-// by personal access token (POST /codehost/connect/pat, GET
+// by OAuth (GET /codehost/oauth/authorize and callback) or personal access
+// token (POST /codehost/connect/pat, GET
 // /codehost/connections, POST /codehost/connections/{id}/verify, DELETE
 // /codehost/connections/{id}, GET .../{id}/repositories), tracked
 // repositories (POST /codehost/repositories/track, GET, PATCH and DELETE
@@ -37,6 +38,20 @@
 // before it is stored: one the host refuses, or without the scopes repo
 // and read:org, answers 422 naming personal_access_token; a host that
 // cannot answer, 503. Verify asks again with the stored token.
+//
+// # OAuth
+//
+// GET /codehost/oauth/authorize (a signed-in user; OAuth configured)
+// stores a fresh nonce for the caller and answers 302 to the code host's
+// authorization page with a state: the nonce, organization, user and
+// expiry (10 minutes), HMAC-SHA256-signed with the configured state key.
+// GET /codehost/oauth/callback checks the signature (constant time), the
+// expiry, that the caller is the user it was issued to, and consumes the
+// nonce in one DELETE, so a state works once; then exchanges the code at
+// the token endpoint (OAuth.Exchange: the outbound call's limits), checks
+// the account's scopes as PAT connect does, stores the token sealed and
+// answers 302 to the front end. Every refusal is a 422 naming state,
+// code or error.
 //
 // # Delivery
 //

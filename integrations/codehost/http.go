@@ -32,13 +32,16 @@ type API struct {
 	Box *secretbox.Keyring
 	// Host is the code host's REST API.
 	Host Host
+	// OAuth is the code host's OAuth flow; nil when the server has no
+	// OAuth application configured (authorize and callback answer 409).
+	OAuth *OAuth
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
 
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
-	return append(append(append(a.connectionRoutes(), a.repositoryRoutes()...), a.automationRoutes()...),
+	return append(append(append(append(a.connectionRoutes(), a.oauthRoutes()...), a.repositoryRoutes()...), a.automationRoutes()...),
 		web.Route{Method: fiber.MethodPost, Path: "/codehost/webhooks", Public: true, RawBody: true, Handler: a.deliver})
 }
 

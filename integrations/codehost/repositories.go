@@ -233,18 +233,42 @@ func (a *API) update(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	r, err := a.repository(c)
+	r, err := a.change(c, func(r *Repository) { req.apply(r) })
 	if err != nil {
 		return err
 	}
-	req.apply(&r)
-	if err := a.Store.UpdateCodehostRepository(c.UserContext(), r); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return web.NotFound("repository")
-		}
-		return err
-	}
 	return c.JSON(r)
+}
+
+// maxChangeTries bounds the reads of change: each failed try means
+// another change committed meanwhile.
+const maxChangeTries = 10
+
+// change applies fn to the caller's tracked repository of the
+// repository_id path parameter and stores it, conditionally on the
+// revision read: when another change (a PATCH, a webhook setup) committed
+// in between, it reads the repository again and applies fn to that, so
+// neither loses what the other wrote. It returns the repository as
+// stored.
+func (a *API) change(c *fiber.Ctx, fn func(*Repository)) (Repository, error) {
+	for range maxChangeTries {
+		r, err := a.repository(c)
+		if err != nil {
+			return r, err
+		}
+		fn(&r)
+		err = a.Store.UpdateCodehostRepository(c.UserContext(), r)
+		switch {
+		case err == nil:
+			r.Revision++
+			return r, nil
+		case errors.Is(err, store.ErrNotFound):
+			return r, web.NotFound("repository")
+		case !errors.Is(err, store.ErrConflict):
+			return r, err
+		}
+	}
+	return Repository{}, web.Conflict("the repository kept changing while this change was applied; retry")
 }
 
 // untrack removes the tracked repository and, best effort, its webhook on
@@ -300,18 +324,26 @@ func (a *API) setupWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return repoHostError(err, "")
 	}
-	old := r.WebhookID
-	if r.SealedWebhookSecret, err = a.Box.Seal(secret, SecretLabel(r.ID)); err != nil {
+	sealed, err := a.Box.Seal(secret, SecretLabel(r.ID))
+	if err != nil {
 		return err
 	}
-	r.WebhookID, r.WebhookStatus = id, WebhookActive
-	if err := a.Store.UpdateCodehostRepository(c.UserContext(), r); err != nil {
+	// The webhook fields are written over the repository as stored now,
+	// not as read before the host's call: a PATCH meanwhile keeps its
+	// options, and the hook this replaces is the one stored last.
+	var old int64
+	owner, name := r.Owner, r.Name
+	r, err = a.change(c, func(r *Repository) {
+		old = r.WebhookID
+		r.SealedWebhookSecret, r.WebhookID, r.WebhookStatus = sealed, id, WebhookActive
+	})
+	if err != nil {
 		// Untracked meanwhile: the new hook must not stay behind.
-		_ = a.Host.DeleteHook(context.WithoutCancel(c.UserContext()), tok, r.Owner, r.Name, id)
+		_ = a.Host.DeleteHook(context.WithoutCancel(c.UserContext()), tok, owner, name, id)
 		return err
 	}
 	if old != 0 && old != id {
-		_ = a.Host.DeleteHook(c.UserContext(), tok, r.Owner, r.Name, old)
+		_ = a.Host.DeleteHook(c.UserContext(), tok, owner, name, old)
 	}
 	return c.JSON(webhookSetup{Message: "webhook created on " + r.FullName, WebhookID: strconv.FormatInt(id, 10),
 		WebhookStatus: r.WebhookStatus})

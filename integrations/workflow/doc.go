@@ -18,6 +18,25 @@
 // error. A node name reported twice in one run (a loop) is one agent with
 // several executions.
 //
+// # Settings
+//
+// PUT /webhooks/workflow-tool/config (integrations:write) sets the
+// organization's track_all_nodes and min_execution_time_ms, which GET
+// config answers: without track_all_nodes only AI nodes become agents and
+// executions; executions shorter than min_execution_time_ms are left out
+// unless they failed. They apply to the reports received afterwards; a
+// node left out keeps its position, so execution ids do not move.
+//
+// # LLM nodes
+//
+// An AI node's execution whose output reports token counts (OpenAI's
+// usage, the LangChain nodes' tokenUsage, or tokens as /llm/completions
+// takes them) is an LLMCall, logged through LLMLog after the record is
+// stored: the application appends it to the event log as a completion of
+// the tool workflow's model, as POST /llm/completions does, with an id
+// derived from the organization, the run and the node's position, so that
+// a redelivered report counts it once.
+//
 // # States
 //
 //	report status  finished_at  record state

@@ -18,6 +18,8 @@ import (
 const (
 	PermissionReceive = "webhooks:write"
 	PermissionRead    = "integrations:read"
+	// PermissionConfigure changes the receiver's settings.
+	PermissionConfigure = "integrations:write"
 )
 
 // ExecutionPath is the receiver's path below /api/v1.
@@ -26,6 +28,9 @@ const ExecutionPath = "/webhooks/workflow-tool/execution"
 // API serves the receiver and the read routes.
 type API struct {
 	Store Store
+	// LLM logs the LLM calls of the AI nodes whose output reports token
+	// counts; nil logs none.
+	LLM LLMLog
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -35,6 +40,7 @@ func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPost, Path: ExecutionPath, Permission: PermissionReceive, Handler: a.receive},
 		{Method: fiber.MethodGet, Path: "/webhooks/workflow-tool/config", Permission: PermissionReceive, Handler: a.config},
+		{Method: fiber.MethodPut, Path: "/webhooks/workflow-tool/config", Permission: PermissionConfigure, Handler: a.putConfig},
 		{Method: fiber.MethodPost, Path: "/webhooks/workflow-tool/test", Permission: PermissionReceive, Handler: a.test},
 		{Method: fiber.MethodGet, Path: "/workflows", Permission: PermissionRead, Handler: a.list},
 		{Method: fiber.MethodGet, Path: "/workflows/:workflow_id", Permission: PermissionRead, Handler: a.get},
@@ -78,15 +84,29 @@ func (a *API) receive(c *fiber.Ctx) error {
 		return err
 	}
 	now := a.Clock.Now()
-	w, msg, err := a.save(c, r.run(identity.OrgID(c), started, finished, now))
+	org := identity.OrgID(c)
+	settings, err := a.Store.WorkflowSettings(c.UserContext(), org)
 	if err != nil {
 		return err
+	}
+	run := r.run(org, started, finished, now, settings)
+	w, msg, stored, err := a.save(c, run)
+	if err != nil {
+		return err
+	}
+	if calls := LLMCalls(run); stored && a.LLM != nil && len(calls) > 0 {
+		// After the record: a report sent again after a failure here
+		// replaces the record and logs the calls again, each once by id.
+		if err := a.LLM.LogLLMCalls(c.UserContext(), org, identity.FromCtx(c).UserID, calls); err != nil {
+			return err
+		}
 	}
 	return c.JSON(receipt{Status: "success", WorkflowID: w.ID, Message: msg, ReceivedAt: now})
 }
 
-// save stores run and says what happened to it.
-func (a *API) save(c *fiber.Ctx, run Run) (Workflow, string, error) {
+// save stores run and says what happened to it, and whether the run is
+// now what is stored (created or replaced).
+func (a *API) save(c *fiber.Ctx, run Run) (Workflow, string, bool, error) {
 	replaced := false
 	w, created, err := a.Store.SaveRun(c.UserContext(), run, func(stored Workflow) bool {
 		replaced = Replaces(stored.State, run.Workflow.State)
@@ -94,13 +114,13 @@ func (a *API) save(c *fiber.Ctx, run Run) (Workflow, string, error) {
 	})
 	switch {
 	case err != nil:
-		return w, "", err
+		return w, "", false, err
 	case created:
-		return w, "workflow run recorded", nil
+		return w, "workflow run recorded", true, nil
 	case replaced:
-		return w, "workflow run updated", nil
+		return w, "workflow run updated", true, nil
 	}
-	return w, "workflow run has finished already; this report changes nothing", nil
+	return w, "workflow run has finished already; this report changes nothing", false, nil
 }
 
 // configuration is the config endpoint's answer.
@@ -117,9 +137,47 @@ func (a *API) config(c *fiber.Ctx) error {
 	if err := keyOnly(c); err != nil {
 		return err
 	}
+	st, err := a.Store.WorkflowSettings(c.UserContext(), identity.OrgID(c))
+	if err != nil {
+		return err
+	}
 	_, raw, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
 	return c.JSON(configuration{WebhookURL: c.BaseURL() + "/api/v1" + ExecutionPath,
-		APIKey: identity.KeyHint(strings.TrimSpace(raw)), TrackAllNodes: true, MinExecutionTimeMS: 0})
+		APIKey: identity.KeyHint(strings.TrimSpace(raw)), TrackAllNodes: st.TrackAllNodes, MinExecutionTimeMS: st.MinExecutionTimeMS})
+}
+
+// settingsRequest changes the receiver's settings; a field left out keeps
+// its value.
+type settingsRequest struct {
+	TrackAllNodes      *bool    `json:"track_all_nodes"`
+	MinExecutionTimeMS *web.Int `json:"min_execution_time_ms"`
+}
+
+// putConfig changes the organization's receiver settings, applied to the
+// reports received after it, and answers them.
+func (a *API) putConfig(c *fiber.Ctx) error {
+	var req settingsRequest
+	if err := web.Decode(c, &req); err != nil {
+		return err
+	}
+	if m := req.MinExecutionTimeMS; m != nil && (*m < 0 || *m > MaxMinExecutionTimeMS) {
+		return web.Invalid("min_execution_time_ms", "must be between 0 and 86400000 (a day)")
+	}
+	org := identity.OrgID(c)
+	st, err := a.Store.WorkflowSettings(c.UserContext(), org)
+	if err != nil {
+		return err
+	}
+	if req.TrackAllNodes != nil {
+		st.TrackAllNodes = *req.TrackAllNodes
+	}
+	if req.MinExecutionTimeMS != nil {
+		st.MinExecutionTimeMS = int64(*req.MinExecutionTimeMS)
+	}
+	if err := a.Store.PutWorkflowSettings(c.UserContext(), org, st, a.Clock.Now()); err != nil {
+		return err
+	}
+	return c.JSON(st)
 }
 
 // testResult is the test endpoint's answer.
@@ -143,7 +201,7 @@ func (a *API) test(c *fiber.Ctx) error {
 	mode := "manual"
 	r := report{WorkflowID: "connection-test", WorkflowName: "Connection test", ExecutionID: identity.FromCtx(c).KeyID,
 		Status: "success", StartedAt: &started, FinishedAt: &started, Mode: &mode, MetaData: map[string]any{"test": true}}
-	w, _, err := a.save(c, r.run(identity.OrgID(c), now, &now, now))
+	w, _, _, err := a.save(c, r.run(identity.OrgID(c), now, &now, now, DefaultSettings))
 	if err != nil {
 		return err
 	}

@@ -95,8 +95,9 @@ func (r *report) validate() (started time.Time, finished *time.Time, err error) 
 }
 
 // run maps a valid report of organization orgID, received at now, to what
-// it stores, bound to a fresh record id.
-func (r *report) run(orgID string, started time.Time, finished *time.Time, now time.Time) Run {
+// it stores under settings, bound to a fresh record id. A node left out by
+// settings keeps its position: the positions of the others do not move.
+func (r *report) run(orgID string, started time.Time, finished *time.Time, now time.Time, settings Settings) Run {
 	name := r.WorkflowName
 	if name == "" {
 		name = r.WorkflowID
@@ -115,6 +116,9 @@ func (r *report) run(orgID string, started time.Time, finished *time.Time, now t
 		StartedAt: started, FinishedAt: finished, UpdatedAt: now}}
 	seen := map[string]int{}
 	for i, n := range r.Nodes {
+		if !settings.Tracks(n.NodeType, n.ExecutionTimeMS, n.Status) {
+			continue
+		}
 		if j, ok := seen[n.NodeName]; ok {
 			run.Agents[j].Executions++
 		} else {

@@ -189,4 +189,5 @@ type Store interface {
 	// order and how many match; store.ErrNotFound for another
 	// organization's record, and for an f.AgentID the record does not have.
 	WorkflowExecutions(ctx context.Context, orgID, workflowID string, f ExecutionFilter) ([]Execution, int64, error)
+	SettingsStore
 }

@@ -191,7 +191,27 @@ type Config struct {
 	MetricsToken string
 	// CodehostAPIURL is the code host's REST API that connections call.
 	CodehostAPIURL string
+	// CodehostOAuth is the code host's OAuth application; OAuth
+	// connections are off while its ClientID is empty.
+	CodehostOAuth CodehostOAuth
 }
+
+// CodehostOAuth configures OAuth connections to the code host.
+type CodehostOAuth struct {
+	// URL is the code host's site root (authorize and token endpoints).
+	URL string
+	// ClientID and ClientSecret (VIGIL_CODEHOST_CLIENT_SECRET) identify
+	// the OAuth application.
+	ClientID, ClientSecret string
+	// StateKey (VIGIL_CODEHOST_OAUTH_STATE_KEY, at least MinStateKey
+	// characters) signs the OAuth state.
+	StateKey string
+	// ReturnURL is where the browser goes once connected.
+	ReturnURL string
+}
+
+// MinStateKey is the shortest VIGIL_CODEHOST_OAUTH_STATE_KEY accepted.
+const MinStateKey = 32
 
 // Parse reads flags from args (after the subcommand), with defaults from
 // the environment lookup getenv (os.Getenv in production). Every flag
@@ -216,6 +236,8 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	c.KafkaBrokers = splitList(f.brokers)
 	c.OutboundAllow = splitList(f.outboundAllow)
 	c.SMTP.Password = getenv("VIGIL_SMTP_PASSWORD")
+	c.CodehostOAuth.ClientSecret = getenv("VIGIL_CODEHOST_CLIENT_SECRET")
+	c.CodehostOAuth.StateKey = getenv("VIGIL_CODEHOST_OAUTH_STATE_KEY")
 	var err error
 	if c.SMTP.RequireTLS, err = strconv.ParseBool(f.smtpRequireTLS); err != nil {
 		return Config{}, fmt.Errorf("smtp-require-tls: %w", err)
@@ -276,6 +298,9 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
 	f.str(&c.CodehostAPIURL, "codehost-api-url", "https://api.github.com/", "the code host's REST API (a GitHub Enterprise or compatible forge: its /api/v3/ or /api/v1/ URL)")
+	f.str(&c.CodehostOAuth.URL, "codehost-oauth-url", "https://github.com/", "the code host's site root, where OAuth authorizes (login/oauth/authorize) and grants tokens (login/oauth/access_token)")
+	f.str(&c.CodehostOAuth.ClientID, "codehost-client-id", "", "client id of the code host OAuth application (secret in VIGIL_CODEHOST_CLIENT_SECRET, state key in VIGIL_CODEHOST_OAUTH_STATE_KEY); empty: OAuth connections off")
+	f.str(&c.CodehostOAuth.ReturnURL, "codehost-oauth-return-url", "/", "where the OAuth callback sends the browser once connected (connection_id added to its query)")
 	return f
 }
 
@@ -321,6 +346,9 @@ func (c Config) validate() error {
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")
 	}
+	if o := c.CodehostOAuth; o.ClientID != "" && (o.ClientSecret == "" || len(o.StateKey) < MinStateKey) {
+		return fmt.Errorf("codehost OAuth client %q needs VIGIL_CODEHOST_CLIENT_SECRET and a VIGIL_CODEHOST_OAUTH_STATE_KEY of at least %d characters", o.ClientID, MinStateKey)
+	}
 	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
 		return fmt.Errorf("VIGIL_METRICS_TOKEN must be at least %d characters", MinMetricsToken)
 	}
@@ -362,6 +390,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("metrics_addr", engine(c.MetricsAddr != "", c.MetricsAddr, "the API's, loopback clients or token only")),
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),
+		slog.String("codehost_oauth_client_id", c.CodehostOAuth.ClientID),
 	)
 }
 

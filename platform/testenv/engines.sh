@@ -950,6 +950,33 @@ OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinf
 otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 
+# GitHub's published OpenAPI description (@octokit/openapi, from npm), against which the tests'
+# fake code host (app/codehost_forge_test.go) validates every request it receives and every answer
+# it gives. Installed with npm into $STATE/octokit-openapi, once per pinned version; not committed.
+
+OCTOKIT_OPENAPI_VERSION=23.0.2
+OCTOKIT_DIR="$STATE/octokit-openapi"
+OCTOKIT_JSON="$OCTOKIT_DIR/node_modules/@octokit/openapi/generated/api.github.com.json"
+
+octokit_installed() {
+  [ -s "$OCTOKIT_JSON" ] && [ "$(cat "$OCTOKIT_DIR/.installed" 2>/dev/null)" = "$OCTOKIT_OPENAPI_VERSION" ]
+}
+
+ensure_octokit_openapi() {
+  if octokit_installed; then return 0; fi
+  local log="$STATE/octokit-openapi-install.log"
+  command -v npm >/dev/null 2>&1 || apt_install npm
+  log "@octokit/openapi: installing $OCTOKIT_OPENAPI_VERSION into $OCTOKIT_DIR (log: $log)"
+  rm -rf "$OCTOKIT_DIR"
+  mkdir -p "$OCTOKIT_DIR"
+  if ! npm install --prefix "$OCTOKIT_DIR" --no-audit --no-fund --ignore-scripts --omit=dev \
+    "@octokit/openapi@$OCTOKIT_OPENAPI_VERSION" >"$log" 2>&1 9>&-; then
+    fail_engine octokit-openapi "npm install @octokit/openapi@$OCTOKIT_OPENAPI_VERSION failed" "$log"
+  fi
+  [ -s "$OCTOKIT_JSON" ] || fail_engine octokit-openapi "npm installed no $OCTOKIT_JSON" "$log"
+  echo "$OCTOKIT_OPENAPI_VERSION" >"$OCTOKIT_DIR/.installed"
+}
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -1009,6 +1036,11 @@ EOF
   else
     echo "# the OpenTelemetry SDK is not installed in $OTEL_VENV: run $0 up"
   fi
+  if octokit_installed; then
+    echo "export VIGIL_TEST_GITHUB_OPENAPI='$OCTOKIT_JSON'"
+  else
+    echo "# @octokit/openapi $OCTOKIT_OPENAPI_VERSION is not installed in $OCTOKIT_DIR: run $0 up"
+  fi
 }
 
 print_version() {
@@ -1045,6 +1077,7 @@ cmd_up() {
   ensure_smtpd
   ensure_modelserver
   ensure_otel
+  ensure_octokit_openapi
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"

@@ -35,6 +35,10 @@ const (
 	// exporter and OpenInference's conventions, installed by engines.sh up,
 	// that the OTLP receiver's test exports spans with.
 	OTelPython = "VIGIL_TEST_OTEL_PYTHON"
+	// GitHubOpenAPI is the path of GitHub's published OpenAPI description
+	// (api.github.com.json of the npm package @octokit/openapi), installed
+	// by engines.sh up, that the tests' fake code host validates against.
+	GitHubOpenAPI = "VIGIL_TEST_GITHUB_OPENAPI"
 )
 
 // URL returns the value of the environment variable name, one of the

@@ -3,6 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/store"
@@ -70,7 +72,7 @@ func orNoStrings(s []string) []string {
 
 const repositoryColumns = `id, org_id, connection_id, owner, name, full_name, default_branch, is_private, tracked_branches,
 	webhook_status, sealed_webhook_secret, total_commits_processed, total_models_registered, created_at,
-	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by`
+	track_tags, track_releases, auto_register, model_path_patterns, webhook_id, tracked_by, revision`
 
 // repositoryLists returns r's tracked branches and model path patterns as
 // their columns hold them.
@@ -94,10 +96,10 @@ func (s *DB) CreateCodehostRepository(ctx context.Context, r codehost.Repository
 			r.OrgID, r.ConnectionID).Scan(&one); err != nil {
 			return s.wrap(err)
 		}
-		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(20)+`)`,
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_repositories (`+repositoryColumns+`) VALUES (`+placeholders(21)+`)`,
 			r.ID, r.OrgID, r.ConnectionID, r.Owner, r.Name, r.FullName, r.DefaultBranch, r.IsPrivate, branches,
 			r.WebhookStatus, r.SealedWebhookSecret, r.TotalCommitsProcessed, r.TotalModelsRegistered, micros(r.CreatedAt),
-			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy)
+			r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookID, r.TrackedBy, r.Revision)
 		return err
 	})
 }
@@ -108,7 +110,7 @@ func (s *DB) scanRepository(row interface{ Scan(...any) error }) (codehost.Repos
 	var created int64
 	err := row.Scan(&r.ID, &r.OrgID, &r.ConnectionID, &r.Owner, &r.Name, &r.FullName, &r.DefaultBranch, &r.IsPrivate, &branches,
 		&r.WebhookStatus, &r.SealedWebhookSecret, &r.TotalCommitsProcessed, &r.TotalModelsRegistered, &created,
-		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy)
+		&r.TrackTags, &r.TrackReleases, &r.AutoRegister, &patterns, &r.WebhookID, &r.TrackedBy, &r.Revision)
 	if err != nil {
 		return r, s.wrap(err)
 	}
@@ -145,21 +147,27 @@ func (s *DB) CodehostRepositories(ctx context.Context, orgID string, offset, lim
 	return rs, total, err
 }
 
-// UpdateCodehostRepository implements codehost.Store.
+// UpdateCodehostRepository implements codehost.Store: one UPDATE
+// conditional on the revision r was read at; when it changes no row, a
+// read tells a stale revision (store.ErrConflict) from a missing
+// repository.
 func (s *DB) UpdateCodehostRepository(ctx context.Context, r codehost.Repository) error {
 	branches, patterns, err := repositoryLists(r)
 	if err != nil {
 		return err
 	}
 	n, err := s.exec(ctx, s.db, `UPDATE codehost_repositories SET tracked_branches = ?, track_tags = ?, track_releases = ?,
-		auto_register = ?, model_path_patterns = ?, webhook_status = ?, webhook_id = ?, sealed_webhook_secret = ?
-		WHERE org_id = ? AND id = ?`,
+		auto_register = ?, model_path_patterns = ?, webhook_status = ?, webhook_id = ?, sealed_webhook_secret = ?,
+		revision = revision + 1 WHERE org_id = ? AND id = ? AND revision = ?`,
 		branches, r.TrackTags, r.TrackReleases, r.AutoRegister, patterns, r.WebhookStatus, r.WebhookID, r.SealedWebhookSecret,
-		r.OrgID, r.ID)
-	if err == nil && n == 0 {
-		err = store.ErrNotFound
+		r.OrgID, r.ID, r.Revision)
+	if err != nil || n == 1 {
+		return err
 	}
-	return err
+	if _, err := s.CodehostRepository(ctx, r.OrgID, r.ID); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: repository %s changed since revision %d", store.ErrConflict, r.ID, r.Revision)
 }
 
 // DeleteCodehostRepository implements codehost.Store; the schema's
@@ -195,4 +203,28 @@ func (s *DB) Deliveries(ctx context.Context, orgID, repositoryID string) ([]code
 		d.Payload, d.ReceivedAt = []byte(payload), fromMicros(received)
 		return d, s.wrap(err)
 	})
+}
+
+// CreateCodehostOAuthState implements codehost.Store; states past their
+// expiry are removed on the way.
+func (s *DB) CreateCodehostOAuthState(ctx context.Context, st codehost.OAuthState, now time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := s.exec(ctx, tx, `DELETE FROM codehost_oauth_states WHERE expires_at <= ?`, micros(now)); err != nil {
+			return err
+		}
+		_, err := s.exec(ctx, tx, `INSERT INTO codehost_oauth_states (nonce, org_id, user_id, expires_at) VALUES (?, ?, ?, ?)`,
+			st.Nonce, st.OrgID, st.UserID, micros(st.ExpiresAt))
+		return err
+	})
+}
+
+// ConsumeCodehostOAuthState implements codehost.Store: one DELETE both
+// checks and uses the state, so of two callbacks with it one wins.
+func (s *DB) ConsumeCodehostOAuthState(ctx context.Context, st codehost.OAuthState, now time.Time) error {
+	n, err := s.exec(ctx, s.db, `DELETE FROM codehost_oauth_states WHERE nonce = ? AND org_id = ? AND user_id = ? AND expires_at > ?`,
+		st.Nonce, st.OrgID, st.UserID, micros(now))
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
 }

@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vigilhq/vigil/integrations/workflow"
 )
@@ -221,4 +223,24 @@ func (s *DB) WorkflowExecutions(ctx context.Context, orgID, workflowID string, f
 	}
 	return listPage(ctx, s, "workflow_executions", executionColumns, strings.Join(where, " AND "), "position",
 		args, f.Offset, f.Limit, s.scanExecution)
+}
+
+// WorkflowSettings implements workflow.Store.
+func (s *DB) WorkflowSettings(ctx context.Context, orgID string) (workflow.Settings, error) {
+	st := workflow.DefaultSettings
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT track_all_nodes, min_execution_time_ms FROM workflow_settings WHERE org_id = ?`),
+		orgID).Scan(&st.TrackAllNodes, &st.MinExecutionTimeMS)
+	if errors.Is(err, sql.ErrNoRows) {
+		return workflow.DefaultSettings, nil
+	}
+	return st, s.wrap(err)
+}
+
+// PutWorkflowSettings implements workflow.Store.
+func (s *DB) PutWorkflowSettings(ctx context.Context, orgID string, st workflow.Settings, now time.Time) error {
+	_, err := s.exec(ctx, s.db, `INSERT INTO workflow_settings (org_id, track_all_nodes, min_execution_time_ms, updated_at)
+		VALUES (?, ?, ?, ?) ON CONFLICT (org_id) DO UPDATE SET track_all_nodes = excluded.track_all_nodes,
+		min_execution_time_ms = excluded.min_execution_time_ms, updated_at = excluded.updated_at`,
+		orgID, st.TrackAllNodes, st.MinExecutionTimeMS, micros(now))
+	return err
 }

@@ -3,6 +3,8 @@ package storetest
 import (
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ var codehostTests = []test{
 	{"Codehost/Connections", testCodehostConnections},
 	{"Codehost/Tracking", testCodehostTracking},
 	{"Codehost/Queue", testCodehostQueue},
+	{"Codehost/OAuthState", testCodehostOAuthState},
 }
 
 // newTracked stores a connection of org and a repository tracked through
@@ -167,7 +170,15 @@ func testCodehostTracking(t *testing.T, s Store) {
 	must(t, s.UpdateCodehostRepository(ctx(t), r), "UpdateCodehostRepository")
 	got, err = s.CodehostRepository(ctx(t), a.ID, r.ID)
 	must(t, err, "CodehostRepository")
+	stale := r
+	r.Revision++
 	equal(t, "after update", got, r)
+	// A write at the revision read before that update changes nothing.
+	stale.WebhookStatus, stale.SealedWebhookSecret, stale.TrackTags = codehost.WebhookInactive, "", true
+	wantErr(t, s.UpdateCodehostRepository(ctx(t), stale), store.ErrConflict, "UpdateCodehostRepository at a stale revision")
+	got, err = s.CodehostRepository(ctx(t), a.ID, r.ID)
+	must(t, err, "CodehostRepository")
+	equal(t, "after a stale update", got, r)
 	theirs := r
 	theirs.OrgID = b.ID
 	wantErr(t, s.UpdateCodehostRepository(ctx(t), theirs), store.ErrNotFound, "UpdateCodehostRepository from another org")
@@ -287,4 +298,51 @@ func testCodehostQueue(t *testing.T, s Store) {
 	if _, total, _ := s.QueuedDeliveries(ctx(t), newOrg(t, s).ID, r.ID, 0, 10); total != 0 {
 		t.Error("another organization sees the deliveries")
 	}
+}
+
+// testCodehostOAuthState: a stored state is consumed once, by its own
+// user and organization, before it expires; of eight concurrent
+// consumers exactly one succeeds.
+func testCodehostOAuthState(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	now := at(100)
+	st := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	must(t, s.CreateCodehostOAuthState(ctx(t), st, now), "CreateCodehostOAuthState")
+	f := func(what string, x codehost.OAuthState, at time.Time) {
+		t.Helper()
+		wantErr(t, s.ConsumeCodehostOAuthState(ctx(t), x, at), store.ErrNotFound, what)
+	}
+	other := st
+	other.UserID = b.Admin.ID
+	f("another user", other, now)
+	other = st
+	other.OrgID = b.ID
+	f("another organization", other, now)
+	f("at expiry", st, st.ExpiresAt)
+	must(t, s.ConsumeCodehostOAuthState(ctx(t), st, now.Add(time.Minute)), "ConsumeCodehostOAuthState")
+	f("used again", st, now.Add(time.Minute))
+	f("never stored", codehost.NewOAuthState(a.ID, a.Admin.ID, now), now)
+
+	race := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	must(t, s.CreateCodehostOAuthState(ctx(t), race, now), "CreateCodehostOAuthState")
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if s.ConsumeCodehostOAuthState(ctx(t), race, now) == nil {
+				wins.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Errorf("got %d consumers of one state succeeding, want 1", wins.Load())
+	}
+
+	// A state stored after another expired drops the expired one.
+	old := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	must(t, s.CreateCodehostOAuthState(ctx(t), old, now), "CreateCodehostOAuthState")
+	later := old.ExpiresAt.Add(time.Second)
+	must(t, s.CreateCodehostOAuthState(ctx(t), codehost.NewOAuthState(a.ID, a.Admin.ID, later), later), "CreateCodehostOAuthState")
+	f("expired, then dropped", old, now)
 }

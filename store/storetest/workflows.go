@@ -16,6 +16,7 @@ var workflowTests = []test{
 	{"Workflow/Concurrent", testWorkflowConcurrent},
 	{"Workflow/OtherOrg", testWorkflowOtherOrg},
 	{"Workflow/List", testWorkflowList},
+	{"Workflow/Settings", testWorkflowSettings},
 }
 
 // newRun is a run of the tool's workflow wf, execution ex, started n
@@ -222,4 +223,24 @@ func testWorkflowList(t *testing.T, s Store) {
 	if total != 2 {
 		t.Errorf("runs of wf1: got %d, want 2", total)
 	}
+}
+
+// testWorkflowSettings: an organization without settings reads the
+// defaults; stored ones read back, replace each other, and stay the
+// organization's own.
+func testWorkflowSettings(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	got, err := s.WorkflowSettings(ctx(t), a.ID)
+	must(t, err, "WorkflowSettings")
+	equal(t, "defaults", got, workflow.DefaultSettings)
+	for _, want := range []workflow.Settings{{TrackAllNodes: false, MinExecutionTimeMS: 250}, {TrackAllNodes: true, MinExecutionTimeMS: 0}} {
+		must(t, s.PutWorkflowSettings(ctx(t), a.ID, want, at(5)), "PutWorkflowSettings")
+		got, err = s.WorkflowSettings(ctx(t), a.ID)
+		must(t, err, "WorkflowSettings")
+		equal(t, "stored", got, want)
+	}
+	must(t, s.PutWorkflowSettings(ctx(t), a.ID, workflow.Settings{MinExecutionTimeMS: 9}, at(6)), "PutWorkflowSettings")
+	got, err = s.WorkflowSettings(ctx(t), b.ID)
+	must(t, err, "WorkflowSettings of another organization")
+	equal(t, "another organization", got, workflow.DefaultSettings)
 }
