@@ -11,21 +11,12 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/report"
-	"github.com/vigilhq/vigil/store"
 )
 
 // PathJob is the caller's organization's job of the request path's
 // export_id: 404 for a missing one and for another organization's alike.
 func PathJob(c *fiber.Ctx, jobs JobStore) (Job, error) {
-	id, err := web.PathParam(c, "export_id")
-	if err != nil {
-		return Job{}, err
-	}
-	j, err := jobs.ExportJob(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return j, web.NotFound("export")
-	}
-	return j, err
+	return identity.PathRecord(c, "export_id", "export", jobs.ExportJob)
 }
 
 // SendFile answers the completed job's file from the runner's folder dir,

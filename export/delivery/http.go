@@ -252,15 +252,7 @@ func (a *API) list(c *fiber.Ctx) error {
 
 // integration is the organization's integration of the path's id.
 func (a *API) integration(c *fiber.Ctx) (Integration, error) {
-	id, err := web.PathParam(c, "integration_id")
-	if err != nil {
-		return Integration{}, err
-	}
-	in, err := a.Store.ExportIntegration(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return in, web.NotFound("integration")
-	}
-	return in, err
+	return identity.PathRecord(c, "integration_id", "integration", a.Store.ExportIntegration)
 }
 
 func (a *API) get(c *fiber.Ctx) error {

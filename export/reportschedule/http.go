@@ -232,15 +232,7 @@ func (a *API) list(c *fiber.Ctx) error {
 
 // schedule is the organization's schedule of the path's id.
 func (a *API) schedule(c *fiber.Ctx) (Schedule, error) {
-	id, err := web.PathParam(c, "report_id")
-	if err != nil {
-		return Schedule{}, err
-	}
-	s, err := a.Store.ReportSchedule(c.UserContext(), identity.OrgID(c), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return s, web.NotFound("scheduled report")
-	}
-	return s, err
+	return identity.PathRecord(c, "report_id", "scheduled report", a.Store.ReportSchedule)
 }
 
 func (a *API) get(c *fiber.Ctx) error {

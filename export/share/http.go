@@ -182,15 +182,7 @@ func (a *API) list(c *fiber.Ctx) error {
 
 // share is the organization's share of the path's slug.
 func (a *API) share(c *fiber.Ctx) (Share, error) {
-	slug, err := web.PathParam(c, "share_slug")
-	if err != nil {
-		return Share{}, err
-	}
-	s, err := a.Store.Share(c.UserContext(), identity.OrgID(c), slug)
-	if errors.Is(err, store.ErrNotFound) {
-		return s, web.NotFound("share")
-	}
-	return s, err
+	return identity.PathRecord(c, "share_slug", "share", a.Store.Share)
 }
 
 func (a *API) get(c *fiber.Ctx) error {
