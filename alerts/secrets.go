@@ -109,15 +109,20 @@ func Reseal(ctx context.Context, st Resealer, box *secretbox.Keyring) (int, erro
 }
 
 // unmask replaces each secret target of a request that is the mask of one
-// of the stored channels (clear) by that channel's target: a PATCH that
-// sends back the channels it read keeps their secrets.
+// of the stored channels (clear) by that channel's target
+// (platform/target.Kept): a PATCH that sends back the channels it read
+// keeps their secrets.
 func unmask(req []Channel, stored []Channel) {
-	for i, ch := range req {
+	each := func(yield func(kind, target string) bool) {
 		for _, s := range stored {
-			if s.Type == ch.Type && SecretChannel(s) && MaskTarget(s.Target) == ch.Target {
-				req[i].Target = s.Target
-				break
+			if !yield(s.Type, s.Target) {
+				return
 			}
+		}
+	}
+	for i, ch := range req {
+		if t, ok := target.Kept(nil, "", ch.Type, ch.Target, each); ok {
+			req[i].Target = t
 		}
 	}
 }
