@@ -1,7 +1,8 @@
 // Command vigil is the Vigil server: `vigil serve` runs it (every role by
-// default, or those named with --roles), `vigil version` prints its version.
+// default, or those named with --roles), `vigil version` prints its version,
+// `vigil keygen` a new master key and `vigil health` whether a server is ready.
 //
-// It imports app and the platform's config and telemetry, nothing else.
+// It imports app and the platform's config, telemetry and secretbox, nothing else.
 package main
 
 import (
@@ -29,6 +30,8 @@ const usage = `Vigil monitors machine-learning models and LLM calls and governs 
 Usage:
   vigil serve [flags]   run the server (vigil serve -h lists the flags)
   vigil version         print the version
+  vigil keygen          print a new master key (for VIGIL_MASTER_KEY or the key file)
+  vigil health [addr]   exit 0 when the server at addr (VIGIL_ADDR) is ready, for health checks
 `
 
 func main() {
@@ -46,6 +49,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "serve":
 		return serve(args[1:], stdout, stderr)
+	case "keygen":
+		return keygen(stdout, stderr)
+	case "health":
+		return health(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -127,3 +127,33 @@ func TestParseExplainWorkers(t *testing.T) {
 	f(map[string]string{"VIGIL_EXPLAIN_WORKERS": "3"}, nil, 3)
 	f(map[string]string{"VIGIL_EXPLAIN_WORKERS": "3"}, []string{"--explain-workers=-1"}, -1)
 }
+
+// TestVariablesNameEveryRead parses a configuration with a getenv that
+// records what it is asked: every variable read must be in Variables (so
+// that deployments can be checked against it) and every secret in the
+// help's closing line.
+func TestVariablesNameEveryRead(t *testing.T) {
+	known := map[string]bool{}
+	for _, v := range Variables() {
+		known[v] = true
+	}
+	asked := map[string]bool{}
+	if _, err := Parse(nil, func(v string) string { asked[v] = true; return "" }); err != nil {
+		t.Fatal(err)
+	}
+	for v := range asked {
+		if !known[v] {
+			t.Errorf("Parse read %s: got it missing from Variables, want it listed", v)
+		}
+	}
+	var help strings.Builder
+	Usage(&help, func(string) string { return "" })
+	for _, v := range secrets {
+		if !asked[v] {
+			t.Errorf("secret %s: got no read of it in Parse, want it read (or dropped from the list)", v)
+		}
+		if !strings.Contains(help.String(), v) {
+			t.Errorf("secret %s: got no mention in vigil serve -h, want it named", v)
+		}
+	}
+}

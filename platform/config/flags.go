@@ -62,7 +62,19 @@ func (f *flags) duration(p *time.Duration, name string, def time.Duration, usage
 
 // secrets are read from the environment only, never from a flag, so that
 // they stay out of process listings.
-var secrets = []string{"VIGIL_ADMIN_PASSWORD", "VIGIL_JWT_SECRET", "VIGIL_MASTER_KEY", "VIGIL_METRICS_TOKEN"}
+var secrets = []string{"VIGIL_ADMIN_PASSWORD", "VIGIL_JWT_SECRET", "VIGIL_MASTER_KEY", "VIGIL_METRICS_TOKEN",
+	"VIGIL_SMTP_PASSWORD", "VIGIL_CODEHOST_CLIENT_SECRET", "VIGIL_CODEHOST_OAUTH_STATE_KEY", "VIGIL_TOXICITY_API_KEY"}
+
+// Variables lists every environment variable `vigil serve` reads: one per
+// flag (VIGIL_<FLAG>), then the secrets read from the environment only.
+// A deployment that sets any other VIGIL_ variable has a typo.
+func Variables() []string {
+	var vars []string
+	register(&Config{}, func(string) string { return "" }).fs.VisitAll(func(fl *flag.Flag) {
+		vars = append(vars, envName(fl.Name))
+	})
+	return append(vars, secrets...)
+}
 
 // Usage writes `vigil serve -h`: every flag with its type, meaning,
 // environment variable and default (as the environment getenv makes it).

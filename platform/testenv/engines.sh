@@ -977,6 +977,29 @@ ensure_octokit_openapi() {
   echo "$OCTOKIT_OPENAPI_VERSION" >"$OCTOKIT_DIR/.installed"
 }
 
+# Helm, built from its Go module (helm.sh/helm/v3), for deploy's tests: `helm lint` and
+# `helm template` of deploy/helm/vigil. Installed into $STATE/helm/bin once per pinned version.
+
+HELM_VERSION=v3.22.0
+HELM_DIR="$STATE/helm"
+HELM_BIN="$HELM_DIR/bin/helm"
+
+helm_installed() {
+  [ -x "$HELM_BIN" ] && [ "$(cat "$HELM_DIR/.installed" 2>/dev/null)" = "$HELM_VERSION" ]
+}
+
+ensure_helm() {
+  if helm_installed; then return 0; fi
+  local log="$STATE/helm-install.log"
+  log "helm: building $HELM_VERSION from its Go module into $HELM_DIR/bin (log: $log)"
+  rm -rf "$HELM_DIR"
+  mkdir -p "$HELM_DIR/bin"
+  if ! GOBIN="$HELM_DIR/bin" GOFLAGS=-trimpath go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >"$log" 2>&1 9>&-; then
+    fail_engine helm "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION failed" "$log"
+  fi
+  echo "$HELM_VERSION" >"$HELM_DIR/.installed"
+}
+
 # ---------------------------------------------------------------------------------------------
 # dispatch per engine
 
@@ -1041,6 +1064,11 @@ EOF
   else
     echo "# @octokit/openapi $OCTOKIT_OPENAPI_VERSION is not installed in $OCTOKIT_DIR: run $0 up"
   fi
+  if helm_installed; then
+    echo "export VIGIL_TEST_HELM='$HELM_BIN'"
+  else
+    echo "# helm $HELM_VERSION is not installed in $HELM_DIR: run $0 up"
+  fi
 }
 
 print_version() {
@@ -1078,6 +1106,7 @@ cmd_up() {
   ensure_modelserver
   ensure_otel
   ensure_octokit_openapi
+  ensure_helm
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
