@@ -13,12 +13,19 @@ import (
 // loaded CI machine does not fail it.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	waitWithin(t, what, 30*time.Second, ok)
+}
+
+// waitWithin is waitFor with a limit of its own, for what takes longer
+// than 30 s by nature (a minute to close, say).
+func waitWithin(t *testing.T, what string, limit time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	// The pause grows, so that slow pipelines are not polled past the
 	// API's rate limit (1,000 requests a minute).
 	for pause := 5 * time.Millisecond; !ok(); pause = min(2*pause, 250*time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 30 s of the 2xx", what)
+			t.Fatalf("%s: not within %v", what, limit)
 		}
 		time.Sleep(pause)
 	}

@@ -79,7 +79,7 @@ func TestImage(t *testing.T) {
 	if user == "" || strings.HasPrefix(user, "0") || strings.HasPrefix(user, "root") {
 		t.Errorf("USER %q: want a non-root user", user)
 	}
-	if !strings.Contains(health, `"vigil", "health"`) {
+	if !strings.Contains(health, `vigil", "health"]`) {
 		t.Errorf("HEALTHCHECK %q: want vigil health (no shell in distroless)", health)
 	}
 	for _, in := range ins[:final] {
