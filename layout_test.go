@@ -75,6 +75,7 @@ var rooms = []room{
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
 		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation", "exports", "toxicity", "pricing"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},
+	{"sdk", []string{"sdk"}, nil},
 	{"deploy", []string{"deploy"}, nil},
 	{"benchmarks", []string{"benchmarks"}, []string{"maths", "schemas", "store contract", "plumbing",
 		"event log contract", "analytics contract", "identity", "registry", "governance", "ingest",

@@ -779,6 +779,7 @@ st_requirements() {
   cat <<EOF
 schemathesis==$SCHEMATHESIS_VERSION
 anyio==4.16.0
+ast_serialize==0.13.1
 certifi==2026.10.18
 charset-normalizer==3.5.2
 click==8.5.1
@@ -946,6 +947,48 @@ urllib3==2.8.0
 EOF
 }
 
+# The Python SDK's test tools (sdk/python: httpx, pandas, pyarrow, pytest, mypy, and hatchling
+# to build the package without the network), from PyPI.
+
+SDK_VENV="$STATE/sdk"
+SDK_PY="$SDK_VENV/bin/python"
+
+sdk_requirements() {
+  cat <<EOF
+anyio==4.16.0
+ast_serialize==0.13.1
+certifi==2026.10.19.post1
+h11==0.16.0
+hatchling==1.33.0
+httpcore==1.0.9
+httpx==0.28.1
+idna==3.20
+iniconfig==2.3.1
+librt==0.17.0
+mypy==2.4.1
+mypy_extensions==1.2.0
+numpy==2.4.6
+orjson==3.13.0
+packaging==26.4
+pandas==3.1.1
+pandas-stubs==3.1.0.261029
+pathspec==1.1.1
+pluggy==1.7.0
+pyarrow==26.0.1
+Pygments==2.21.0
+pytest==9.2.0
+python-dateutil==4.0.0
+tomlkit==0.15.2
+trove-classifiers==2026.9.21.13
+typing_extensions==4.16.0
+tzdata==2026.6
+EOF
+}
+
+SDK_IMPORTS='httpx, pandas, pyarrow, pytest, mypy, hatchling'
+sdk_installed() { venv_installed "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
+ensure_sdk() { ensure_venv sdk "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
+
 OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv'
 otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
@@ -1059,6 +1102,11 @@ EOF
   else
     echo "# the OpenTelemetry SDK is not installed in $OTEL_VENV: run $0 up"
   fi
+  if sdk_installed; then
+    echo "export VIGIL_TEST_SDK_PYTHON='$SDK_PY'"
+  else
+    echo "# the Python SDK's test tools are not installed in $SDK_VENV: run $0 up"
+  fi
   if octokit_installed; then
     echo "export VIGIL_TEST_GITHUB_OPENAPI='$OCTOKIT_JSON'"
   else
@@ -1105,6 +1153,7 @@ cmd_up() {
   ensure_smtpd
   ensure_modelserver
   ensure_otel
+  ensure_sdk
   ensure_octokit_openapi
   ensure_helm
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done

@@ -39,6 +39,9 @@ const (
 	// (api.github.com.json of the npm package @octokit/openapi), installed
 	// by engines.sh up, that the tests' fake code host validates against.
 	GitHubOpenAPI = "VIGIL_TEST_GITHUB_OPENAPI"
+	// SDKPython is a Python with what the Python SDK's tests need (httpx,
+	// pandas, pyarrow, pytest, mypy, hatchling), installed by engines.sh up.
+	SDKPython = "VIGIL_TEST_SDK_PYTHON"
 	// Helm is the path of a helm executable, built from its Go module by
 	// engines.sh up, that deploy's tests lint and render the chart with.
 	Helm = "VIGIL_TEST_HELM"

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Generate src/vigil/_operations.py from Vigil's OpenAPI document.
+
+Every operation of schemas/openapi.json becomes a method of the class of
+its tag, twice: on a synchronous and on an asynchronous class. Path
+parameters are positional, query parameters keyword-only, a request body
+is the ``body`` argument. Run it after the OpenAPI document changes:
+
+    python3 sdk/python/scripts/generate.py
+
+tests/test_generated.py fails when the committed file is stale.
+"""
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+SPEC = ROOT / "schemas" / "openapi.json"
+OUT = Path(__file__).resolve().parents[1] / "src" / "vigil" / "_operations.py"
+
+PY_TYPES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
+def snake(name: str) -> str:
+    s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name)
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"[^0-9a-zA-Z_]", "_", s).lower()
+    return s + "_" if keyword.iskeyword(s) else s
+
+
+def class_name(tag: str) -> str:
+    return "".join(w.capitalize() for w in re.split(r"[^0-9a-zA-Z]+", tag) if w)
+
+
+def resolve(spec: dict, obj: dict) -> dict:
+    while "$ref" in obj:
+        node = spec
+        for part in obj["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        obj = node
+    return obj
+
+
+def py_type(spec: dict, schema: dict) -> str:
+    schema = resolve(spec, schema)
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = next((x for x in t if x != "null"), "string")
+    if t == "array":
+        return f"Sequence[{py_type(spec, schema.get('items', {}))}]"
+    return PY_TYPES.get(t or "string", "Any")
+
+
+def first_line(text: str) -> str:
+    text = " ".join((text or "").split())
+    m = re.match(r"(.+?\.)(\s|$)", text)
+    line = m.group(1) if m else text
+    return line.replace('"""', "'''").replace("\\", "\\\\")
+
+
+def operations(spec: dict) -> dict[str, list[dict]]:
+    by_tag: dict[str, list[dict]] = {}
+    for path, item in spec["paths"].items():
+        shared = item.get("parameters", [])
+        for method, op in item.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue
+            params = [resolve(spec, p) for p in shared + op.get("parameters", [])]
+            path_params = [p for p in params if p["in"] == "path"]
+            query = [p for p in params if p["in"] == "query"]
+            body = op.get("requestBody")
+            raw = ""
+            if body:
+                content = resolve(spec, body).get("content", {})
+                if "application/json" not in content:
+                    raw = next(iter(content), "application/octet-stream")
+            tag = (op.get("tags") or ["Meta"])[0]
+            by_tag.setdefault(tag, []).append({
+                "name": snake(op["operationId"]), "method": method.upper(), "path": path,
+                "path_params": path_params, "query": query, "body": body is not None, "raw": raw,
+                "required_body": bool(body and resolve(spec, body).get("required")),
+                "summary": first_line(op.get("summary") or op.get("description") or op["operationId"]),
+            })
+    return by_tag
+
+
+def method_source(spec: dict, op: dict, is_async: bool) -> str:
+    args = ["self"]
+    names = {}
+    for p in op["path_params"]:
+        names[p["name"]] = snake(p["name"])
+        args.append(f"{names[p['name']]}: str")
+    if op["body"]:
+        t = "bytes | str" if op["raw"] else "Mapping[str, Any] | Sequence[Any]"
+        args.append(f"body: {t}" + ("" if op["required_body"] else " | None = None"))
+        if op["raw"]:
+            args.append(f'content_type: str = "{op["raw"]}"')
+    if op["query"]:
+        args.append("*")
+        for q in op["query"]:
+            args.append(f"{snake(q['name'])}: {py_type(spec, q.get('schema', {}))} | None = None")
+    path = op["path"]
+    for name, var in names.items():
+        path = path.replace("{" + name + "}", "{_seg(" + var + ")}")
+    query = "{" + ", ".join(f'"{q["name"]}": {snake(q["name"])}' for q in op["query"]) + "}" if op["query"] else "None"
+    body = "body" if op["body"] else "None"
+    extra = ", content_type=content_type" if op["raw"] else ""
+    path = f'f"{path}"' if names else f'"{path}"'
+    aw = "await " if is_async else ""
+    df = "async def" if is_async else "def"
+    sig = ",\n        ".join(args)
+    return (f"    {df} {op['name']}(\n        {sig},\n    ) -> Any:\n"
+            f'        """{op["summary"]} ({op["method"]} {op["path"]})"""\n'
+            f'        return {aw}self._t.call("{op["method"]}", {path}, query={query}, body={body}{extra})\n')
+
+
+def generate(spec: dict) -> str:
+    by_tag = operations(spec)
+    out = ['"""Every operation of Vigil\'s REST API, one method each, grouped by tag.',
+           "",
+           "Generated by scripts/generate.py from schemas/openapi.json: do not edit.",
+           '"""',
+           "# fmt: off",
+           "from __future__ import annotations",
+           "",
+           "from typing import Any, Mapping, Sequence",
+           "",
+           "from ._transport import AsyncTransport, SyncTransport, _seg",
+           "", ""]
+    tags = sorted(by_tag)
+    for is_async in (False, True):
+        prefix = "Async" if is_async else ""
+        tr = "AsyncTransport" if is_async else "SyncTransport"
+        for tag in tags:
+            out.append(f"class {prefix}{class_name(tag)}:")
+            out.append(f'    """The {tag} operations."""')
+            out.append("")
+            out.append(f"    def __init__(self, transport: {tr}) -> None:")
+            out.append("        self._t = transport")
+            out.append("")
+            for op in sorted(by_tag[tag], key=lambda o: o["name"]):
+                out.append(method_source(spec, op, is_async))
+            out.append("")
+        out.append(f"class {prefix}Operations:")
+        out.append(f'    """Every operation of the API: one attribute per tag."""')
+        out.append("")
+        out.append(f"    def __init__(self, transport: {tr}) -> None:")
+        for tag in tags:
+            out.append(f"        self.{snake(class_name(tag))} = {prefix}{class_name(tag)}(transport)")
+        out.append("")
+        out.append("")
+    count = sum(len(v) for v in by_tag.values())
+    out.append(f"OPERATION_COUNT = {count}")
+    out.append("")
+    return "\n".join(out)
+
+
+def main() -> int:
+    spec = json.loads(SPEC.read_text())
+    OUT.write_text(generate(spec))
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""What the client's own methods answer: small typed views over the API's JSON.
+
+Each keeps the whole answer in ``raw`` for fields the view does not name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+def _f(v: Any) -> float | None:
+    return float(v) if isinstance(v, (int, float)) else None
+
+
+@dataclass(frozen=True)
+class Model:
+    """A registered model version."""
+
+    id: str
+    name: str
+    version: str
+    model_type: str
+    framework: str
+    status: str
+    raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Model:
+        return cls(str(d["id"]), str(d.get("name", "")), str(d.get("version", "")), str(d.get("model_type", "")),
+                   str(d.get("framework", "")), str(d.get("status", "")), d)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A model's prediction statistics over a period."""
+
+    model_id: str
+    total_predictions: int
+    avg_latency_ms: float | None
+    p50_latency_ms: float | None
+    p95_latency_ms: float | None
+    p99_latency_ms: float | None
+    predictions_per_hour: float | None
+    raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Stats:
+        return cls(str(d["model_id"]), int(d.get("total_predictions", 0)), _f(d.get("avg_latency_ms")),
+                   _f(d.get("p50_latency_ms")), _f(d.get("p95_latency_ms")), _f(d.get("p99_latency_ms")),
+                   _f(d.get("predictions_per_hour")), d)
+
+
+@dataclass(frozen=True)
+class LogResult:
+    """What logging answered: how many were logged, and each refused item's error by index."""
+
+    logged: int
+    failed: int
+    errors: list[Mapping[str, Any]] = field(default_factory=list)
+
+    def __add__(self, other: LogResult) -> LogResult:
+        return LogResult(self.logged + other.logged, self.failed + other.failed, self.errors + other.errors)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """An explanation: pending until its status is completed, failed or cancelled."""
+
+    id: str
+    model_id: str
+    method: str
+    status: str
+    base_value: float | None
+    feature_weights: dict[str, float]
+    progress: float | None
+    error: str | None
+    raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        """True once the explanation will not change any more."""
+        return self.status != "pending"
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Explanation:
+        weights = d.get("feature_weights") or {}
+        if isinstance(weights, list):
+            weights = {str(w.get("feature")): float(w.get("weight", 0)) for w in weights if isinstance(w, dict)}
+        err = d.get("error")
+        return cls(str(d.get("id") or d.get("explanation_id")), str(d.get("model_id", "")), str(d.get("method", "")),
+                   str(d.get("status", "")), _f(d.get("base_value")),
+                   {str(k): float(v) for k, v in dict(weights).items() if isinstance(v, (int, float))},
+                   _f(d.get("progress")), str(err) if err else None, d)
