@@ -39,6 +39,15 @@ const (
 	// (api.github.com.json of the npm package @octokit/openapi), installed
 	// by engines.sh up, that the tests' fake code host validates against.
 	GitHubOpenAPI = "VIGIL_TEST_GITHUB_OPENAPI"
+	// Gitea is the path of a Gitea binary built by engines.sh up (in the
+	// background: it may not exist yet when the tests start, see
+	// GiteaBuildLog), and GiteaStatic the folder of its options/ and
+	// templates/, for the code-host test against a real forge.
+	Gitea       = "VIGIL_TEST_GITEA"
+	GiteaStatic = "VIGIL_TEST_GITEA_STATIC"
+	// GiteaBuildLog is the log of that build; its last line says
+	// "gitea: built" or "gitea: build failed" once it ends.
+	GiteaBuildLog = "VIGIL_TEST_GITEA_BUILD_LOG"
 )
 
 // URL returns the value of the environment variable name, one of the
