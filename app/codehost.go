@@ -14,7 +14,8 @@ func (a *App) codehostAPI() (*codehost.GitHub, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL, Transport: guard.Client(10 * time.Second).Transport}, nil
+	return &codehost.GitHub{BaseURL: a.cfg.CodehostAPIURL, Flavor: a.cfg.CodehostFlavor,
+		Transport: guard.Client(10 * time.Second).Transport}, nil
 }
 
 // codehostOAuth is the code host's OAuth flow through the same guarded

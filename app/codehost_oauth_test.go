@@ -25,6 +25,15 @@ type oauthHost struct {
 	// redirects are the redirect_uri values exchanges sent.
 	redirects []string
 	srv       *httptest.Server
+	// With expiresIn > 0, tokens expire (the platform's expiring user
+	// tokens): a code's token in expiresIn seconds, a refreshed one in
+	// 8 hours, each with a single-use refresh token (refresh: refresh
+	// token -> access token) whose grant revokes the access token it
+	// replaces on the forge.
+	expiresIn int
+	refresh   map[string]string
+	refreshes int
+	forge     *forge
 }
 
 const (
@@ -35,7 +44,7 @@ const (
 )
 
 func newOAuthHost(t *testing.T, f *forge) *oauthHost {
-	o := &oauthHost{codes: map[string]string{}}
+	o := &oauthHost{codes: map[string]string{}, refresh: map[string]string{}, forge: f}
 	o.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.Method != http.MethodPost || r.URL.Path != "/login/oauth/access_token" || r.ParseForm() != nil {
@@ -44,6 +53,10 @@ func newOAuthHost(t *testing.T, f *forge) *oauthHost {
 		}
 		o.mu.Lock()
 		defer o.mu.Unlock()
+		if r.PostForm.Get("grant_type") == "refresh_token" {
+			_ = json.NewEncoder(w).Encode(o.grantRefresh(r.PostForm))
+			return
+		}
 		o.redirects = append(o.redirects, r.PostForm.Get("redirect_uri"))
 		tok, ok := o.codes[r.PostForm.Get("code")]
 		delete(o.codes, r.PostForm.Get("code"))
@@ -51,10 +64,34 @@ func newOAuthHost(t *testing.T, f *forge) *oauthHost {
 			_ = json.NewEncoder(w).Encode(map[string]string{"error": "bad_verification_code", "error_description": "The code passed is incorrect or expired."})
 			return
 		}
-		_ = json.NewEncoder(w).Encode(map[string]string{"access_token": tok, "scope": "repo,read:org", "token_type": "bearer"})
+		g := map[string]any{"access_token": tok, "scope": "repo,read:org", "token_type": "bearer"}
+		if o.expiresIn > 0 {
+			rt := "ghr_" + rand.Text()
+			o.refresh[rt] = tok
+			g["expires_in"], g["refresh_token"], g["refresh_token_expires_in"] = o.expiresIn, rt, 15897600
+		}
+		_ = json.NewEncoder(w).Encode(g)
 	}))
 	t.Cleanup(o.srv.Close)
 	return o
+}
+
+// grantRefresh answers a refresh_token grant as the platform does: a new
+// access token (8 hours) and a new refresh token; the one spent, and the
+// access token it belonged to, no longer work. o.mu is held.
+func (o *oauthHost) grantRefresh(form url.Values) map[string]any {
+	old, ok := o.refresh[form.Get("refresh_token")]
+	if !ok || form.Get("client_id") != oauthClient || form.Get("client_secret") != oauthSecret {
+		return map[string]any{"error": "bad_refresh_token", "error_description": "The refresh token passed is incorrect or expired."}
+	}
+	delete(o.refresh, form.Get("refresh_token"))
+	o.refreshes++
+	tok, rt := "ghu_"+rand.Text(), "ghr_"+rand.Text()
+	o.refresh[rt] = tok
+	o.forge.set(old, "")
+	o.forge.set(tok, "repo, read:org")
+	return map[string]any{"access_token": tok, "expires_in": 28800, "refresh_token": rt, "refresh_token_expires_in": 15897600,
+		"scope": "repo,read:org", "token_type": "bearer"}
 }
 
 // code issues a code whose token the forge accepts with scopes.
@@ -201,4 +238,89 @@ func TestCodehostOAuthOff(t *testing.T) {
 	admin := s.admin()
 	s.do("GET", "/codehost/oauth/authorize", admin, nil).wantError(t, 409, "RESOURCE_CONFLICT")
 	s.do("GET", "/codehost/oauth/callback?code=x&state=y", admin, nil).wantError(t, 409, "RESOURCE_CONFLICT")
+}
+
+// TestCodehostOAuthRefresh: an OAuth connection with the platform's
+// expiring user tokens keeps its refresh token sealed; a token about to
+// expire is refreshed before the call, once for eight concurrent callers
+// (the refresh token is single use: a second refresh would be refused and
+// the connection lost); a token the host refuses early (401) is refreshed
+// and the call asked again; a refresh token the host refuses marks the
+// connection reauthorization_required, on the connections list and
+// verify, and its calls answer 403.
+func TestCodehostOAuthRefresh(t *testing.T) {
+	f := newForge(t)
+	f.addRepo("octo", "models", true, true)
+	o := newOAuthHost(t, f)
+	o.expiresIn = 30 // within the refresh margin: the first call refreshes
+	eachBackend(t, o.config(f), func(t *testing.T, s *server) {
+		admin := s.admin()
+		code, token := o.code(f, "repo, read:org")
+		s.noFollow(callbackPath(code, s.authorizeState(t, o, admin)), admin).want(t, http.StatusFound)
+		conn := s.do("GET", "/codehost/connections", admin, nil).want(t, 200).list[0].(map[string]any)
+		id := conn["id"].(string)
+		if at, err := time.Parse(time.RFC3339, conn["token_expires_at"].(string)); err != nil || time.Until(at) > time.Minute {
+			t.Fatalf("got %v, want token_expires_at within a minute", conn)
+		}
+		o.mu.Lock()
+		before := o.refreshes
+		o.mu.Unlock()
+
+		verify := func() response { return s.do("POST", "/codehost/connections/"+id+"/verify", admin, nil).want(t, 200) }
+		var wg sync.WaitGroup
+		answers := make([]response, 8)
+		for i := range answers {
+			wg.Go(func() { answers[i] = verify() })
+		}
+		wg.Wait()
+		for i, a := range answers {
+			if a.at("valid") != true || a.str("status") != "active" {
+				t.Errorf("caller %d: got %s, want valid with the refreshed token", i, a.raw)
+			}
+		}
+		o.mu.Lock()
+		refreshes := o.refreshes - before
+		var current string
+		for _, tok := range o.refresh {
+			current = tok
+		}
+		o.mu.Unlock()
+		if refreshes != 1 {
+			t.Fatalf("got %d refreshes for eight concurrent callers, want 1", refreshes)
+		}
+		conn = s.do("GET", "/codehost/connections", admin, nil).want(t, 200).list[0].(map[string]any)
+		if at, err := time.Parse(time.RFC3339, conn["token_expires_at"].(string)); err != nil || time.Until(at) < 7*time.Hour {
+			t.Errorf("got %v, want the refreshed token's 8 hours", conn)
+		}
+		for _, row := range storeRows(t, s) {
+			for _, secret := range []string{token, current} {
+				if strings.Contains(row, secret) {
+					t.Fatalf("the store holds a token in plaintext: %s", row)
+				}
+			}
+		}
+
+		// The host refuses the token early (401): refreshed, asked again.
+		f.set(current, "")
+		if v := verify(); v.at("valid") != true {
+			t.Errorf("after a 401: got %s, want valid once refreshed", v.raw)
+		}
+		o.mu.Lock()
+		if o.refreshes-before != 2 {
+			t.Errorf("got %d refreshes, want 2 (one on the 401)", o.refreshes-before)
+		}
+		// The user revokes the authorization: neither token works.
+		for rt, tok := range o.refresh {
+			delete(o.refresh, rt)
+			f.set(tok, "")
+		}
+		o.mu.Unlock()
+		if v := verify(); v.at("valid") != false || v.str("status") != "reauthorization_required" {
+			t.Errorf("revoked: got %s, want invalid, reauthorization_required", v.raw)
+		}
+		if c := s.do("GET", "/codehost/connections", admin, nil).want(t, 200).list[0].(map[string]any); c["status"] != "reauthorization_required" {
+			t.Errorf("got %v, want status reauthorization_required", c)
+		}
+		s.do("GET", "/codehost/connections/"+id+"/repositories", admin, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
+	})
 }

@@ -145,7 +145,7 @@ func (a *App) initProcessor(context.Context) error {
 		return err
 	}
 	deliveries := &codehost.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
-		Host: host, Poll: time.Second}
+		Host: host, OAuth: a.codehostOAuth(host), Poll: time.Second}
 	a.services = append(a.services, service{"codehost-deliveries", deliveries.Run})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick,
 		Rules: a.store, Logger: a.log}

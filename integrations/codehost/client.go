@@ -36,13 +36,17 @@ type Account struct {
 }
 
 // Missing returns the required scopes the account lacks (write:org and
-// admin:org include read:org).
+// admin:org include read:org; on Gitea, read:repository stands for repo
+// and read:organization for read:org).
 func (a Account) Missing() []string {
 	var out []string
 	for _, s := range RequiredScopes {
 		ok := slices.Contains(a.Scopes, s)
-		if s == "read:org" {
-			ok = ok || slices.Contains(a.Scopes, "write:org") || slices.Contains(a.Scopes, "admin:org")
+		switch s {
+		case "read:org":
+			ok = ok || slices.Contains(a.Scopes, "write:org") || slices.Contains(a.Scopes, "admin:org") || slices.Contains(a.Scopes, giteaOrgScope)
+		case "repo":
+			ok = ok || slices.Contains(a.Scopes, giteaRepoScope)
 		}
 		if !ok {
 			out = append(out, s)
@@ -91,6 +95,8 @@ type GitHub struct {
 	// Transport defaults to http.DefaultTransport; the application's
 	// passes platform/outbound's guard.
 	Transport http.RoundTripper
+	// Flavor is FlavorGitHub (or "") or FlavorGitea.
+	Flavor string
 
 	once  sync.Once
 	pacer *pacer
@@ -119,6 +125,9 @@ func (g *GitHub) Account(ctx context.Context, token string) (Account, error) {
 	c, err := g.client(token)
 	if err != nil {
 		return Account{}, err
+	}
+	if g.Flavor == FlavorGitea {
+		return g.giteaAccount(ctx, c)
 	}
 	u, res, err := c.Users.Get(ctx, "")
 	if err != nil {

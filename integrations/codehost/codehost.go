@@ -28,8 +28,14 @@ type Connection struct {
 	Scopes   []string `json:"scopes"`
 	// SealedToken is the access token sealed with secretbox (label
 	// TokenLabel(ID)); it never leaves the server.
-	SealedToken string    `json:"-"`
-	CreatedAt   time.Time `json:"created_at"`
+	SealedToken string `json:"-"`
+	// SealedRefreshToken is the refresh token of an OAuth connection
+	// whose access token expires, sealed with label RefreshLabel(ID);
+	// empty otherwise.
+	SealedRefreshToken string `json:"-"`
+	// ExpiresAt is when the access token expires; zero when it does not.
+	ExpiresAt time.Time `json:"token_expires_at,omitzero"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Repository is a tracked repository.
@@ -97,6 +103,9 @@ type Delivery struct {
 // value copied onto another record does not open.
 func TokenLabel(connectionID string) string { return "codehost-token:" + connectionID }
 
+// RefreshLabel is the label of a connection's sealed refresh token.
+func RefreshLabel(connectionID string) string { return "codehost-refresh-token:" + connectionID }
+
 // SecretLabel is the label of a repository's sealed webhook secret.
 func SecretLabel(repositoryID string) string { return "codehost-webhook-secret:" + repositoryID }
 
@@ -110,6 +119,13 @@ type Store interface {
 	// CodehostConnections returns the organization's connections, oldest
 	// first.
 	CodehostConnections(ctx context.Context, orgID string) ([]Connection, error)
+	// ClaimCodehostRefresh claims the refresh of the connection's token
+	// until until, unless another claim holds at now: whether it did.
+	ClaimCodehostRefresh(ctx context.Context, orgID, id string, now, until time.Time) (bool, error)
+	// UpdateCodehostTokens stores c's status, sealed tokens and expiry,
+	// and ends the claim of its refresh; store.ErrNotFound when the
+	// organization has no such connection.
+	UpdateCodehostTokens(ctx context.Context, c Connection) error
 	// DeleteCodehostConnection removes the connection with its tracked
 	// repositories and their deliveries.
 	DeleteCodehostConnection(ctx context.Context, orgID, id string) error

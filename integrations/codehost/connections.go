@@ -1,6 +1,7 @@
 package codehost
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -110,19 +111,31 @@ func (a *API) connectionToken(c *fiber.Ctx) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return a.token(conn)
+	return a.token(c.UserContext(), conn)
 }
 
-// token opens the connection's sealed token.
-func (a *API) token(conn Connection) (string, error) {
-	t, err := a.Box.Open(conn.SealedToken, TokenLabel(conn.ID))
-	return string(t), err
+// token returns the connection's access token, refreshed first when it
+// is an expiring OAuth token about to expire; a connection that needs
+// reauthorization answers 403.
+func (a *API) token(ctx context.Context, conn Connection) (string, error) {
+	t, err := a.accessTokens().Access(ctx, conn)
+	if errors.Is(err, ErrReauthorize) {
+		return "", web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
+			"the code host refused to refresh the connection's token: authorize the connection again")
+	}
+	if err != nil {
+		return "", repoHostError(err, "")
+	}
+	return t, nil
 }
 
 type verification struct {
 	Valid bool `json:"valid"`
 	// Missing names the required scopes the token lacks now.
 	Missing []string `json:"missing_scopes"`
+	// Status is the connection's: reauthorization_required once the code
+	// host refused to refresh its token.
+	Status string `json:"status"`
 }
 
 // verify asks the code host whether the stored token still works and
@@ -131,13 +144,29 @@ func (a *API) verify(c *fiber.Ctx) error {
 	if err := web.NoBody(c); err != nil {
 		return err
 	}
-	tok, err := a.connectionToken(c)
+	conn, err := a.connection(c)
 	if err != nil {
 		return err
 	}
+	refused := verification{Valid: false, Missing: []string{}, Status: StatusReauthorize}
+	tok, err := a.accessTokens().Access(c.UserContext(), conn)
+	if errors.Is(err, ErrReauthorize) {
+		return c.JSON(refused)
+	}
+	if err != nil {
+		return repoHostError(err, "")
+	}
 	acct, err := a.Host.Account(c.UserContext(), tok)
+	if errors.Is(err, ErrInvalidToken) && conn.SealedRefreshToken != "" {
+		// A 401 on an OAuth token that refreshes: refresh and ask again.
+		if tok, err = a.accessTokens().Renew(c.UserContext(), conn, tok); errors.Is(err, ErrReauthorize) {
+			return c.JSON(refused)
+		} else if err == nil {
+			acct, err = a.Host.Account(c.UserContext(), tok)
+		}
+	}
 	if errors.Is(err, ErrInvalidToken) {
-		return c.JSON(verification{Valid: false, Missing: []string{}})
+		return c.JSON(verification{Valid: false, Missing: []string{}, Status: conn.Status})
 	}
 	if err != nil {
 		return hostError(err, "")
@@ -146,7 +175,7 @@ func (a *API) verify(c *fiber.Ctx) error {
 	if missing == nil {
 		missing = []string{}
 	}
-	return c.JSON(verification{Valid: len(missing) == 0, Missing: missing})
+	return c.JSON(verification{Valid: len(missing) == 0, Missing: missing, Status: StatusActive})
 }
 
 func (a *API) disconnect(c *fiber.Ctx) error {

@@ -53,6 +53,30 @@
 // answers 302 to the front end. Every refusal is a 422 naming state,
 // code or error.
 //
+// # Refresh
+//
+// A grant with expires_in and refresh_token (the platform's expiring user
+// tokens) stores the refresh token sealed (RefreshLabel) and the expiry.
+// Tokens hands out every call's token: one expiring within a minute is
+// refreshed first (OAuth.Refresh, grant_type refresh_token), and verify
+// refreshes after the host refuses the token (401). The refresh token is
+// single use, so a refresh is single-flight: a mutex per connection in a
+// process, and across replicas a claim in the store (30 seconds) that one
+// wins while the others wait for the pair it stores. A refresh token the
+// host refuses marks the connection reauthorization_required: verify
+// says so, and calls with it answer 403 until the user authorizes again.
+//
+// # Gitea
+//
+// GitHub.Flavor FlavorGitea speaks to a Gitea's /api/v1, which follows
+// GitHub's for users, repositories, contents, trees, hooks' deliveries
+// (X-Hub-Signature-256, X-GitHub-Event, X-GitHub-Delivery) and issue
+// comments. It differs in two places this package handles: Gitea reports
+// no token scopes (Account reads GET /user/repos and GET /user/orgs, which
+// Gitea answers 403 without read:repository and read:organization) and a
+// hook is created with type gitea. Gitea has no check runs, and its
+// branch protection API is not GitHub's: those calls fail on Gitea.
+//
 // # Delivery
 //
 // The webhook that setup creates on a tracked repository posts to

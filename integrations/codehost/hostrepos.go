@@ -131,6 +131,9 @@ func (g *GitHub) CreateHook(ctx context.Context, token, owner, name, url string,
 	if err != nil {
 		return 0, err
 	}
+	if g.Flavor == FlavorGitea {
+		return createGiteaHook(ctx, c, owner, name, url, secret)
+	}
 	h, res, err := c.Repositories.CreateHook(ctx, owner, name, &github.Hook{
 		Name:   github.Ptr("web"),
 		Active: github.Ptr(true),

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -37,6 +38,16 @@ type API struct {
 	OAuth *OAuth
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+
+	tokensOnce sync.Once
+	tokens     *Tokens
+}
+
+// accessTokens is the API's Tokens, one for its life (its refreshes are
+// single-flight).
+func (a *API) accessTokens() *Tokens {
+	a.tokensOnce.Do(func() { a.tokens = &Tokens{Store: a.Store, Box: a.Box, OAuth: a.OAuth, Clock: a.Clock} })
+	return a.tokens
 }
 
 // Routes lists the operations of this package.

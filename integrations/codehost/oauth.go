@@ -53,13 +53,17 @@ func (o *OAuth) AuthorizeURL(redirectURI, state string) (string, error) {
 	return u.String(), nil
 }
 
-// Grant is what the token endpoint answers for a code.
+// Grant is what the token endpoint answers for a code or a refresh
+// token. ExpiresIn and RefreshToken are set for the platform's expiring
+// user tokens (expires_in seconds, a single-use refresh token).
 type Grant struct {
-	AccessToken string `json:"access_token"`
-	Scope       string `json:"scope"`
-	TokenType   string `json:"token_type"`
-	Error       string `json:"error"`
-	Description string `json:"error_description"`
+	AccessToken  string `json:"access_token"`
+	Scope        string `json:"scope"`
+	TokenType    string `json:"token_type"`
+	ExpiresIn    int64  `json:"expires_in"`
+	RefreshToken string `json:"refresh_token"`
+	Error        string `json:"error"`
+	Description  string `json:"error_description"`
 }
 
 // Exchange trades code for an access token: ErrInvalidToken when the
@@ -67,11 +71,26 @@ type Grant struct {
 // cannot answer. The call has the timeout, size cap and no-redirect rule
 // of every outbound call.
 func (o *OAuth) Exchange(ctx context.Context, code, redirectURI string) (Grant, error) {
+	return o.grant(ctx, url.Values{"code": {code}, "redirect_uri": {redirectURI}})
+}
+
+// Refresh trades a refresh token for a new access and refresh token
+// (grant_type refresh_token): ErrInvalidToken when the host refuses it
+// (revoked, used or expired: the user must authorize again),
+// ErrHostUnavailable when it cannot answer.
+func (o *OAuth) Refresh(ctx context.Context, refreshToken string) (Grant, error) {
+	return o.grant(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshToken}})
+}
+
+// grant posts form with the application's credentials to the token
+// endpoint.
+func (o *OAuth) grant(ctx context.Context, form url.Values) (Grant, error) {
 	u, err := o.endpoint("login/oauth/access_token")
 	if err != nil {
 		return Grant{}, err
 	}
-	form := url.Values{"client_id": {o.ClientID}, "client_secret": {o.ClientSecret}, "code": {code}, "redirect_uri": {redirectURI}}
+	form.Set("client_id", o.ClientID)
+	form.Set("client_secret", o.ClientSecret)
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), strings.NewReader(form.Encode()))

@@ -116,7 +116,7 @@ func (a *API) callback(c *fiber.Ctx) error {
 	}
 	conn := Connection{ID: uuid.Must(uuid.NewV7()).String(), OrgID: p.OrgID, AuthType: AuthOAuth, Status: StatusActive,
 		Username: acct.Username, Email: acct.Email, Scopes: acct.Scopes, CreatedAt: now}
-	if conn.SealedToken, err = a.Box.Seal([]byte(g.AccessToken), TokenLabel(conn.ID)); err != nil {
+	if err := conn.keep(a.Box, g, now); err != nil {
 		return err
 	}
 	if err := a.Store.CreateCodehostConnection(c.UserContext(), conn); err != nil {

@@ -38,17 +38,30 @@ type Processor struct {
 	Models Models
 	Host   Host
 	Box    *secretbox.Keyring
-	Clock  clock.Clock
-	Log    *slog.Logger
+	// OAuth refreshes expiring OAuth tokens; nil: none is refreshed.
+	OAuth *OAuth
+	Clock clock.Clock
+	Log   *slog.Logger
 	// Owner names this processor's leases; a random id when empty.
 	Owner string
 	// Lease, Poll, Backoff and MaxAttempts default to 2 minutes, 2
 	// seconds, 10 seconds (doubling each attempt, at most an hour) and 8.
 	Lease, Poll, Backoff time.Duration
 	MaxAttempts          int
+
+	tokens *Tokens
+}
+
+// accessTokens is the processor's Tokens, one for its life.
+func (p *Processor) accessTokens() *Tokens {
+	if p.tokens == nil {
+		p.tokens = &Tokens{Store: p.Repos, Box: p.Box, OAuth: p.OAuth, Clock: p.Clock}
+	}
+	return p.tokens
 }
 
 func (p *Processor) defaults() {
+	p.accessTokens()
 	if p.Owner == "" {
 		p.Owner = uuid.NewString()
 	}
@@ -157,11 +170,10 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 	if err != nil {
 		return o, 0, 0, err
 	}
-	tok, err := p.Box.Open(conn.SealedToken, TokenLabel(conn.ID))
+	token, err := p.accessTokens().Access(ctx, conn)
 	if err != nil {
 		return o, 0, 0, err
 	}
-	token := string(tok)
 
 	var files []string
 	switch d.Event {

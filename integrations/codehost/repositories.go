@@ -158,7 +158,7 @@ func (a *API) track(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	tok, err := a.token(conn)
+	tok, err := a.token(c.UserContext(), conn)
 	if err != nil {
 		return err
 	}
@@ -287,7 +287,7 @@ func (a *API) untrack(c *fiber.Ctx) error {
 	}
 	if r.WebhookID != 0 {
 		if conn, err := a.Store.CodehostConnection(c.UserContext(), r.OrgID, r.ConnectionID); err == nil {
-			if tok, err := a.token(conn); err == nil {
+			if tok, err := a.token(c.UserContext(), conn); err == nil {
 				_ = a.Host.DeleteHook(c.UserContext(), tok, r.Owner, r.Name, r.WebhookID)
 			}
 		}

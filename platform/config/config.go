@@ -191,6 +191,9 @@ type Config struct {
 	MetricsToken string
 	// CodehostAPIURL is the code host's REST API that connections call.
 	CodehostAPIURL string
+	// CodehostFlavor is the API that CodehostAPIURL speaks: github (and
+	// GitHub Enterprise) or gitea.
+	CodehostFlavor string
 	// CodehostOAuth is the code host's OAuth application; OAuth
 	// connections are off while its ClientID is empty.
 	CodehostOAuth CodehostOAuth
@@ -298,6 +301,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
 	f.str(&c.CodehostAPIURL, "codehost-api-url", "https://api.github.com/", "the code host's REST API (a GitHub Enterprise or compatible forge: its /api/v3/ or /api/v1/ URL)")
+	f.str(&c.CodehostFlavor, "codehost-flavor", "github", "the API the code host speaks: github (GitHub, GitHub Enterprise) or gitea")
 	f.str(&c.CodehostOAuth.URL, "codehost-oauth-url", "https://github.com/", "the code host's site root, where OAuth authorizes (login/oauth/authorize) and grants tokens (login/oauth/access_token)")
 	f.str(&c.CodehostOAuth.ClientID, "codehost-client-id", "", "client id of the code host OAuth application (secret in VIGIL_CODEHOST_CLIENT_SECRET, state key in VIGIL_CODEHOST_OAUTH_STATE_KEY); empty: OAuth connections off")
 	f.str(&c.CodehostOAuth.ReturnURL, "codehost-oauth-return-url", "/", "where the OAuth callback sends the browser once connected (connection_id added to its query)")
@@ -305,6 +309,9 @@ func register(c *Config, getenv func(string) string) *flags {
 }
 
 func (c Config) validate() error {
+	if c.CodehostFlavor != "github" && c.CodehostFlavor != "gitea" {
+		return fmt.Errorf("codehost-flavor %q: want github or gitea", c.CodehostFlavor)
+	}
 	for _, r := range c.Roles {
 		if !slices.Contains(AllRoles, r) {
 			return fmt.Errorf("unknown role %q: want one of %s", r, strings.Join(AllRoles, ","))

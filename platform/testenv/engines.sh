@@ -29,6 +29,7 @@
 #   versions           print each running engine's version
 #   kafka-topics ARGS  run Kafka's TopicCommand against the test broker
 #   logs NAME          print the path of an engine's log file
+#   gitea-build        build Gitea (the real forge of the code-host test) in the foreground
 # NAME is one of: postgres redis clickhouse kafka
 #
 # Environment: VIGIL_ENGINES_DIR (state folder), VIGIL_ENGINES_TIMEOUT (seconds to wait for an
@@ -779,7 +780,6 @@ st_requirements() {
   cat <<EOF
 schemathesis==$SCHEMATHESIS_VERSION
 anyio==4.16.0
-ast_serialize==0.13.1
 certifi==2026.10.18
 charset-normalizer==3.5.2
 click==8.5.1
@@ -1020,6 +1020,61 @@ ensure_octokit_openapi() {
   echo "$OCTOKIT_OPENAPI_VERSION" >"$OCTOKIT_DIR/.installed"
 }
 
+# Gitea, a real forge whose /api/v1 and webhooks follow GitHub's, that app/codehost_gitea_test.go
+# connects Vigil to on loopback. Built from its Go module (no download of a release binary: only
+# the Go module proxy is reached), pinned, into $STATE/gitea with its options/ and templates/ (no
+# frontend assets: the API needs none). v1.26.0 is the newest release whose every dependency the
+# module proxy serves. A cold build took 25-50 minutes on a loaded 2-core machine, so `up` starts
+# it in the BACKGROUND (nice 19) and returns; the test waits for the binary (bounded). `gitea-build`
+# builds in the foreground.
+
+GITEA_VERSION=v1.26.0
+GITEA_DIR="$STATE/gitea"
+GITEA_BIN="$GITEA_DIR/gitea"
+GITEA_STATIC="$GITEA_DIR/static"
+GITEA_LOG="$GITEA_DIR/build.log"
+
+gitea_installed() {
+  [ -x "$GITEA_BIN" ] && [ -d "$GITEA_STATIC/options" ] && [ "$(cat "$GITEA_DIR/.installed" 2>/dev/null)" = "$GITEA_VERSION" ]
+}
+
+# gitea_build: build Gitea unless installed; one build at a time ($GITEA_DIR/.build-lock). Its last
+# log line is "gitea: built ..." or "gitea: build failed ...", which the test reads.
+gitea_build() {
+  mkdir -p "$GITEA_DIR"
+  exec 8>"$GITEA_DIR/.build-lock"
+  flock 8
+  if gitea_installed; then exec 8>&-; return 0; fi
+  local t0=$SECONDS dir
+  log "gitea: building $GITEA_VERSION into $GITEA_DIR (log: $GITEA_LOG)"
+  echo "gitea: building $GITEA_VERSION" >"$GITEA_LOG"
+  dir="$(go mod download -json "code.gitea.io/gitea@$GITEA_VERSION" 2>>"$GITEA_LOG" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  if [ ! -d "$dir" ] || ! (cd "$dir" && CGO_ENABLED=1 GOFLAGS='-trimpath -buildvcs=false -mod=readonly' \
+    nice -n 19 go build -tags 'sqlite sqlite_unlock_notify' -o "$GITEA_BIN.tmp" . >>"$GITEA_LOG" 2>&1 8>&-); then
+    echo "gitea: build failed after $((SECONDS - t0))s" >>"$GITEA_LOG"
+    fail_engine gitea "go build of code.gitea.io/gitea@$GITEA_VERSION failed" "$GITEA_LOG"
+  fi
+  rm -rf "$GITEA_STATIC.tmp" "$GITEA_STATIC"
+  mkdir -p "$GITEA_STATIC.tmp"
+  cp -R "$dir/options" "$dir/templates" "$GITEA_STATIC.tmp/"
+  chmod -R u+w "$GITEA_STATIC.tmp"
+  mv "$GITEA_STATIC.tmp" "$GITEA_STATIC"
+  mv "$GITEA_BIN.tmp" "$GITEA_BIN"
+  echo "$GITEA_VERSION" >"$GITEA_DIR/.installed"
+  echo "gitea: built in $((SECONDS - t0))s" >>"$GITEA_LOG"
+  log "gitea: built in $((SECONDS - t0))s"
+  exec 8>&-
+}
+
+# gitea_build_background: start gitea_build detached unless installed or building already.
+gitea_build_background() {
+  gitea_installed && return 0
+  pid_alive "$(read_pid "$GITEA_DIR/build.pid")" "gitea-build" && return 0
+  mkdir -p "$GITEA_DIR"
+  log "gitea: building $GITEA_VERSION in the background (log: $GITEA_LOG)"
+  spawn "$GITEA_DIR/build.pid" /dev/null "$0" gitea-build
+}
+
 # Helm, built from its Go module (helm.sh/helm/v3), for deploy's tests: `helm lint` and
 # `helm template` of deploy/helm/vigil. Installed into $STATE/helm/bin once per pinned version.
 
@@ -1107,15 +1162,23 @@ EOF
   else
     echo "# the Python SDK's test tools are not installed in $SDK_VENV: run $0 up"
   fi
+  if helm_installed; then
+    echo "export VIGIL_TEST_HELM='$HELM_BIN'"
+  else
+    echo "# helm $HELM_VERSION is not installed in $HELM_DIR: run $0 up"
+  fi
   if octokit_installed; then
     echo "export VIGIL_TEST_GITHUB_OPENAPI='$OCTOKIT_JSON'"
   else
     echo "# @octokit/openapi $OCTOKIT_OPENAPI_VERSION is not installed in $OCTOKIT_DIR: run $0 up"
   fi
-  if helm_installed; then
-    echo "export VIGIL_TEST_HELM='$HELM_BIN'"
+  # Exported while it builds too: the test waits for the binary, reading the build's log.
+  if gitea_installed || pid_alive "$(read_pid "$GITEA_DIR/build.pid")" "gitea-build"; then
+    echo "export VIGIL_TEST_GITEA='$GITEA_BIN'"
+    echo "export VIGIL_TEST_GITEA_STATIC='$GITEA_STATIC'"
+    echo "export VIGIL_TEST_GITEA_BUILD_LOG='$GITEA_LOG'"
   else
-    echo "# helm $HELM_VERSION is not installed in $HELM_DIR: run $0 up"
+    echo "# gitea $GITEA_VERSION is not built in $GITEA_DIR: run $0 up (or $0 gitea-build)"
   fi
 }
 
@@ -1156,6 +1219,7 @@ cmd_up() {
   ensure_sdk
   ensure_octokit_openapi
   ensure_helm
+  gitea_build_background
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
@@ -1202,6 +1266,7 @@ main() {
       [ "$down" = 0 ] || exit 3
       ;;
     env) print_env ;;
+    gitea-build) gitea_build ;;
     versions)
       local e
       for e in "${ENGINES[@]}"; do print_version "$e"; done
@@ -1213,7 +1278,7 @@ main() {
       engine_log "$1"
       ;;
     -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
-    *) die "unknown command '$cmd' (try: up down start stop restart kill status env versions kafka-topics logs)" ;;
+    *) die "unknown command '$cmd' (try: up down start stop restart kill status env versions kafka-topics logs gitea-build)" ;;
   esac
 }
 

@@ -45,6 +45,15 @@ const (
 	// Helm is the path of a helm executable, built from its Go module by
 	// engines.sh up, that deploy's tests lint and render the chart with.
 	Helm = "VIGIL_TEST_HELM"
+	// Gitea is the path of a Gitea binary built by engines.sh up (in the
+	// background: it may not exist yet when the tests start, see
+	// GiteaBuildLog), and GiteaStatic the folder of its options/ and
+	// templates/, for the code-host test against a real forge.
+	Gitea       = "VIGIL_TEST_GITEA"
+	GiteaStatic = "VIGIL_TEST_GITEA_STATIC"
+	// GiteaBuildLog is the log of that build; its last line says
+	// "gitea: built" or "gitea: build failed" once it ends.
+	GiteaBuildLog = "VIGIL_TEST_GITEA_BUILD_LOG"
 )
 
 // URL returns the value of the environment variable name, one of the

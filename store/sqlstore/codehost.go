@@ -19,22 +19,54 @@ func (s *DB) CreateCodehostConnection(ctx context.Context, c codehost.Connection
 		return err
 	}
 	_, err = s.exec(ctx, s.db, `INSERT INTO codehost_connections (id, org_id, auth_type, status, username, email, scopes,
-		sealed_token, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.ID, c.OrgID, c.AuthType, c.Status, c.Username, c.Email, scopes, c.SealedToken, micros(c.CreatedAt))
+		sealed_token, created_at, sealed_refresh_token, token_expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		c.ID, c.OrgID, c.AuthType, c.Status, c.Username, c.Email, scopes, c.SealedToken, micros(c.CreatedAt),
+		c.SealedRefreshToken, expiry(c.ExpiresAt))
 	return err
 }
 
-const connectionColumns = `id, org_id, auth_type, status, username, email, scopes, sealed_token, created_at`
+// expiry is a token's expiry as its column holds it: 0 when it has none.
+func expiry(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return micros(t)
+}
+
+const connectionColumns = `id, org_id, auth_type, status, username, email, scopes, sealed_token, created_at,
+	sealed_refresh_token, token_expires_at`
 
 func (s *DB) scanConnection(row interface{ Scan(...any) error }) (codehost.Connection, error) {
 	var c codehost.Connection
 	var scopes string
-	var created int64
-	if err := row.Scan(&c.ID, &c.OrgID, &c.AuthType, &c.Status, &c.Username, &c.Email, &scopes, &c.SealedToken, &created); err != nil {
+	var created, expires int64
+	if err := row.Scan(&c.ID, &c.OrgID, &c.AuthType, &c.Status, &c.Username, &c.Email, &scopes, &c.SealedToken, &created,
+		&c.SealedRefreshToken, &expires); err != nil {
 		return c, s.wrap(err)
 	}
 	c.CreatedAt = fromMicros(created)
+	if expires != 0 {
+		c.ExpiresAt = fromMicros(expires)
+	}
 	return c, fromJSON(scopes, &c.Scopes)
+}
+
+// ClaimCodehostRefresh implements codehost.Store: one conditional UPDATE.
+func (s *DB) ClaimCodehostRefresh(ctx context.Context, orgID, id string, now, until time.Time) (bool, error) {
+	n, err := s.exec(ctx, s.db, `UPDATE codehost_connections SET refresh_claimed_until = ?
+		WHERE org_id = ? AND id = ? AND refresh_claimed_until <= ?`, micros(until), orgID, id, micros(now))
+	return n == 1, err
+}
+
+// UpdateCodehostTokens implements codehost.Store.
+func (s *DB) UpdateCodehostTokens(ctx context.Context, c codehost.Connection) error {
+	n, err := s.exec(ctx, s.db, `UPDATE codehost_connections SET status = ?, sealed_token = ?, sealed_refresh_token = ?,
+		token_expires_at = ?, refresh_claimed_until = 0 WHERE org_id = ? AND id = ?`,
+		c.Status, c.SealedToken, c.SealedRefreshToken, expiry(c.ExpiresAt), c.OrgID, c.ID)
+	if err == nil && n == 0 {
+		err = store.ErrNotFound
+	}
+	return err
 }
 
 // CodehostConnection implements codehost.Store.

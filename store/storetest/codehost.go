@@ -19,6 +19,53 @@ var codehostTests = []test{
 	{"Codehost/Tracking", testCodehostTracking},
 	{"Codehost/Queue", testCodehostQueue},
 	{"Codehost/OAuthState", testCodehostOAuthState},
+	{"Codehost/Refresh", testCodehostRefresh},
+}
+
+// testCodehostRefresh: of ten concurrent claims of a connection's token
+// refresh one holds, until it expires or the new pair is stored; the pair,
+// its expiry and the status read back; another organization claims and
+// stores nothing.
+func testCodehostRefresh(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	c := codehost.Connection{ID: newID(), OrgID: a.ID, AuthType: codehost.AuthOAuth, Status: "active", Username: "octo",
+		Scopes: []string{"repo"}, SealedToken: "sb1:k:old", SealedRefreshToken: "sb1:k:refresh", ExpiresAt: at(5), CreatedAt: at(1)}
+	must(t, s.CreateCodehostConnection(ctx(t), c), "CreateCodehostConnection")
+	var won atomic.Int32
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			ok, err := s.ClaimCodehostRefresh(ctx(t), a.ID, c.ID, at(4), at(4).Add(30*time.Second))
+			if err != nil {
+				t.Errorf("ClaimCodehostRefresh: %v", err)
+			}
+			if ok {
+				won.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if won.Load() != 1 {
+		t.Fatalf("got %d claims held of 10, want 1", won.Load())
+	}
+	if ok, err := s.ClaimCodehostRefresh(ctx(t), a.ID, c.ID, at(4).Add(31*time.Second), at(4).Add(61*time.Second)); err != nil || !ok {
+		t.Errorf("a claim after the first expired: got %v, %v, want held", ok, err)
+	}
+	if ok, err := s.ClaimCodehostRefresh(ctx(t), b.ID, c.ID, at(9), at(10)); err != nil || ok {
+		t.Errorf("another org's claim: got %v, %v, want none", ok, err)
+	}
+	c.SealedToken, c.SealedRefreshToken, c.ExpiresAt, c.Status = "sb1:k:new", "sb1:k:refresh2", at(8), codehost.StatusReauthorize
+	must(t, s.UpdateCodehostTokens(ctx(t), c), "UpdateCodehostTokens")
+	got, err := s.CodehostConnection(ctx(t), a.ID, c.ID)
+	must(t, err, "CodehostConnection")
+	c.CreatedAt, c.ExpiresAt = stored(c.CreatedAt), stored(c.ExpiresAt)
+	equal(t, "connection after UpdateCodehostTokens", got, c)
+	if ok, err := s.ClaimCodehostRefresh(ctx(t), a.ID, c.ID, at(4), at(5)); err != nil || !ok {
+		t.Errorf("a claim once the pair is stored: got %v, %v, want held", ok, err)
+	}
+	theirs := c
+	theirs.OrgID = b.ID
+	wantErr(t, s.UpdateCodehostTokens(ctx(t), theirs), store.ErrNotFound, "UpdateCodehostTokens of another org")
 }
 
 // newTracked stores a connection of org and a repository tracked through

@@ -1,0 +1,175 @@
+package codehost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/clock"
+	"github.com/vigilhq/vigil/platform/secretbox"
+)
+
+// StatusReauthorize is the status of an OAuth connection whose refresh
+// token the code host refused (revoked, expired or spent): nothing works
+// until the user authorizes again.
+const StatusReauthorize = "reauthorization_required"
+
+// ErrReauthorize: the connection needs a new authorization. It is an
+// ErrInvalidToken.
+var ErrReauthorize = fmt.Errorf("%w: the connection must be authorized again", ErrInvalidToken)
+
+const (
+	// refreshMargin: an access token is refreshed this long before it
+	// expires.
+	refreshMargin = time.Minute
+	// refreshClaim bounds how long one refresh holds its claim, and how
+	// long another waits for it.
+	refreshClaim = 30 * time.Second
+)
+
+// Tokens opens a connection's access token, refreshing an expiring OAuth
+// token first (the platform's expiring user tokens: expires_in and a
+// single-use refresh_token). A refresh is single-flight: in a process one
+// caller per connection refreshes while the others wait for its result,
+// and across replicas a claim in the store (ClaimCodehostRefresh) lets one
+// spend the refresh token while the others wait for the pair it stores.
+// A refused refresh token marks the connection StatusReauthorize.
+type Tokens struct {
+	Store Store
+	Box   *secretbox.Keyring
+	// OAuth refreshes; nil: tokens are not refreshed.
+	OAuth *OAuth
+	Clock clock.Clock
+
+	locks sync.Map // connection id -> *sync.Mutex
+}
+
+// expiring reports whether c's access token expires within refreshMargin.
+func (t *Tokens) expiring(c Connection) bool {
+	return !c.ExpiresAt.IsZero() && !t.Clock.Now().Add(refreshMargin).Before(c.ExpiresAt)
+}
+
+func (t *Tokens) open(c Connection) (string, error) {
+	b, err := t.Box.Open(c.SealedToken, TokenLabel(c.ID))
+	return string(b), err
+}
+
+// Access returns c's access token, refreshed first when it expires
+// within refreshMargin; ErrReauthorize when it cannot be.
+func (t *Tokens) Access(ctx context.Context, c Connection) (string, error) {
+	if c.Status == StatusReauthorize {
+		return "", ErrReauthorize
+	}
+	if !t.expiring(c) {
+		return t.open(c)
+	}
+	return t.refresh(ctx, c, "")
+}
+
+// Renew returns a new access token for c after the code host refused
+// stale (401): refreshed unless another caller did already;
+// ErrInvalidToken when c has no refresh token.
+func (t *Tokens) Renew(ctx context.Context, c Connection, stale string) (string, error) {
+	return t.refresh(ctx, c, stale)
+}
+
+// refresh refreshes c's token unless the stored one is fresh already (not
+// expiring, or another than stale when stale is given).
+func (t *Tokens) refresh(ctx context.Context, c Connection, stale string) (string, error) {
+	mu, _ := t.locks.LoadOrStore(c.ID, &sync.Mutex{})
+	mu.(*sync.Mutex).Lock()
+	defer mu.(*sync.Mutex).Unlock()
+	deadline := time.Now().Add(refreshClaim)
+	for {
+		cur, err := t.Store.CodehostConnection(ctx, c.OrgID, c.ID)
+		if err != nil {
+			return "", err
+		}
+		if cur.Status == StatusReauthorize {
+			return "", ErrReauthorize
+		}
+		tok, err := t.open(cur)
+		if err != nil {
+			return "", err
+		}
+		if stale == "" && !t.expiring(cur) || stale != "" && tok != stale {
+			return tok, nil
+		}
+		if cur.SealedRefreshToken == "" || t.OAuth == nil {
+			if stale != "" {
+				return "", fmt.Errorf("%w: it cannot be refreshed", ErrInvalidToken)
+			}
+			return tok, nil
+		}
+		now := t.Clock.Now()
+		claimed, err := t.Store.ClaimCodehostRefresh(ctx, cur.OrgID, cur.ID, now, now.Add(refreshClaim))
+		if err != nil {
+			return "", err
+		}
+		if claimed {
+			return t.spend(ctx, cur)
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("%w: another replica's refresh of the token did not end", ErrHostUnavailable)
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// spend trades c's refresh token, under the claim, and stores the result:
+// the new pair sealed, or StatusReauthorize when the host refuses it.
+func (t *Tokens) spend(ctx context.Context, c Connection) (string, error) {
+	// A spent refresh token is single use: the pair is stored even when
+	// the caller gives up meanwhile.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*callTimeout)
+	defer cancel()
+	rt, err := t.Box.Open(c.SealedRefreshToken, RefreshLabel(c.ID))
+	if err != nil {
+		return "", err
+	}
+	g, err := t.OAuth.Refresh(ctx, string(rt))
+	if errors.Is(err, ErrInvalidToken) {
+		c.Status = StatusReauthorize
+		if err := t.Store.UpdateCodehostTokens(ctx, c); err != nil {
+			return "", err
+		}
+		return "", fmt.Errorf("%w (%v)", ErrReauthorize, err)
+	}
+	if err != nil {
+		// The claim ends with the pair unchanged: the next caller tries.
+		return "", errors.Join(err, t.Store.UpdateCodehostTokens(ctx, c))
+	}
+	if err := c.keep(t.Box, g, t.Clock.Now()); err != nil {
+		return "", err
+	}
+	if err := t.Store.UpdateCodehostTokens(ctx, c); err != nil {
+		return "", err
+	}
+	return g.AccessToken, nil
+}
+
+// keep seals g's tokens onto c (a refresh token the grant leaves out is
+// kept) with their expiry from now, and makes c active.
+func (c *Connection) keep(box *secretbox.Keyring, g Grant, now time.Time) error {
+	var err error
+	if c.SealedToken, err = box.Seal([]byte(g.AccessToken), TokenLabel(c.ID)); err != nil {
+		return err
+	}
+	if g.RefreshToken != "" {
+		if c.SealedRefreshToken, err = box.Seal([]byte(g.RefreshToken), RefreshLabel(c.ID)); err != nil {
+			return err
+		}
+	}
+	c.ExpiresAt = time.Time{}
+	if g.ExpiresIn > 0 {
+		c.ExpiresAt = now.Add(time.Duration(g.ExpiresIn) * time.Second)
+	}
+	c.Status = StatusActive
+	return nil
+}
