@@ -6,6 +6,8 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,23 +22,34 @@ import (
 
 // TestScheduledDelivery: a schedule's export goes to every integration
 // it names once completed: attached to an e-mail (through a real SMTP
-// server), posted to a signed webhook, left for the API; a type this
-// build cannot send yet (s3) fails at once saying so; every outcome is
-// listed with the export.
+// server), posted to a signed webhook, put in a bucket of a real
+// S3-compatible server (versitygw), written to a real SFTP server
+// (OpenSSH) whose host key is pinned, left for the API; an SFTP server
+// whose host key is not the pinned one is refused at once; every outcome
+// is listed with the export.
 func TestScheduledDelivery(t *testing.T) {
 	for _, p := range pipelines {
 		t.Run(p.name, func(t *testing.T) {
 			cfg := p.cfg(t)
-			hook := newHookReceiver(t)
-			smtp := testenv.StartSMTP(t)
+			targets := deliveryTargets{hook: newHookReceiver(t), smtp: testenv.StartSMTP(t), s3: testenv.StartS3(t, "reports"),
+				sftp: testenv.StartSFTP(t)}
 			cfg.OutboundAllow = []string{"127.0.0.1"}
-			cfg.SMTP = config.SMTP{Addr: smtp.Addr, From: "vigil@example.com", CAFile: smtp.CAFile, RequireTLS: true}
-			testScheduledDelivery(t, start(t, cfg), hook, smtp)
+			cfg.SMTP = config.SMTP{Addr: targets.smtp.Addr, From: "vigil@example.com", CAFile: targets.smtp.CAFile, RequireTLS: true}
+			testScheduledDelivery(t, start(t, cfg), targets)
 		})
 	}
 }
 
-func testScheduledDelivery(t *testing.T, s *server, hook *hookReceiver, smtp *testenv.SMTPServer) {
+// deliveryTargets are the real servers an export is delivered to.
+type deliveryTargets struct {
+	hook *hookReceiver
+	smtp *testenv.SMTPServer
+	s3   *testenv.S3Server
+	sftp *testenv.SFTPServer
+}
+
+func testScheduledDelivery(t *testing.T, s *server, to deliveryTargets) {
+	hook, smtp := to.hook, to.smtp
 	admin := s.admin()
 	model := s.model(admin, "churn", "1")
 	secret := "whsec-0123456789abcdef"
@@ -47,12 +60,22 @@ func testScheduledDelivery(t *testing.T, s *server, hook *hookReceiver, smtp *te
 	webhook := integration(map[string]any{"name": "archive", "type": "webhook", "settings": map[string]any{"url": hook.URL + "/vigil"},
 		"secrets": map[string]any{"signing_secret": secret}})
 	api := integration(map[string]any{"name": "api", "type": "api"})
-	bucket := integration(map[string]any{"name": "bucket", "type": "s3", "settings": map[string]any{"endpoint": "https://s3.example.com",
-		"bucket": "reports"}, "secrets": map[string]any{"access_key_id": "AKIAEXAMPLE", "secret_access_key": "secret-access-key"}})
+	bucket := integration(map[string]any{"name": "bucket", "type": "s3", "settings": map[string]any{"endpoint": to.s3.Endpoint,
+		"bucket": "reports", "prefix": "/vigil/weekly/", "region": to.s3.Region, "path_style": true},
+		"secrets": map[string]any{"access_key_id": to.s3.AccessKey, "secret_access_key": to.s3.SecretKey}})
+	sftpSettings := func(hostKey string) map[string]any {
+		return map[string]any{"host": to.sftp.Host, "port": to.sftp.Port, "username": to.sftp.User, "directory": to.sftp.Dir,
+			"host_key": hostKey}
+	}
+	files := integration(map[string]any{"name": "files", "type": "sftp", "settings": sftpSettings(to.sftp.HostKey),
+		"secrets": map[string]any{"private_key": to.sftp.PrivateKey}})
+	otherKey, _ := testenv.NewSSHKey(t)
+	impostor := integration(map[string]any{"name": "impostor", "type": "sftp", "settings": sftpSettings(otherKey),
+		"secrets": map[string]any{"private_key": to.sftp.PrivateKey}})
 	body := map[string]any{"name": "weekly", "template_id": export.Builtins()[0].ID, "format": "csv", "cron_expression": "0 9 * * 1",
 		"model_ids": []string{model}, "integration_ids": []string{email, webhook, api, uuid.NewString()}}
 	s.do("POST", "/export/scheduled-reports", admin, body).wantError(t, 404, "NOT_FOUND")
-	body["integration_ids"] = []string{email, webhook, api, bucket}
+	body["integration_ids"] = []string{email, webhook, api, bucket, files, impostor}
 	id := s.do("POST", "/export/scheduled-reports", admin, body).want(t, 201).str("id")
 	exportID := s.do("POST", "/export/scheduled-reports/"+id+"/run", admin, nil).want(t, 202).str("export_id")
 	s.exportDone(t, admin, exportID)
@@ -70,15 +93,25 @@ func testScheduledDelivery(t *testing.T, s *server, hook *hookReceiver, smtp *te
 				return false
 			}
 		}
-		return len(status) == 4
+		return len(status) == 6
 	})
-	for id, want := range map[string]string{email: "sent: ", webhook: "sent: ", api: "sent: "} {
+	for id, want := range map[string]string{email: "sent: ", webhook: "sent: ", api: "sent: ", bucket: "sent: ", files: "sent: "} {
 		if status[id] != want {
 			t.Errorf("got delivery %q, want %q", status[id], want)
 		}
 	}
-	if !strings.HasPrefix(status[bucket], "failed: ") || !strings.Contains(status[bucket], "not available in this build") {
-		t.Errorf("got the s3 delivery %q, want it failed as not built", status[bucket])
+	if !strings.HasPrefix(status[impostor], "failed: ") || !strings.Contains(status[impostor], "host key is not the pinned one") {
+		t.Errorf("got the delivery to a server with another host key %q, want it refused", status[impostor])
+	}
+	name := "vigil-" + export.Builtins()[0].ReportCategory + "-" + exportID + ".csv"
+	if got := to.s3.Object(t, "reports", "vigil/weekly/"+name); !bytes.Equal(got, file) {
+		t.Errorf("got %d bytes in the bucket, want the export's %d", len(got), len(file))
+	}
+	if got, err := os.ReadFile(filepath.Join(to.sftp.Dir, name)); err != nil || !bytes.Equal(got, file) {
+		t.Errorf("got %d bytes on the SFTP server (%v), want the export's %d", len(got), err, len(file))
+	}
+	if left, _ := filepath.Glob(filepath.Join(to.sftp.Dir, "*.part")); len(left) > 0 {
+		t.Errorf("got partial files %v left on the SFTP server, want none", left)
 	}
 
 	// The mail carries the file, attached.

@@ -369,6 +369,7 @@ func (a *App) deliveryAPI(exports *export.API, box *secretbox.Keyring, guard *ou
 	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Dir: exports.Dir, Box: box, Guard: guard,
 		Relay: relay, Clock: a.clock(), Log: a.log}
 	a.services = append(a.services, service{"export-deliveries", d.Run})
+	exports.Delivering = &delivery.Queue{Integrations: a.store, Deliveries: a.store, Clock: a.clock()}
 	return &delivery.API{Store: a.store, Deliveries: a.store, Jobs: a.store, Box: box, Targets: guard, Clock: a.clock()}, nil
 }
 

@@ -44,6 +44,9 @@ type API struct {
 	// downloads are read.
 	Runner *Runner
 	Dir    string
+	// Delivering, when set, stores an export asked for with deliveries
+	// together with them.
+	Delivering Delivering
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }

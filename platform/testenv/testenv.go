@@ -39,6 +39,13 @@ const (
 	// (api.github.com.json of the npm package @octokit/openapi), installed
 	// by engines.sh up, that the tests' fake code host validates against.
 	GitHubOpenAPI = "VIGIL_TEST_GITHUB_OPENAPI"
+	// SSHD is the path of Debian's OpenSSH server (/usr/sbin/sshd, package
+	// openssh-server) that the SFTP delivery tests run on loopback.
+	SSHD = "VIGIL_TEST_SSHD"
+	// VersityGW is the path of the Versity S3 Gateway (versitygw, built
+	// from its Go module by engines.sh up), the S3-compatible server on a
+	// posix folder that the S3 delivery tests run on loopback.
+	VersityGW = "VIGIL_TEST_VERSITYGW"
 )
 
 // URL returns the value of the environment variable name, one of the

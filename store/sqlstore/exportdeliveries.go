@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
+	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/store"
 )
@@ -18,6 +20,21 @@ func (s *DB) scanExportDelivery(row interface{ Scan(...any) error }) (delivery.D
 	err := row.Scan(&d.ID, &d.OrgID, &d.ExportID, &d.IntegrationID, &d.Status, &d.Attempts, &d.Error, &d.Detail, &created, &updated)
 	d.CreatedAt, d.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return d, s.wrap(err)
+}
+
+// CreateDeliveredExportJob implements delivery.DeliveryStore.
+func (s *DB) CreateDeliveredExportJob(ctx context.Context, j export.Job, ds []delivery.Delivery) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.createExportJob(ctx, tx, j); err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if err := s.createExportDelivery(ctx, tx, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // createExportDelivery stores d through q (the database or a
