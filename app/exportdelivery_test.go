@@ -81,20 +81,7 @@ func testScheduledDelivery(t *testing.T, s *server, to deliveryTargets) {
 	s.exportDone(t, admin, exportID)
 	file := s.do("GET", "/export/exports/"+exportID+"/download", admin, nil).want(t, 200).raw
 
-	status := map[string]string{}
-	waitFor(t, "every delivery final", func() bool {
-		list := s.do("GET", "/export/exports/"+exportID+"/deliveries", admin, nil).want(t, 200)
-		for _, d := range list.at("deliveries").([]any) {
-			m := d.(map[string]any)
-			status[m["integration_id"].(string)] = m["status"].(string) + ": " + m["error"].(string)
-		}
-		for _, st := range status {
-			if strings.HasPrefix(st, "pending") {
-				return false
-			}
-		}
-		return len(status) == 6
-	})
+	status := s.deliveryOutcomes(t, admin, exportID, 6)
 	for id, want := range map[string]string{email: "sent: ", webhook: "sent: ", api: "sent: ", bucket: "sent: ", files: "sent: "} {
 		if status[id] != want {
 			t.Errorf("got delivery %q, want %q", status[id], want)
@@ -113,6 +100,8 @@ func testScheduledDelivery(t *testing.T, s *server, to deliveryTargets) {
 	if left, _ := filepath.Glob(filepath.Join(to.sftp.Dir, "*.part")); len(left) > 0 {
 		t.Errorf("got partial files %v left on the SFTP server, want none", left)
 	}
+
+	testDeliveredExport(t, s, to, model, bucket, files)
 
 	// The mail carries the file, attached.
 	msgs := smtp.Messages(t)
@@ -152,5 +141,57 @@ func testScheduledDelivery(t *testing.T, s *server, to deliveryTargets) {
 	if err := channels.Verify([]byte(secret), got, head.Get(channels.HeaderTimestamp), head.Get(channels.HeaderSignature),
 		time.Now(), 5*time.Minute); err != nil || head.Get(channels.HeaderEvent) != "export.completed" {
 		t.Errorf("got headers %v: %v, want a valid signature of export.completed", head, err)
+	}
+}
+
+// deliveryOutcomes waits until the n deliveries of the export are final
+// and returns each integration's "status: error".
+func (s *server) deliveryOutcomes(t *testing.T, token, exportID string, n int) map[string]string {
+	t.Helper()
+	status := map[string]string{}
+	waitFor(t, "every delivery final", func() bool {
+		list := s.do("GET", "/export/exports/"+exportID+"/deliveries", token, nil).want(t, 200)
+		for _, d := range list.at("deliveries").([]any) {
+			m := d.(map[string]any)
+			status[m["integration_id"].(string)] = m["status"].(string) + ": " + m["error"].(string)
+		}
+		for _, st := range status {
+			if strings.HasPrefix(st, "pending") {
+				return false
+			}
+		}
+		return len(status) == n
+	})
+	return status
+}
+
+// testDeliveredExport: one export asked for with deliveries goes to each
+// integration it names once completed (an integration not the
+// organization's: 404, one named twice: 422, nothing stored).
+func testDeliveredExport(t *testing.T, s *server, to deliveryTargets, model, bucket, files string) {
+	admin := s.admin()
+	body := func(deliveries ...string) map[string]any {
+		return map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model}, "format": "json",
+			"start": "2026-01-01", "end": "2026-01-30", "deliveries": deliveries}
+	}
+	before := s.do("GET", "/export/exports", admin, nil).want(t, 200).at("total")
+	s.do("POST", "/export/exports", admin, body(bucket, uuid.NewString())).wantError(t, 404, "NOT_FOUND")
+	s.do("POST", "/export/exports", admin, body(bucket, bucket)).wantField(t, "deliveries[1]")
+	if after := s.do("GET", "/export/exports", admin, nil).want(t, 200).at("total"); after != before {
+		t.Fatalf("got %v exports after two refused requests, want %v", after, before)
+	}
+	id := s.do("POST", "/export/exports", admin, body(bucket, files)).want(t, 202).str("export_id")
+	s.exportDone(t, admin, id)
+	file := s.do("GET", "/export/exports/"+id+"/download", admin, nil).want(t, 200).raw
+	status := s.deliveryOutcomes(t, admin, id, 2)
+	if status[bucket] != "sent: " || status[files] != "sent: " {
+		t.Fatalf("got deliveries %v, want both sent", status)
+	}
+	name := "vigil-" + export.Builtins()[0].ReportCategory + "-" + id + ".json"
+	if got := to.s3.Object(t, "reports", "vigil/weekly/"+name); !bytes.Equal(got, file) {
+		t.Errorf("got %d bytes in the bucket, want the export's %d", len(got), len(file))
+	}
+	if got, err := os.ReadFile(filepath.Join(to.sftp.Dir, name)); err != nil || !bytes.Equal(got, file) {
+		t.Errorf("got %d bytes on the SFTP server (%v), want the export's %d", len(got), err, len(file))
 	}
 }
