@@ -194,4 +194,27 @@ func testDeliveredExport(t *testing.T, s *server, to deliveryTargets, model, buc
 	if got, err := os.ReadFile(filepath.Join(to.sftp.Dir, name)); err != nil || !bytes.Equal(got, file) {
 		t.Errorf("got %d bytes on the SFTP server (%v), want the export's %d", len(got), err, len(file))
 	}
+
+	// A configuration run as an export: its template, sections, models,
+	// format and date range as of today, delivered where the run says.
+	cfg := configBody(model)
+	cfg["format"] = "markdown"
+	config := s.do("POST", "/export/configs", admin, cfg).want(t, 201).str("id")
+	s.do("POST", "/export/configs/"+uuid.NewString()+"/run", admin, nil).wantError(t, 404, "NOT_FOUND")
+	s.do("POST", "/export/configs/"+config+"/run", admin, map[string]any{"deliveries": []string{uuid.NewString()}}).
+		wantError(t, 404, "NOT_FOUND")
+	run := s.do("POST", "/export/configs/"+config+"/run", admin, map[string]any{"deliveries": []string{bucket}}).want(t, 202)
+	today := time.Now().UTC()
+	if run.str("format") != "markdown" || run.str("end") != today.Format(time.DateOnly) ||
+		run.str("start") != today.AddDate(0, 0, -29).Format(time.DateOnly) || run.str("template_id") != export.Builtins()[0].ID {
+		t.Errorf("got the run %s, want the configuration's markdown report of the last 30 days", run.raw)
+	}
+	s.exportDone(t, admin, run.str("export_id"))
+	if status := s.deliveryOutcomes(t, admin, run.str("export_id"), 1); status[bucket] != "sent: " {
+		t.Errorf("got the run's delivery %v, want it sent to the bucket", status)
+	}
+	md := string(s.do("GET", "/export/exports/"+run.str("export_id")+"/download", admin, nil).want(t, 200).raw)
+	if !strings.Contains(md, "Trust score") || strings.Contains(md, "Daily metrics") {
+		t.Errorf("got a report without the configuration's sections (trust score, executive summary only):\n%.600s", md)
+	}
 }
