@@ -310,7 +310,7 @@ func (a *App) initAPI(ctx context.Context) error {
 // store, so that a restart loses none.
 func (a *App) exportAPI() *export.API {
 	dir := filepath.Join(a.cfg.DataDir, "exports")
-	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Sources: report.Sources{
 		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
 		Explanations: explanationWeights{a.store}},
 		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}

@@ -54,7 +54,7 @@ func (s *DB) ExportDeliveries(ctx context.Context, orgID, exportID string, offse
 // OwedExportDeliveries implements delivery.DeliveryStore.
 func (s *DB) OwedExportDeliveries(ctx context.Context, before time.Time, limit int) ([]delivery.Delivery, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+exportDeliveryColumns+` FROM export_deliveries WHERE status = 'pending'
-		AND updated_at < ? AND export_id IN (SELECT id FROM export_jobs WHERE status IN ('completed', 'failed', 'cancelled'))
+		AND updated_at < ? AND export_id IN (SELECT id FROM export_jobs WHERE status IN ('completed', 'failed', 'cancelled', 'expired'))
 		ORDER BY created_at, id LIMIT ?`), micros(before), limit)
 	if err != nil {
 		return nil, s.wrap(err)
