@@ -2,13 +2,10 @@ package testenv
 
 import (
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // S3Server is an S3-compatible server on loopback: the Versity S3
@@ -35,36 +32,16 @@ func StartS3(t testing.TB, buckets ...string) *S3Server {
 			t.Fatal(err)
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	s.Endpoint = "http://" + addr
 	cmd := exec.Command(bin, "--access", s.AccessKey, "--secret", s.SecretKey, "--region", s.Region, "--port", addr,
 		"posix", "--nometa", s.Root)
 	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH")}
-	cmd.Stderr = os.Stderr
 	if err := os.MkdirAll(s.Root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start versitygw: %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		res, err := http.Get(s.Endpoint + "/")
-		if err == nil {
-			res.Body.Close() // any answer (403 to an unsigned request) is a live server
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("versitygw did not answer on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	startServer(t, "versitygw", cmd, addr)
+	return s
 }
 
 // Object returns the stored content of an object, read from the folder.

@@ -10,9 +10,9 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -50,12 +50,11 @@ func StartSFTP(t testing.TB) *SFTPServer {
 	hostKeyFile, authorized := filepath.Join(dir, "host_ed25519_key"), filepath.Join(dir, "authorized_keys")
 	writeFile(t, hostKeyFile, hostPEM)
 	writeFile(t, authorized, ssh.MarshalAuthorizedKey(userPub))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	addr := freeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	if s.Port, err = strconv.Atoi(port); err != nil {
 		t.Fatal(err)
 	}
-	s.Port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
 	conf := filepath.Join(dir, "sshd_config")
 	writeFile(t, conf, fmt.Appendf(nil, `ListenAddress 127.0.0.1:%d
 HostKey %s
@@ -79,25 +78,8 @@ ForceCommand internal-sftp
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(sshd, "-D", "-e", "-f", conf)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start sshd: %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	addr := net.JoinHostPort(s.Host, fmt.Sprint(s.Port))
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd did not listen on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	startServer(t, "sshd", exec.Command(sshd, "-D", "-e", "-f", conf), addr)
+	return s
 }
 
 // NewSSHKey returns a fresh ed25519 key: its public half in
