@@ -138,6 +138,7 @@ var badJSONBodies = map[string]badJSONBody{
 		"name", `"c"`, "name", ""},
 	"PUT /export/configs/:config_id": {`{"template_id":"00000000-0000-4000-8000-000000000001","model_ids":[":model_id"],"format":"csv","date_range":"last_7_days",%s}`,
 		"name", `"c"`, "name", ""},
+	"POST /export/configs/:config_id/run":    {`{%s}`, "deliveries", `[]`, "deliveries", ""},
 	"POST /export/exports/:export_id/share":  {`{%s}`, "recipient_email", `"auditor@example.com"`, "recipient_email", ""},
 	"POST /export/shares/:share_slug/revoke": {`{%s}`, "x", `1`, "x", ""},
 	"POST /share/:share_slug/passcode":       {`{%s}`, "x", `1`, "x", ""},

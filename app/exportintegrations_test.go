@@ -3,6 +3,8 @@ package app
 import (
 	"strings"
 	"testing"
+
+	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // TestExportIntegrations: delivery integrations keep their secrets
@@ -42,6 +44,9 @@ func TestExportIntegrations(t *testing.T) {
 			t.Fatalf("got %s, want the one integration, masked", list.raw)
 		}
 
+		hostKey, privateKey := testenv.NewSSHKey(t)
+		s.do("POST", "/export/integrations", admin, map[string]any{"name": "files", "type": "sftp", "settings": map[string]any{
+			"host": "sftp.example.com", "username": "vigil", "host_key": hostKey}, "secrets": map[string]any{"private_key": privateKey}}).want(t, 201)
 		for _, c := range []struct {
 			body  map[string]any
 			field string
@@ -52,6 +57,10 @@ func TestExportIntegrations(t *testing.T) {
 				"secrets": map[string]any{"signing_secret": "0123456789abcdef"}}, "settings.url"},
 			{map[string]any{"name": "files", "type": "sftp", "settings": map[string]any{"host": "0x7f000001", "username": "vigil",
 				"host_key": "ssh-ed25519 AAAA"}, "secrets": map[string]any{"private_key": strings.Repeat("k", 40)}}, "settings.host"},
+			{map[string]any{"name": "files", "type": "sftp", "settings": map[string]any{"host": "sftp.example.com", "username": "vigil",
+				"host_key": "ssh-ed25519 not-a-key"}, "secrets": map[string]any{"private_key": privateKey}}, "settings.host_key"},
+			{map[string]any{"name": "files", "type": "sftp", "settings": map[string]any{"host": "sftp.example.com", "username": "vigil",
+				"host_key": hostKey}, "secrets": map[string]any{"private_key": strings.Repeat("k", 40)}}, "secrets.private_key"},
 			{map[string]any{"name": "mail", "type": "email", "settings": map[string]any{"recipients": []string{"a@example.com"},
 				"url": "https://example.com"}}, "settings.url"},
 			{map[string]any{"name": "mail", "type": "email", "settings": map[string]any{"recipients": []string{}}}, "settings.recipients"},

@@ -310,7 +310,7 @@ func (a *App) initAPI(ctx context.Context) error {
 // store, so that a restart loses none.
 func (a *App) exportAPI() *export.API {
 	dir := filepath.Join(a.cfg.DataDir, "exports")
-	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Sources: report.Sources{
 		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
 		Explanations: explanationWeights{a.store}},
 		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}
@@ -369,6 +369,7 @@ func (a *App) deliveryAPI(exports *export.API, box *secretbox.Keyring, guard *ou
 	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Dir: exports.Dir, Box: box, Guard: guard,
 		Relay: relay, Clock: a.clock(), Log: a.log}
 	a.services = append(a.services, service{"export-deliveries", d.Run})
+	exports.Delivering = &delivery.Queue{Integrations: a.store, Deliveries: a.store, Clock: a.clock()}
 	return &delivery.API{Store: a.store, Deliveries: a.store, Jobs: a.store, Box: box, Targets: guard, Clock: a.clock()}, nil
 }
 

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,18 +72,53 @@ func BenchmarkReport(b *testing.B) {
 	}
 	b.Run("gather", func(b *testing.B) {
 		b.ReportAllocs()
+		resetPeakRSS(b)
 		for b.Loop() {
 			gather(b)
 		}
+		b.ReportMetric(peakRSS(b), "peak-rss-MB")
 	})
 	for _, f := range report.Formats {
 		b.Run(f, func(b *testing.B) {
 			b.ReportAllocs()
+			resetPeakRSS(b)
 			for b.Loop() {
 				if err := report.Render(io.Discard, report.Build(gather(b), spec), f); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(peakRSS(b), "peak-rss-MB")
 		})
 	}
+}
+
+// resetPeakRSS returns the freed heap to the system and resets the
+// process's peak resident set (Linux: clear_refs 5), so that peakRSS
+// then reports the peak of what runs in between.
+func resetPeakRSS(b *testing.B) {
+	b.Helper()
+	debug.FreeOSMemory()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		b.Fatalf("reset the peak RSS: %v", err)
+	}
+}
+
+// peakRSS is the process's peak resident set (VmHWM) in megabytes.
+func peakRSS(b *testing.B) float64 {
+	b.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return float64(kb) / 1024
+		}
+	}
+	b.Fatal("no VmHWM in /proc/self/status")
+	return 0
 }

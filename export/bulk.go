@@ -69,7 +69,7 @@ func (a *API) createBulk(c *fiber.Ctx) error {
 			err = a.Quota(ctx, org)
 		}
 		if err == nil {
-			err = a.Jobs.CreateExportJob(ctx, j)
+			err = a.create(ctx, j, deref(item.Deliveries))
 		}
 		if err == nil {
 			out.Queued++

@@ -44,6 +44,9 @@ type API struct {
 	// downloads are read.
 	Runner *Runner
 	Dir    string
+	// Delivering, when set, stores an export asked for with deliveries
+	// together with them.
+	Delivering Delivering
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -68,6 +71,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/configs/:config_id", Permission: PermRead, Handler: a.getConfig},
 		{Method: fiber.MethodPut, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.putConfig},
 		{Method: fiber.MethodDelete, Path: "/export/configs/:config_id", Permission: PermWrite, Handler: a.deleteConfig},
+		{Method: fiber.MethodPost, Path: "/export/configs/:config_id/run", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.runConfig},
 		{Method: fiber.MethodGet, Path: "/organizations/:org_id/branding", Permission: PermRead, Handler: a.getBranding},
 		{Method: fiber.MethodPatch, Path: "/organizations/:org_id/branding", Permission: PermConfigure, Handler: a.patchBranding},
 		{Method: fiber.MethodPost, Path: "/organizations/:org_id/branding/logo", Permission: PermConfigure, RawBody: true, Handler: a.putLogo},

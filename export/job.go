@@ -9,21 +9,24 @@ import (
 
 // Statuses of an export job: pending until a runner claims it,
 // in_progress while it renders, then completed, failed (Error says why)
-// or cancelled.
+// or cancelled; a completed job is expired once the retention has passed
+// and its file is removed.
 const (
 	StatusPending    = "pending"
 	StatusInProgress = "in_progress"
 	StatusCompleted  = "completed"
 	StatusFailed     = "failed"
 	StatusCancelled  = "cancelled"
+	StatusExpired    = "expired"
 )
 
 // Statuses lists every status of an export job.
-var Statuses = []string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled}
+var Statuses = []string{StatusPending, StatusInProgress, StatusCompleted, StatusFailed, StatusCancelled, StatusExpired}
 
-// Final reports whether status is one a job never leaves.
+// Final reports whether status is one a job is never rendered from
+// again (a completed one only expires).
 func Final(status string) bool {
-	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled
+	return status == StatusCompleted || status == StatusFailed || status == StatusCancelled || status == StatusExpired
 }
 
 // Kinds of export job: a report rendered in one format, or an evidence
@@ -84,6 +87,9 @@ type JobStore interface {
 	// ones, and those in progress but not updated since staleBefore (their
 	// runner stopped).
 	OwedExportJobs(ctx context.Context, staleBefore time.Time, limit int) ([]Job, error)
+	// ExpiringExportJobs are completed jobs of any organization completed
+	// before before, oldest first.
+	ExpiringExportJobs(ctx context.Context, before time.Time, limit int) ([]Job, error)
 }
 
 // Pack reports whether the job is an evidence pack.

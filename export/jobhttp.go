@@ -60,6 +60,9 @@ type jobBody struct {
 	Format     *string   `json:"format"`
 	Start      *string   `json:"start"`
 	End        *string   `json:"end"`
+	// Deliveries are the integrations (/export/integrations) the export
+	// goes to once completed.
+	Deliveries *[]string `json:"deliveries"`
 }
 
 // check validates the body's shape: 422 naming the field.
@@ -71,6 +74,7 @@ func (b jobBody) check() (start, end time.Time, err error) {
 	checkModels(&v, deref(b.ModelIDs))
 	checkFormat(&v, b.Format)
 	start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
+	checkDeliveries(&v, deref(b.Deliveries))
 	return start, end, v.Err()
 }
 
@@ -152,17 +156,22 @@ func (a *API) queue(ctx context.Context, org string, b jobBody) (Job, error) {
 	if err != nil {
 		return j, err
 	}
-	return j, a.Jobs.CreateExportJob(ctx, j)
+	return j, a.create(ctx, j, deref(b.Deliveries))
 }
 
-// prepare validates b and resolves its template and models inside the
-// organization (404 otherwise) into a pending job.
+// prepare validates b and resolves its template, models and delivery
+// integrations inside the organization (404 otherwise) into a pending
+// job.
 func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
 	start, end, err := b.check()
 	if err != nil {
 		return Job{}, err
 	}
-	return NewJob(ctx, a.Templates, a.Models, org, *b.TemplateID, *b.ModelIDs, *b.Format, start, end, a.Clock.Now())
+	j, err := NewJob(ctx, a.Templates, a.Models, org, *b.TemplateID, *b.ModelIDs, *b.Format, start, end, a.Clock.Now())
+	if err != nil {
+		return j, err
+	}
+	return j, a.checkIntegrations(ctx, org, deref(b.Deliveries))
 }
 
 // jobPage is a page of jobs in the pagination envelope.

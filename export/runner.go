@@ -44,6 +44,10 @@ type Runner struct {
 	Evidence Evidence
 	Dir      string
 	Poll     time.Duration
+	// Retention, when positive, is how long a completed job's file is
+	// kept: at each poll the runner removes the files of jobs completed
+	// longer ago and marks them expired.
+	Retention time.Duration
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
 	Log   *slog.Logger
@@ -78,6 +82,9 @@ func (r *Runner) Run(ctx context.Context) error {
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for ctx.Err() == nil {
+		if err := r.Expire(ctx); err != nil && ctx.Err() == nil {
+			r.log().Warn("expiring export jobs failed", "err", err)
+		}
 		jobs, err := r.Jobs.OwedExportJobs(ctx, r.Clock.Now().Add(-Stale), 10)
 		if err != nil && ctx.Err() == nil {
 			r.log().Warn("reading owed export jobs failed", "err", err)
@@ -218,5 +225,37 @@ func (r *Runner) finish(ctx context.Context, j, was *Job, err error) {
 func (r *Runner) remove(j Job) {
 	if j.File != "" {
 		_ = os.Remove(filepath.Join(r.Dir, j.File))
+	}
+}
+
+// Expire removes the files of the jobs completed more than Retention ago
+// and marks each expired (nothing when Retention is not positive). The
+// file goes first: a job whose mark is lost to a crash keeps no file and
+// is expired at the next sweep; a job another replica changed meanwhile
+// is left to it.
+func (r *Runner) Expire(ctx context.Context) error {
+	if r.Retention <= 0 {
+		return nil
+	}
+	for {
+		jobs, err := r.Jobs.ExpiringExportJobs(ctx, r.Clock.Now().Add(-r.Retention), 50)
+		if err != nil {
+			return err
+		}
+		for _, j := range jobs {
+			if j.File != "" {
+				if err := os.Remove(filepath.Join(r.Dir, j.File)); err != nil && !errors.Is(err, os.ErrNotExist) {
+					return fmt.Errorf("remove the file of export %s: %w", j.ID, err)
+				}
+			}
+			was := j
+			j.Status, j.File, j.UpdatedAt = StatusExpired, "", nextUpdate(was.UpdatedAt, r.Clock.Now())
+			if err := r.Jobs.SaveExportJob(ctx, j, was); err != nil && !errors.Is(err, store.ErrConflict) {
+				return fmt.Errorf("expire export %s: %w", j.ID, err)
+			}
+		}
+		if len(jobs) < 50 || ctx.Err() != nil {
+			return ctx.Err()
+		}
 	}
 }

@@ -33,7 +33,7 @@ const sendTimeout = 30 * time.Second
 const EventExport = "export.completed"
 
 // errFinal marks a failure no retry mends (the export failed, the
-// integration was deleted, a type whose sender this build lacks): the
+// integration was deleted, a refused credential or a changed host key): the
 // delivery fails at once.
 var errFinal = errors.New("not retried")
 
@@ -42,8 +42,10 @@ var errFinal = errors.New("not retried")
 // two replicas never send one twice at once) and sends the export's file
 // by the integration's type: email (attached, through the SMTP relay),
 // webhook (the file posted with X-Vigil-Signature under the
-// integration's signing secret, through the outbound guard) or api
-// (nothing to send: the file is downloaded through the API). A failed
+// integration's signing secret, through the outbound guard), s3 (put in
+// the bucket under the prefix, Signature V4), sftp (written to the
+// directory, the server's host key pinned) or api (nothing to send: the
+// file is downloaded through the API). A failed
 // try is retried at the next poll, up to MaxAttempts; every outcome is
 // stored on the delivery.
 type Deliverer struct {
@@ -51,7 +53,7 @@ type Deliverer struct {
 	Integrations Store
 	Jobs         export.JobStore
 	// Dir is the export runner's folder; Box opens the secrets; Guard
-	// guards webhook targets; Relay sends e-mail.
+	// guards network targets (webhook, S3, SFTP); Relay sends e-mail.
 	Dir   string
 	Box   *secretbox.Keyring
 	Guard *outbound.Guard
@@ -60,6 +62,15 @@ type Deliverer struct {
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
 	Log   *slog.Logger
+}
+
+// guard is the outbound guard of every target: the zero guard (public
+// addresses only) when none is set.
+func (d *Deliverer) guard() *outbound.Guard {
+	if d.Guard == nil {
+		return &outbound.Guard{}
+	}
+	return d.Guard
 }
 
 func (d *Deliverer) log() *slog.Logger {
@@ -145,19 +156,23 @@ func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
 	if in.Type == TypeAPI {
 		return "available at GET /api/v1/export/exports/" + j.ID + "/download", nil
 	}
-	if in.Type != TypeEmail && in.Type != TypeWebhook {
-		return "", fmt.Errorf("%w: delivery to %s is not available in this build", errFinal, in.Type)
-	}
 	file, err := os.ReadFile(filepath.Join(d.Dir, j.File))
 	if err != nil {
 		return "", fmt.Errorf("the export's file: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
-	if in.Type == TypeEmail {
+	switch in.Type {
+	case TypeEmail:
 		return d.email(ctx, in, j, file)
+	case TypeWebhook:
+		return d.webhook(ctx, in, dl, j, file)
+	case TypeS3:
+		return d.s3(ctx, in, j, file)
+	case TypeSFTP:
+		return d.sftp(ctx, in, j, file)
 	}
-	return d.webhook(ctx, in, dl, j, file)
+	return "", fmt.Errorf("%w: no sender for %s", errFinal, in.Type)
 }
 
 // email mails the file, attached, to each recipient.
@@ -180,10 +195,7 @@ func (d *Deliverer) email(ctx context.Context, in Integration, j export.Job, fil
 
 // webhook posts the file, signed.
 func (d *Deliverer) webhook(ctx context.Context, in Integration, dl Delivery, j export.Job, file []byte) (string, error) {
-	g := d.Guard
-	if g == nil {
-		g = &outbound.Guard{}
-	}
+	g := d.guard()
 	if _, err := g.CheckURL(in.Settings.URL); err != nil {
 		return "", err
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/vigilhq/vigil/export"
 )
 
 // Statuses of a delivery.
@@ -49,6 +51,9 @@ type DeliveryStore interface {
 	// (completed, failed or cancelled), not updated since before, oldest
 	// first, in any organization.
 	OwedExportDeliveries(ctx context.Context, before time.Time, limit int) ([]Delivery, error)
+	// CreateDeliveredExportJob stores the export job j and its
+	// deliveries ds in one write.
+	CreateDeliveredExportJob(ctx context.Context, j export.Job, ds []Delivery) error
 	// SaveExportDelivery writes d's status, attempts, error, detail and
 	// update time if the stored delivery still has was's status and
 	// update time (store.ErrConflict otherwise).

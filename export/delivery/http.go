@@ -14,6 +14,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/identity"
@@ -155,10 +156,15 @@ func (a *API) check(b body, keep bool) error {
 		if s.Username == "" || len(s.Username) > 64 {
 			v.Add("settings.username", "is required: 1 to 64 characters")
 		}
-		if !strings.HasPrefix(s.HostKey, "ssh-") && !strings.HasPrefix(s.HostKey, "ecdsa-") {
+		if _, err := ParseHostKey(s.HostKey); err != nil {
 			v.Add("settings.host_key", "must be the server's public key in authorized_keys form (ssh-ed25519 AAAA...)")
 		}
 		needSecret("private_key", sec.PrivateKey, 32)
+		if sec.PrivateKey != "" && len(sec.PrivateKey) <= 16384 {
+			if _, err := ssh.ParsePrivateKey([]byte(sec.PrivateKey)); err != nil {
+				v.Add("secrets.private_key", "must be an unencrypted private key (PEM: OpenSSH, PKCS#1, PKCS#8 or EC)")
+			}
+		}
 	}
 	for name, set := range map[string]bool{"recipients": len(s.Recipients) > 0, "url": s.URL != "", "endpoint": s.Endpoint != "",
 		"bucket": s.Bucket != "", "region": s.Region != "", "prefix": s.Prefix != "", "path_style": s.PathStyle, "host": s.Host != "",

@@ -181,6 +181,9 @@ type Config struct {
 	OutboundAllow []string
 	// SMTP is the relay alert e-mails go through.
 	SMTP SMTP
+	// ExportRetention is how long a completed export's file is kept
+	// (spec 1's report history retention by plan); 0 keeps it forever.
+	ExportRetention time.Duration
 
 	// MetricsAddr, when set, is a listener of its own for /metrics, open
 	// to whoever reaches it; the API's address then does not serve it.
@@ -245,6 +248,9 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	if c.SMTP.RequireTLS, err = strconv.ParseBool(f.smtpRequireTLS); err != nil {
 		return Config{}, fmt.Errorf("smtp-require-tls: %w", err)
 	}
+	if c.ExportRetention, err = ExportRetention(f.exportRetention); err != nil {
+		return Config{}, fmt.Errorf("export-retention: %w", err)
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(f.logLevel)); err != nil {
 		return Config{}, fmt.Errorf("log level: %w", err)
 	}
@@ -297,6 +303,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&c.SMTP.Username, "smtp-username", "", "SMTP user (password in VIGIL_SMTP_PASSWORD); empty: no authentication")
 	f.str(&c.SMTP.CAFile, "smtp-ca-file", "", "PEM certificates the SMTP relay's is checked against instead of the system's")
 	f.str(&f.smtpRequireTLS, "smtp-require-tls", "false", "refuse an SMTP relay that does not offer STARTTLS")
+	f.str(&f.exportRetention, "export-retention", "professional", "how long completed exports are kept, by plan: free or starter (30 days), professional (90 days), enterprise (forever); or a duration such as 2160h")
 	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
@@ -440,3 +447,21 @@ func defaultMasterKeyFile() string {
 
 // Getenv is os.Getenv, the lookup Parse uses in production.
 var Getenv = os.Getenv
+
+// Report history retention of spec 1's plans.
+var retentionPlans = map[string]time.Duration{"free": 30 * 24 * time.Hour, "starter": 30 * 24 * time.Hour,
+	"professional": 90 * 24 * time.Hour, "enterprise": 0}
+
+// ExportRetention reads VIGIL_EXPORT_RETENTION: a plan name (free,
+// starter, professional, enterprise) or a positive duration; 0 (the
+// enterprise plan) keeps exports forever.
+func ExportRetention(v string) (time.Duration, error) {
+	if d, ok := retentionPlans[strings.ToLower(strings.TrimSpace(v))]; ok {
+		return d, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q: want free, starter, professional, enterprise or a duration such as 2160h", v)
+	}
+	return d, nil
+}

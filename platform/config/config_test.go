@@ -157,3 +157,34 @@ func TestVariablesNameEveryRead(t *testing.T) {
 		}
 	}
 }
+
+// TestExportRetention: VIGIL_EXPORT_RETENTION takes spec 1's plans or a
+// duration; anything else is refused.
+func TestExportRetention(t *testing.T) {
+	day := 24 * time.Hour
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+		bad  bool
+	}{
+		{"free", 30 * day, false}, {"starter", 30 * day, false}, {"Professional", 90 * day, false}, {"enterprise", 0, false},
+		{"2160h", 90 * day, false}, {"0s", 0, false}, {"-1h", 0, true}, {"gold", 0, true}, {"", 0, true},
+	} {
+		got, err := ExportRetention(c.in)
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("ExportRetention(%q): got %v, %v, want %v (refused: %v)", c.in, got, err, c.want, c.bad)
+		}
+	}
+	cfg, err := Parse(nil, func(string) string { return "" })
+	if err != nil || cfg.ExportRetention != 90*day {
+		t.Errorf("got the default retention %v (%v), want the professional plan's 90 days", cfg.ExportRetention, err)
+	}
+	if _, err := Parse(nil, func(v string) string {
+		if v == "VIGIL_EXPORT_RETENTION" {
+			return "gold"
+		}
+		return ""
+	}); err == nil {
+		t.Error("got no error for VIGIL_EXPORT_RETENTION=gold, want one")
+	}
+}

@@ -22,6 +22,7 @@ type flags struct {
 	bodyMB                   int
 
 	outboundAllow, smtpRequireTLS string
+	exportRetention               string
 }
 
 // envName is the environment variable of the flag name: VIGIL_ and the

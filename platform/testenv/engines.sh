@@ -232,6 +232,7 @@ ensure_installed() {
   command -v java >/dev/null || pkgs+=(openjdk-17-jre-headless)
   command -v mvn >/dev/null || pkgs+=(maven)
   command -v curl >/dev/null || pkgs+=(curl)
+  [ -x "$SSHD_BIN" ] || pkgs+=(openssh-server)
   if [ "${#pkgs[@]}" -gt 0 ]; then
     apt_install "${pkgs[@]}"
   fi
@@ -1075,6 +1076,40 @@ gitea_build_background() {
   spawn "$GITEA_DIR/build.pid" /dev/null "$0" gitea-build
 }
 
+# The Versity S3 Gateway (github.com/versity/versitygw, Apache-2.0): a real S3 server over a posix
+# folder, the S3-compatible store the export delivery tests put reports in (testenv.StartS3; MinIO
+# is AGPL, so not it). Built from its Go module with the machine's Go into $STATE/versitygw, once
+# per pinned version (a few minutes on a cold module cache).
+
+VERSITYGW_VERSION=v1.8.0
+VERSITYGW_DIR="$STATE/versitygw"
+VERSITYGW_BIN="$VERSITYGW_DIR/bin/versitygw"
+
+versitygw_installed() {
+  [ -x "$VERSITYGW_BIN" ] && [ "$(cat "$VERSITYGW_DIR/.installed" 2>/dev/null)" = "$VERSITYGW_VERSION" ]
+}
+
+ensure_versitygw() {
+  if versitygw_installed; then return 0; fi
+  local log="$STATE/versitygw-install.log" t0=$SECONDS
+  command -v go >/dev/null || fail_engine versitygw "go is not on PATH" "$log"
+  log "versitygw: building $VERSITYGW_VERSION into $VERSITYGW_DIR (log: $log)"
+  mkdir -p "$VERSITYGW_DIR/bin"
+  if ! (cd "$VERSITYGW_DIR" && GOBIN="$VERSITYGW_DIR/bin" GOFLAGS=-buildvcs=false CGO_ENABLED=0 \
+    go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION") >"$log" 2>&1 9>&-; then
+    fail_engine versitygw "go install versitygw@$VERSITYGW_VERSION failed" "$log"
+  fi
+  "$VERSITYGW_BIN" --version >>"$log" 2>&1 || fail_engine versitygw "$VERSITYGW_BIN --version failed after install" "$log"
+  echo "$VERSITYGW_VERSION" >"$VERSITYGW_DIR/.installed"
+  log "versitygw: built in $((SECONDS - t0))s"
+}
+
+# Debian's OpenSSH server (package openssh-server, installed by ensure_installed), which the SFTP
+# delivery tests run unprivileged on a loopback port with a configuration of their own
+# (testenv.StartSFTP).
+
+SSHD_BIN=/usr/sbin/sshd
+
 # Helm, built from its Go module (helm.sh/helm/v3), for deploy's tests: `helm lint` and
 # `helm template` of deploy/helm/vigil. Installed into $STATE/helm/bin once per pinned version.
 
@@ -1157,6 +1192,16 @@ EOF
   else
     echo "# the OpenTelemetry SDK is not installed in $OTEL_VENV: run $0 up"
   fi
+  if versitygw_installed; then
+    echo "export VIGIL_TEST_VERSITYGW='$VERSITYGW_BIN'"
+  else
+    echo "# versitygw $VERSITYGW_VERSION is not installed in $VERSITYGW_DIR: run $0 up"
+  fi
+  if [ -x "$SSHD_BIN" ]; then
+    echo "export VIGIL_TEST_SSHD='$SSHD_BIN'"
+  else
+    echo "# $SSHD_BIN is missing (Debian package openssh-server): run $0 up"
+  fi
   if sdk_installed; then
     echo "export VIGIL_TEST_SDK_PYTHON='$SDK_PY'"
   else
@@ -1219,6 +1264,7 @@ cmd_up() {
   ensure_sdk
   ensure_octokit_openapi
   ensure_helm
+  ensure_versitygw
   gitea_build_background
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"

@@ -38,31 +38,10 @@ func StartSMTP(t testing.TB) *SMTPServer {
 	s.CAFile = certFile
 	pool := selfSigned(t, certFile, keyFile)
 	s.TLS = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Addr = ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(py, "-m", "aiosmtpd", "-n", "-l", s.Addr, "--tlscert", certFile, "--tlskey", keyFile,
-		"-c", "aiosmtpd.handlers.Mailbox", s.maildir)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start aiosmtpd: %v", err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.Dial("tcp", s.Addr)
-		if err == nil {
-			c.Close()
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("aiosmtpd did not listen on %s: %v", s.Addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s.Addr = freeAddr(t)
+	startServer(t, "aiosmtpd", exec.Command(py, "-m", "aiosmtpd", "-n", "-l", s.Addr, "--tlscert", certFile, "--tlskey", keyFile,
+		"-c", "aiosmtpd.handlers.Mailbox", s.maildir), s.Addr)
+	return s
 }
 
 // Messages returns the messages received so far, oldest first.

@@ -54,6 +54,13 @@ const (
 	// GiteaBuildLog is the log of that build; its last line says
 	// "gitea: built" or "gitea: build failed" once it ends.
 	GiteaBuildLog = "VIGIL_TEST_GITEA_BUILD_LOG"
+	// SSHD is the path of Debian's OpenSSH server (/usr/sbin/sshd, package
+	// openssh-server) that the SFTP delivery tests run on loopback.
+	SSHD = "VIGIL_TEST_SSHD"
+	// VersityGW is the path of the Versity S3 Gateway (versitygw, built
+	// from its Go module by engines.sh up), the S3-compatible server on a
+	// posix folder that the S3 delivery tests run on loopback.
+	VersityGW = "VIGIL_TEST_VERSITYGW"
 )
 
 // URL returns the value of the environment variable name, one of the

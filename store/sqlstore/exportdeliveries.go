@@ -2,8 +2,10 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
+	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/store"
 )
@@ -18,6 +20,21 @@ func (s *DB) scanExportDelivery(row interface{ Scan(...any) error }) (delivery.D
 	err := row.Scan(&d.ID, &d.OrgID, &d.ExportID, &d.IntegrationID, &d.Status, &d.Attempts, &d.Error, &d.Detail, &created, &updated)
 	d.CreatedAt, d.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return d, s.wrap(err)
+}
+
+// CreateDeliveredExportJob implements delivery.DeliveryStore.
+func (s *DB) CreateDeliveredExportJob(ctx context.Context, j export.Job, ds []delivery.Delivery) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.createExportJob(ctx, tx, j); err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if err := s.createExportDelivery(ctx, tx, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // createExportDelivery stores d through q (the database or a
@@ -37,7 +54,7 @@ func (s *DB) ExportDeliveries(ctx context.Context, orgID, exportID string, offse
 // OwedExportDeliveries implements delivery.DeliveryStore.
 func (s *DB) OwedExportDeliveries(ctx context.Context, before time.Time, limit int) ([]delivery.Delivery, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+exportDeliveryColumns+` FROM export_deliveries WHERE status = 'pending'
-		AND updated_at < ? AND export_id IN (SELECT id FROM export_jobs WHERE status IN ('completed', 'failed', 'cancelled'))
+		AND updated_at < ? AND export_id IN (SELECT id FROM export_jobs WHERE status IN ('completed', 'failed', 'cancelled', 'expired'))
 		ORDER BY created_at, id LIMIT ?`), micros(before), limit)
 	if err != nil {
 		return nil, s.wrap(err)

@@ -101,6 +101,16 @@ func (s *DB) SaveExportJob(ctx context.Context, j, was export.Job) error {
 	return store.ErrConflict
 }
 
+// ExpiringExportJobs implements export.JobStore.
+func (s *DB) ExpiringExportJobs(ctx context.Context, before time.Time, limit int) ([]export.Job, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+exportJobColumns+` FROM export_jobs
+		WHERE status = 'completed' AND completed_at < ? ORDER BY completed_at, id LIMIT ?`), micros(before), limit)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanExportJob)
+}
+
 // OwedExportJobs implements export.JobStore.
 func (s *DB) OwedExportJobs(ctx context.Context, staleBefore time.Time, limit int) ([]export.Job, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+exportJobColumns+` FROM export_jobs

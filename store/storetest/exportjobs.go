@@ -14,9 +14,10 @@ var exportJobTests = []test{
 }
 
 // testExportJobs: a job is stored as given, listed newest first by
-// status, owed while pending or stale in progress, and changed only by a
-// compare-and-swap on its status and update time; another organization's
-// id is store.ErrNotFound.
+// status, owed while pending or stale in progress, expiring once
+// completed before the cut-off, and changed only by a compare-and-swap
+// on its status and update time; another organization's id is
+// store.ErrNotFound.
 func testExportJobs(t *testing.T, s Store) {
 	a, b := newOrg(t, s), newOrg(t, s)
 	tpl, _ := export.Builtin(export.Builtins()[0].ID)
@@ -71,6 +72,23 @@ func testExportJobs(t *testing.T, s Store) {
 	must(t, err, "ExportJobs")
 	equal(t, "completed jobs", ids(list), []string{j1.ID})
 	equal(t, "completed total", total, int64(1))
+
+	// Retention: a job completed before the cut-off expires.
+	expiring, err := s.ExpiringExportJobs(ctx(t), at(7), 10)
+	must(t, err, "ExpiringExportJobs")
+	equal(t, "expiring at its completion", len(expiring), 0)
+	expiring, err = s.ExpiringExportJobs(ctx(t), at(8), 10)
+	must(t, err, "ExpiringExportJobs")
+	equal(t, "expiring after its completion", ids(expiring), []string{j1.ID})
+	expired := done
+	expired.Status, expired.File, expired.UpdatedAt = export.StatusExpired, "", stored(at(9))
+	must(t, s.SaveExportJob(ctx(t), expired, done), "SaveExportJob expire")
+	expiring, err = s.ExpiringExportJobs(ctx(t), at(8), 10)
+	must(t, err, "ExpiringExportJobs")
+	equal(t, "expiring once expired", len(expiring), 0)
+	list, _, err = s.ExportJobs(ctx(t), a.ID, export.JobFilter{Status: export.StatusExpired})
+	must(t, err, "ExportJobs")
+	equal(t, "expired jobs", list, []export.Job{expired})
 }
 
 // ids are the jobs' ids in order.

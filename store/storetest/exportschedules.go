@@ -14,6 +14,35 @@ import (
 var exportScheduleTests = []test{
 	{"ExportSchedules/Lifecycle", testExportSchedules},
 	{"ExportSchedules/FireOnce", testExportScheduleFireOnce},
+	{"ExportDeliveries/WithTheExport", testDeliveredExportJob},
+}
+
+// testDeliveredExportJob: an export asked for with deliveries is stored
+// with them in one write; they are listed with it in its organization
+// only; a failed write stores neither.
+func testDeliveredExportJob(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	job := scheduledJob(reportschedule.Schedule{OrgID: a.ID, Format: report.FormatCSV}, 1)
+	ds := delivery.NewDeliveries(a.ID, job.ID, []string{newID(), newID()}, stored(at(1)))
+	must(t, s.CreateDeliveredExportJob(ctx(t), job, ds), "CreateDeliveredExportJob")
+	got, err := s.ExportJob(ctx(t), a.ID, job.ID)
+	must(t, err, "ExportJob")
+	equal(t, "the export's status", got.Status, export.StatusPending)
+	list, total, err := s.ExportDeliveries(ctx(t), a.ID, job.ID, 0, 10)
+	must(t, err, "ExportDeliveries")
+	equal(t, "the export's deliveries", []any{list, total}, []any{ds, int64(2)})
+	_, total, err = s.ExportDeliveries(ctx(t), b.ID, job.ID, 0, 10)
+	must(t, err, "ExportDeliveries of another organization")
+	equal(t, "deliveries seen from another organization", total, int64(0))
+
+	again := scheduledJob(reportschedule.Schedule{OrgID: a.ID, Format: report.FormatCSV}, 2)
+	clash := delivery.NewDeliveries(a.ID, again.ID, []string{newID()}, stored(at(2)))
+	clash[0].ID = ds[0].ID // a delivery id taken already: the write fails whole
+	if err := s.CreateDeliveredExportJob(ctx(t), again, clash); err == nil {
+		t.Fatal("got no error storing a delivery under a taken id, want one")
+	}
+	_, err = s.ExportJob(ctx(t), a.ID, again.ID)
+	wantErr(t, err, store.ErrNotFound, "the export of a failed write")
 }
 
 // newSchedule stores an enabled schedule of org due at at(n).

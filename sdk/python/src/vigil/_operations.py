@@ -1035,6 +1035,14 @@ class Exports:
         """Revoke a share (POST /export/shares/{share_slug}/revoke)"""
         return self._t.call("POST", f"/export/shares/{_seg(share_slug)}/revoke", query=None, body=None)
 
+    def run_export_config(
+        self,
+        config_id: str,
+        body: Mapping[str, Any] | Sequence[Any] | None = None,
+    ) -> Any:
+        """Run a configuration as an export (POST /export/configs/{config_id}/run)"""
+        return self._t.call("POST", f"/export/configs/{_seg(config_id)}/run", query=None, body=body)
+
     def run_scheduled_report(
         self,
         report_id: str,
@@ -2820,6 +2828,14 @@ class AsyncExports:
         """Revoke a share (POST /export/shares/{share_slug}/revoke)"""
         return await self._t.call("POST", f"/export/shares/{_seg(share_slug)}/revoke", query=None, body=None)
 
+    async def run_export_config(
+        self,
+        config_id: str,
+        body: Mapping[str, Any] | Sequence[Any] | None = None,
+    ) -> Any:
+        """Run a configuration as an export (POST /export/configs/{config_id}/run)"""
+        return await self._t.call("POST", f"/export/configs/{_seg(config_id)}/run", query=None, body=body)
+
     async def run_scheduled_report(
         self,
         report_id: str,
@@ -3580,4 +3596,4 @@ class AsyncOperations:
         self.workflows = AsyncWorkflows(transport)
 
 
-OPERATION_COUNT = 206
+OPERATION_COUNT = 207
