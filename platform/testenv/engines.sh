@@ -1025,9 +1025,10 @@ ensure_octokit_openapi() {
 # connects Vigil to on loopback. Built from its Go module (no download of a release binary: only
 # the Go module proxy is reached), pinned, into $STATE/gitea with its options/ and templates/ (no
 # frontend assets: the API needs none). v1.26.0 is the newest release whose every dependency the
-# module proxy serves. A cold build took 25-50 minutes on a loaded 2-core machine, so `up` starts
+# module proxy serves. A cold build at nice 19 took 86 minutes of wall time on a 2-core machine
+# loaded 25-55 by other builds (about 31 of them in cc1 on go-sqlite3's amalgamation), so `up` starts
 # it in the BACKGROUND (nice 19) and returns; the test waits for the binary (bounded). `gitea-build`
-# builds in the foreground.
+# builds in the foreground. The binary is cached in $STATE: later runs do not build.
 
 GITEA_VERSION=v1.26.0
 GITEA_DIR="$STATE/gitea"
