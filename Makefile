@@ -12,7 +12,7 @@ GO_TEST_FLAGS ?= -count=1 -race=false -timeout 30m -v
 # the summary after it lists the engines each package ran on.
 TEST_FILTER := ^(ok|FAIL|--- FAIL|panic:)
 
-.PHONY: build run engines engines-down engines-status test test-fault test-short fmt vet clean
+.PHONY: build run engines engines-down engines-status test test-fault test-forge test-short fmt vet clean
 
 # A stripped release build: no symbol table or DWARF (-s -w), no build machine's paths (-trimpath),
 # the version from git.
@@ -52,6 +52,13 @@ test:
 test-fault:
 	$(ENGINES) up
 	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -tags fault -p 1 -run '^TestFault' $(PKGS)
+
+# The code-host test against a real Gitea (build tag forge): Gitea is built from its Go module first,
+# in the foreground (long on a cold machine: see engines.sh), then the test runs on both stores.
+test-forge:
+	$(ENGINES) up
+	$(ENGINES) gitea-build
+	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -tags forge -run '^TestCodehostGitea' ./app
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)

@@ -1,3 +1,10 @@
+//go:build forge
+
+// The test against a real Gitea runs with the build tag forge (`make test-forge`),
+// not in `make test`: building Gitea from its Go module took 86 minutes on this
+// kind of machine (31 of them compiling go-sqlite3's C), beyond CI's budget of
+// well under an hour. The validated fake forge covers the same flows in CI.
+
 package app
 
 import (

@@ -1026,9 +1026,10 @@ ensure_octokit_openapi() {
 # the Go module proxy is reached), pinned, into $STATE/gitea with its options/ and templates/ (no
 # frontend assets: the API needs none). v1.26.0 is the newest release whose every dependency the
 # module proxy serves. A cold build at nice 19 took 86 minutes of wall time on a 2-core machine
-# loaded 25-55 by other builds (about 31 of them in cc1 on go-sqlite3's amalgamation), so `up` starts
-# it in the BACKGROUND (nice 19) and returns; the test waits for the binary (bounded). `gitea-build`
-# builds in the foreground. The binary is cached in $STATE: later runs do not build.
+# loaded 25-55 by other builds (about 31 of them in cc1 on go-sqlite3's amalgamation), beyond CI's
+# budget: `up` does not build it. `gitea-build` builds it in the foreground (`make test-forge` runs it
+# before the test, build tag forge); gitea_build_background starts the same build detached. The
+# binary is cached in $STATE: later runs do not build.
 
 GITEA_VERSION=v1.26.0
 GITEA_DIR="$STATE/gitea"
@@ -1266,7 +1267,6 @@ cmd_up() {
   ensure_octokit_openapi
   ensure_helm
   ensure_versitygw
-  gitea_build_background
   for e in "${ENGINES[@]}"; do "$(engine_fn "$e")_wait"; done
   print_env >"$STATE/env"
   log "all engines up in $((SECONDS - t0))s; state in $STATE, env in $STATE/env"
