@@ -17,7 +17,7 @@ import (
 )
 
 // biasRows is the size of BenchmarkBigBodies' bias audit: a million rows
-// of two attributes, about 14 MB of JSON.
+// of two attributes, about 17 MB of JSON.
 const biasRows = 1_000_000
 
 // biasBody writes a label-supplied POST /bias/audit body of n rows: gender
@@ -49,7 +49,9 @@ func biasBody(model string, n int) []byte {
 //   - drift-detect: POST /drift/detect of VIGIL_BENCH_BIG_DRIFT
 //     (REFxCURxFEATURES, default 200000x50000x20: N(0, 1) values rounded
 //     to 6 decimals, written as Python's json.dumps writes them, about
-//     65 MB), time to the 200.
+//     52 MB), time to the 200.
+//
+// cpu-s/op is the process's CPU time (server and client) per request.
 //
 // VIGIL_BENCH_BIG_OUT=DIR writes both bodies there (bias.json,
 // drift.json) for benchmarks/bigbody_python.py, which times fairlearn and
@@ -73,6 +75,7 @@ func BenchmarkBigBodies(b *testing.B) {
 	b.Run(fmt.Sprintf("bias-audit/%dx2", biasRows), func(b *testing.B) {
 		b.SetBytes(int64(len(bias)))
 		var accept, done time.Duration
+		cpu := readCPU(b)
 		for b.Loop() {
 			start := time.Now()
 			code, res := send(b, client, base+"/bias/audit", key, bias)
@@ -107,6 +110,7 @@ func BenchmarkBigBodies(b *testing.B) {
 			}
 			done += time.Since(start)
 		}
+		reportCPUPerOp(b, cpu)
 		b.ReportMetric(float64(accept.Microseconds())/1000/float64(b.N), "accept-ms")
 		b.ReportMetric(float64(done.Microseconds())/1000/float64(b.N), "done-ms")
 	})
@@ -122,11 +126,13 @@ func BenchmarkBigBodies(b *testing.B) {
 	b.Run(fmt.Sprintf("drift-detect/%dx%dx%d", shape.ref, shape.cur, shape.features), func(b *testing.B) {
 		b.SetBytes(int64(len(drift)))
 		b.ReportMetric(float64(len(drift))/1e6, "body-MB")
+		cpu := readCPU(b)
 		for b.Loop() {
 			if code, res := send(b, client, base+"/drift/detect", key, drift); code != http.StatusOK {
 				b.Fatalf("POST /drift/detect: got %d %.300s, want 200", code, res)
 			}
 		}
+		reportCPUPerOp(b, cpu)
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "round-trip-ms")
 	})
 }
