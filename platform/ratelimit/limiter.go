@@ -217,8 +217,8 @@ func firstFit(lo, hi time.Duration, ok func(time.Duration) bool) time.Duration {
 // holds, it is the same in every window's key, so a Slider's two keys
 // live in one slot.
 func windowKey(rule, subject string, idx int64) string {
-	b := make([]byte, 0, 32+len(rule)+len(subject))
-	b = append(b, "rl:{"...)
+	var buf [96]byte // on the stack for the usual key: one allocation, the string
+	b := append(buf[:0], "rl:{"...)
 	b = strconv.AppendInt(b, int64(len(rule)), 10)
 	b = append(b, ':')
 	b = append(b, rule...)
