@@ -54,9 +54,13 @@ func (a *App) limit(rule ratelimit.Rule, prefix string, subject func(*fiber.Ctx)
 			a.log.Warn("rate limit check failed; letting the request through", "bucket", rule.Name, "err", err)
 			return c.Next()
 		}
-		c.Set("X-RateLimit-Limit", strconv.FormatInt(d.Limit, 10))
-		c.Set("X-RateLimit-Remaining", strconv.FormatInt(d.Remaining, 10))
-		c.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+		// The numbers are written in a buffer on the stack, which the
+		// header copies: no allocation.
+		var buf [20]byte
+		h := &c.Response().Header
+		h.SetBytesV("X-RateLimit-Limit", strconv.AppendInt(buf[:0], d.Limit, 10))
+		h.SetBytesV("X-RateLimit-Remaining", strconv.AppendInt(buf[:0], d.Remaining, 10))
+		h.SetBytesV("X-RateLimit-Reset", strconv.AppendInt(buf[:0], d.Reset.Unix(), 10))
 		if !d.Allowed {
 			a.metrics.RateLimited(rule.Name)
 			return &web.Error{Status: fiber.StatusTooManyRequests, Code: web.CodeRateLimitExceeded,

@@ -2,56 +2,89 @@ package benchmarks
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gofiber/fiber/v2"
 )
 
-// singleClients is how many clients send single events at once.
-const singleClients = 32
+// singleClients are the client counts BenchmarkSingleEvent measures.
+var singleClients = []int{32, 256}
 
 // BenchmarkSingleEvent sends b.N single predictions (POST
-// /predictions/log) from 32 clients over keep-alive connections and
-// reports requests/s and the p50 and p99 of the request latency as the
-// clients see it.
+// /predictions/log) from 32 and from 256 clients over keep-alive
+// connections and reports requests/s and the p50 and p99 of the request
+// latency as the clients see it, on both pipelines and, as the baseline of
+// the same run, on a bare Fiber handler that reads the body and answers
+// 201 (no authentication, validation, rate limit or log).
 func BenchmarkSingleEvent(b *testing.B) {
-	eachPipeline(b, func(b *testing.B, base string) {
-		key := apiKey(b, base)
-		model := modelID(b, base, key)
-		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: singleClients}}
-		var next, failed atomic.Int64
-		lat := make([][]time.Duration, singleClients)
-		b.ResetTimer()
-		start := time.Now()
-		var wg sync.WaitGroup
-		for c := range singleClients {
-			wg.Go(func() {
-				for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
-					body := fmt.Appendf(nil, `{"model_id":%q,"prediction_id":"s%d","input_data":{"age":%d,"plan":"pro"},`+
-						`"output_data":{"churn":%t},"latency_ms":%d}`, model, i, i%90, i%3 == 0, i%50+1)
-					t := time.Now()
-					if postRaw(client, base+"/predictions/log", key, body) != http.StatusCreated {
-						failed.Add(1)
-					}
-					lat[c] = append(lat[c], time.Since(t))
-				}
+	for _, clients := range singleClients {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) {
+			b.Run("bare-fiber", func(b *testing.B) { singleEvents(b, bareServer(b), "key", "model", clients) })
+			eachPipeline(b, func(b *testing.B, base string) {
+				key := apiKey(b, base)
+				singleEvents(b, base, key, modelID(b, base, key), clients)
 			})
+		})
+	}
+}
+
+// singleEvents is BenchmarkSingleEvent against base with clients clients.
+func singleEvents(b *testing.B, base, key, model string, clients int) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients}}
+	var next, failed atomic.Int64
+	lat := make([][]time.Duration, clients)
+	b.ResetTimer()
+	start := time.Now()
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+				body := fmt.Appendf(nil, `{"model_id":%q,"prediction_id":"s%d","input_data":{"age":%d,"plan":"pro"},`+
+					`"output_data":{"churn":%t},"latency_ms":%d}`, model, i, i%90, i%3 == 0, i%50+1)
+				t := time.Now()
+				if postRaw(client, base+"/predictions/log", key, body) != http.StatusCreated {
+					failed.Add(1)
+				}
+				lat[c] = append(lat[c], time.Since(t))
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	if failed.Load() > 0 {
+		b.Fatalf("%d requests failed", failed.Load())
+	}
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
+	reportLatency(b, all, "request")
+}
+
+// bareServer serves POST /predictions/log with a bare Fiber handler that
+// reads the body and answers 201, and returns its base URL.
+func bareServer(b *testing.B) string {
+	app := fiber.New(fiber.Config{DisableStartupMessage: true})
+	app.Post("/predictions/log", func(c *fiber.Ctx) error {
+		if len(c.Body()) == 0 {
+			return c.SendStatus(http.StatusBadRequest)
 		}
-		wg.Wait()
-		elapsed := time.Since(start)
-		b.StopTimer()
-		if failed.Load() > 0 {
-			b.Fatalf("%d requests failed", failed.Load())
-		}
-		var all []time.Duration
-		for _, l := range lat {
-			all = append(all, l...)
-		}
-		b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
-		reportLatency(b, all, "request")
+		return c.SendStatus(http.StatusCreated)
 	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() { _ = app.Listener(ln) }()
+	b.Cleanup(func() { _ = app.Shutdown() })
+	return "http://" + ln.Addr().String()
 }
 
 // lagLoad is the background load, in predictions per second, under which

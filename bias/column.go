@@ -49,24 +49,28 @@ func Outcome(v, favourable any) (bool, error) {
 }
 
 // outcomes converts an array of the label-supplied form, naming the first
-// bad element in a problem of field.
-func outcomes(v *web.Problems, field string, vals []any, favourable any) []bool {
-	out := make([]bool, len(vals))
-	for i, x := range vals {
-		ok, err := Outcome(x, favourable)
-		if err != nil {
+// bad element in a problem of field. Each distinct value is judged once.
+func outcomes(v *web.Problems, field string, vals *values, favourable any) []bool {
+	judged := make([]bool, len(vals.distinct))
+	errs := make([]error, len(vals.distinct))
+	for j, x := range vals.distinct {
+		judged[j], errs[j] = Outcome(x, favourable)
+	}
+	out := make([]bool, len(vals.codes))
+	for i, c := range vals.codes {
+		if err := errs[c]; err != nil {
 			v.Add(field, fmt.Sprintf("element %d: %v", i, err))
 			return nil
 		}
-		out[i] = ok
+		out[i] = judged[c]
 	}
 	return out
 }
 
 // labelData checks the label-supplied form's arrays and fills the Input:
 // y_pred sets the row count, every other array must match it.
-func (b body) labelData(v *web.Problems, p *Plan) {
-	n := len(b.YPred)
+func (b request) labelData(v *web.Problems, p *Plan) {
+	n := b.YPred.size()
 	if n == 0 {
 		v.Add("y_pred", "is required: one prediction per row")
 		return
@@ -79,7 +83,7 @@ func (b body) labelData(v *web.Problems, p *Plan) {
 		return got == n
 	}
 	p.Input.Pred = outcomes(v, "y_pred", b.YPred, b.FavourableLabel)
-	if b.YTrue != nil && length("y_true", len(b.YTrue)) {
+	if b.YTrue != nil && length("y_true", b.YTrue.size()) {
 		p.Input.Truth = outcomes(v, "y_true", b.YTrue, b.FavourableLabel)
 	}
 	for _, name := range b.SensitiveAttributes {
@@ -89,23 +93,49 @@ func (b body) labelData(v *web.Problems, p *Plan) {
 			v.Add(field, "is required: every sensitive attribute needs its column")
 			continue
 		}
-		if !length(field, len(col)) {
+		if !length(field, col.size()) {
 			continue
 		}
-		a := fairness.Attribute{Name: name, Values: make([]string, n)}
-		for i, x := range col {
-			l, ok := labelOf(x)
-			if !ok {
-				v.Add(field, fmt.Sprintf("element %d: want a string, number, boolean or null", i))
-				break
-			}
-			a.Values[i] = l
-		}
-		p.Input.Attributes = append(p.Input.Attributes, a)
+		p.Input.Attributes = append(p.Input.Attributes, attribute(v, field, name, col))
 	}
 	for name := range b.GroupData {
 		if !slices.Contains(b.SensitiveAttributes, name) {
 			v.Add("group_data."+name, "is not one of sensitive_attributes")
 		}
 	}
+}
+
+// attribute labels the rows of a group_data column in fairness's encoded
+// form: each distinct value is labelled once, the labels (but "", a
+// missing value) are the levels, and each row is its level's index. The
+// first element that is not a scalar is named in a problem of field.
+func attribute(v *web.Problems, field, name string, col *values) fairness.Attribute {
+	a := fairness.Attribute{Name: name, Levels: []string{}, Codes: make([]int32, len(col.codes))}
+	level := make([]int32, len(col.distinct)) // of each distinct value; -1 missing, -2 not a scalar
+	index := map[string]int32{}
+	for j, x := range col.distinct {
+		l, ok := labelOf(x)
+		switch {
+		case !ok:
+			level[j] = -2
+		case l == "":
+			level[j] = -1
+		default:
+			k, seen := index[l]
+			if !seen {
+				k = int32(len(a.Levels))
+				index[l] = k
+				a.Levels = append(a.Levels, l)
+			}
+			level[j] = k
+		}
+	}
+	for i, c := range col.codes {
+		if level[c] == -2 {
+			v.Add(field, fmt.Sprintf("element %d: want a string, number, boolean or null", i))
+			return a
+		}
+		a.Codes[i] = level[c]
+	}
+	return a
 }

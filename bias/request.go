@@ -11,8 +11,10 @@ import (
 )
 
 // body is POST /bias/audit's body: the fields of both forms. Which are
-// present decides the form (see formOf).
-type body struct {
+// present decides the form (see formOf). C is the type an array of the
+// label-supplied form decodes into: *values, read straight into codes, or
+// []any, the generic reading that answers every body *values refuses.
+type body[C any] struct {
 	ModelID         string            `json:"model_id"`
 	Threshold       *float64          `json:"threshold"`
 	ReferenceGroup  map[string]string `json:"reference_group"`
@@ -25,11 +27,47 @@ type body struct {
 	StartDate           *string  `json:"start_date"`
 	EndDate             *string  `json:"end_date"`
 
-	SensitiveAttributes []string         `json:"sensitive_attributes"`
-	YTrue               []any            `json:"y_true"`
-	YPred               []any            `json:"y_pred"`
-	GroupData           map[string][]any `json:"group_data"`
-	MetricsToCompute    []string         `json:"metrics_to_compute"`
+	SensitiveAttributes []string     `json:"sensitive_attributes"`
+	YTrue               C            `json:"y_true"`
+	YPred               C            `json:"y_pred"`
+	GroupData           map[string]C `json:"group_data"`
+	MetricsToCompute    []string     `json:"metrics_to_compute"`
+}
+
+// request is a body whose arrays are values, whichever way it was read.
+type request body[*values]
+
+// readBody decodes raw as web.DecodeBody does. The label-supplied form's
+// arrays, megabytes of labels, are read straight into values; a body that
+// reading refuses for any reason is decoded again into []any, whose answer
+// (every 400 and 422, the field named) is the answer, so the typed reading
+// changes no answer, only the time and memory an accepted body takes.
+func readBody(raw []byte) (request, error) {
+	var typed body[*values]
+	if web.DecodeBody(raw, &typed) == nil {
+		return request(typed), nil
+	}
+	return readGeneric(raw)
+}
+
+// readGeneric is readBody's generic reading, the arrays decoded into []any.
+func readGeneric(raw []byte) (request, error) {
+	var b body[[]any]
+	if err := web.DecodeBody(raw, &b); err != nil {
+		return request{}, err
+	}
+	r := request{ModelID: b.ModelID, Threshold: b.Threshold, ReferenceGroup: b.ReferenceGroup,
+		FavourableLabel: b.FavourableLabel, ProtectedAttributes: b.ProtectedAttributes, Metrics: b.Metrics,
+		PredictionField: b.PredictionField, LabelField: b.LabelField, StartDate: b.StartDate, EndDate: b.EndDate,
+		SensitiveAttributes: b.SensitiveAttributes, YTrue: generic(b.YTrue), YPred: generic(b.YPred),
+		MetricsToCompute: b.MetricsToCompute}
+	if b.GroupData != nil {
+		r.GroupData = make(map[string]*values, len(b.GroupData))
+		for name, col := range b.GroupData {
+			r.GroupData[name] = generic(col)
+		}
+	}
+	return r, nil
 }
 
 // Defaults of the logged-predictions form.
@@ -64,10 +102,15 @@ type Plan struct {
 // fields of the other form and invalid values answer 422 naming the field;
 // malformed JSON answers 400.
 func ParseRequest(raw []byte) (Plan, error) {
-	var b body
-	if err := web.DecodeBody(raw, &b); err != nil {
+	b, err := readBody(raw)
+	if err != nil {
 		return Plan{}, err
 	}
+	return b.plan()
+}
+
+// plan checks a body read.
+func (b request) plan() (Plan, error) {
 	form, err := b.form()
 	if err != nil {
 		return Plan{}, err
@@ -117,7 +160,7 @@ var (
 )
 
 // present lists the form-specific fields b holds, by name.
-func (b body) present() map[string]bool {
+func (b request) present() map[string]bool {
 	return map[string]bool{
 		"sensitive_attributes": b.SensitiveAttributes != nil, "y_true": b.YTrue != nil, "y_pred": b.YPred != nil,
 		"group_data": b.GroupData != nil, "metrics_to_compute": b.MetricsToCompute != nil,
@@ -129,7 +172,7 @@ func (b body) present() map[string]bool {
 
 // form tells the two forms apart: any label-supplied field makes it the
 // label-supplied form, and then no field of the other form may appear.
-func (b body) form() (string, error) {
+func (b request) form() (string, error) {
 	has := b.present()
 	first := func(fields []string) string {
 		for _, f := range fields {
@@ -184,7 +227,7 @@ func checkMetrics(v *web.Problems, field string, names []string) []string {
 }
 
 // predictionSource checks the logged-predictions form's own fields.
-func (b body) predictionSource(v *web.Problems, p *Plan) {
+func (b request) predictionSource(v *web.Problems, p *Plan) {
 	p.Summary.PredictionField, p.Summary.LabelFields = DefaultPredictionField, DefaultLabelFields
 	if b.PredictionField != nil {
 		v.Required("prediction_field", *b.PredictionField)

@@ -49,8 +49,9 @@ func TestParseRequestLabels(t *testing.T) {
 		t.Fatalf("got error %v, want nil", err)
 	}
 	want := fairness.Input{
-		Attributes: []fairness.Attribute{{Name: "g", Values: []string{"a", "b", "", ""}}, {Name: "age", Values: []string{"30", "40.5", "true", "x"}}},
-		Pred:       []bool{true, false, true, false}, Truth: []bool{true, true, false, false},
+		Attributes: []fairness.Attribute{{Name: "g", Levels: []string{"a", "b"}, Codes: []int32{0, 1, -1, -1}},
+			{Name: "age", Levels: []string{"30", "40.5", "true", "x"}, Codes: []int32{0, 1, 2, 3}}},
+		Pred: []bool{true, false, true, false}, Truth: []bool{true, true, false, false},
 		Metrics: []fairness.Metric{fairness.EqualOpportunity}, Reference: map[string]string{"g": "a"}, Thresholds: Thresholds(ptr(0.9)),
 	}
 	if !reflect.DeepEqual(p.Input, want) {

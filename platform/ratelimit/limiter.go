@@ -74,6 +74,9 @@ func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, 
 	start := now.Add(-elapsed) // in now's Location
 
 	prevKey, curKey := windowKey(r.Name, subject, idx-1), windowKey(r.Name, subject, idx)
+	if sl, ok := l.Store.(Slider); ok && r.Limit <= MaxSlide && r.Window <= MaxSlide {
+		return l.slide(ctx, sl, r, Step{PrevKey: prevKey, CurKey: curKey, Limit: r.Limit, Window: r.Window, Elapsed: elapsed}, start)
+	}
 	prev, err := l.Store.Get(ctx, prevKey)
 	if err != nil {
 		return Decision{}, fmt.Errorf("ratelimit: rule %q: %w", r.Name, err)
@@ -98,6 +101,52 @@ func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, 
 		Reset:      s.reset(start),
 		RetryAfter: s.retryAfter(elapsed),
 	}, nil
+}
+
+// slide is Allow on a Slider: its one call reads both counts and counts
+// the request when they leave room for it, atomically, so no race is lost.
+func (l *Limiter) slide(ctx context.Context, sl Slider, r Rule, step Step, start time.Time) (Decision, error) {
+	prev, cur, counted, err := sl.Slide(ctx, step)
+	if err != nil {
+		return Decision{}, fmt.Errorf("ratelimit: rule %q: %w", r.Name, err)
+	}
+	s := slide{limit: r.Limit, window: r.Window, prev: prev, cur: cur}
+	if counted {
+		return Decision{Allowed: true, Limit: r.Limit, Remaining: r.Limit - s.used(step.Elapsed), Reset: s.reset(start)}, nil
+	}
+	return Decision{Limit: r.Limit, Reset: s.reset(start), RetryAfter: s.retryAfter(step.Elapsed)}, nil
+}
+
+// Slider is a Store that takes a Limiter's step for one request in one
+// call (redisstore.Store: one script, one round trip, where Get, Get and
+// Incr take three). A Limiter uses it when its Store has it, for rules
+// whose Limit and Window (in nanoseconds) are at most MaxSlide.
+type Slider interface {
+	// Slide reads the counters step.PrevKey and step.CurKey (0 when
+	// missing) and, when step.Fits them, adds 1 to CurKey as Incr does
+	// with a ttl of 2*step.Window, all atomically. It returns the counts
+	// (cur after the increment, if any) and whether it counted.
+	Slide(ctx context.Context, step Step) (prev, cur int64, counted bool, err error)
+}
+
+// MaxSlide bounds the Limit and the Window (in nanoseconds, about 104
+// days) of the rules a Limiter hands to a Slider: 2^53, which a Lua
+// script's numbers (float64) hold exactly.
+const MaxSlide = 1 << 53
+
+// Step is one request's sliding-window step in its current fixed window.
+type Step struct {
+	// PrevKey and CurKey count the previous and the current fixed window.
+	PrevKey, CurKey string
+	Limit           int64
+	Window, Elapsed time.Duration
+}
+
+// Fits reports whether one more request fits beside the counts prev and
+// cur: cur + ceil(prev * (Window-Elapsed) / Window) + 1 <= Limit, the
+// Limiter's rule, which a Slider must decide exactly so.
+func (s Step) Fits(prev, cur int64) bool {
+	return slide{limit: s.Limit, window: s.Window, prev: prev, cur: cur}.used(s.Elapsed)+1 <= s.Limit
 }
 
 // slide is the state of one (rule, subject) in its current window.
@@ -163,16 +212,19 @@ func firstFit(lo, hi time.Duration, ok func(time.Duration) bool) time.Duration {
 
 // windowKey returns the Store key counting subject's requests under rule in
 // the fixed window idx. The name's length keeps names and subjects that
-// contain colons from colliding.
+// contain colons from colliding. The braces make the keys of one rule and
+// subject a Redis Cluster hash tag: whatever the first "{...}" of a key
+// holds, it is the same in every window's key, so a Slider's two keys
+// live in one slot.
 func windowKey(rule, subject string, idx int64) string {
-	b := make([]byte, 0, 32+len(rule)+len(subject))
-	b = append(b, "rl:"...)
+	var buf [96]byte // on the stack for the usual key: one allocation, the string
+	b := append(buf[:0], "rl:{"...)
 	b = strconv.AppendInt(b, int64(len(rule)), 10)
 	b = append(b, ':')
 	b = append(b, rule...)
 	b = append(b, ':')
 	b = append(b, subject...)
-	b = append(b, ':')
+	b = append(b, "}:"...)
 	b = strconv.AppendInt(b, idx, 10)
 	return string(b)
 }

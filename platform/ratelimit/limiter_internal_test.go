@@ -62,3 +62,13 @@ func TestDelay(t *testing.T) {
 	f(Lockout{MaxFailures: 1 << 30}, 1000, DefaultMaxDelay)
 	f(Lockout{MaxFailures: 1 << 30, MaxDelay: 1 << 62}, 100, 1<<62) // no overflow
 }
+
+// TestWindowKeyAllocations: a window key costs one allocation, its string.
+func TestWindowKeyAllocations(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _ = windowKey("standard", "org:0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b", 493_123) }); n != 1 {
+		t.Fatalf("got %v allocations, want 1", n)
+	}
+	if got, want := windowKey("r", "s:1", -2), "rl:{1:r:s:1}:-2"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

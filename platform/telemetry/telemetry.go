@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -36,6 +37,42 @@ type Metrics struct {
 	latency     *prometheus.HistogramVec
 	rateLimited *prometheus.CounterVec
 	limitErrors prometheus.Counter
+	// series keeps each (method, route, status)'s counter and histogram,
+	// so that a request finds them without WithLabelValues' hashing and
+	// allocations.
+	seriesMu sync.RWMutex
+	series   map[seriesKey]requestSeries
+}
+
+// seriesKey names the series of one kind of request.
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+// requestSeries are the metrics one kind of request adds to.
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
+}
+
+// seriesOf returns the series of k, made on first use.
+func (m *Metrics) seriesOf(k seriesKey) requestSeries {
+	m.seriesMu.RLock()
+	s, ok := m.series[k]
+	m.seriesMu.RUnlock()
+	if ok {
+		return s
+	}
+	s = requestSeries{count: m.requests.WithLabelValues(k.method, k.route, strconv.Itoa(k.status)),
+		latency: m.latency.WithLabelValues(k.method, k.route)}
+	m.seriesMu.Lock()
+	defer m.seriesMu.Unlock()
+	if m.series == nil {
+		m.series = map[seriesKey]requestSeries{}
+	}
+	m.series[seriesKey{method: strings.Clone(k.method), route: strings.Clone(k.route), status: k.status}] = s
+	return s
 }
 
 // NewMetrics returns a registry with Go and process collectors and Vigil's
@@ -162,14 +199,18 @@ func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 		// The route is the pattern it was registered with, a string of
 		// its own; the method must be copied (method).
 		verb := method(c)
-		m.requests.WithLabelValues(verb, route, strconv.Itoa(status)).Inc()
-		m.latency.WithLabelValues(verb, route).Observe(d.Seconds())
+		series := m.seriesOf(seriesKey{method: verb, route: route, status: status})
+		series.count.Inc()
+		series.latency.Observe(d.Seconds())
 		level := slog.LevelDebug
 		switch {
 		case status >= 500:
 			level = slog.LevelError
 		case status >= 400:
 			level = slog.LevelInfo
+		}
+		if !log.Enabled(c.UserContext(), level) {
+			return nil // the line's arguments would be boxed for nothing
 		}
 		// A streamed body (an export) is sent after this returns: asking
 		// its length would read all of it into memory first.

@@ -54,10 +54,19 @@ func TestWellFormed(t *testing.T) {
 		{`{"metadata":{"tags":{"x":1,"y":2,"x":3}}}`, 422, "metadata.tags.x"},
 		{`[{"a":[{"b":1,"b":1}]}]`, 422, "[0].a[0].b"},
 		{many("k07"), 422, "input_data.k07"},
+		{`{"c":[0.12345678901234567,-1, 2,3.25e2, 4 ,5,1e400]}`, 422, "c[6]"}, // a run of numbers
+		{`{"c":[1, 2, "x", 3, 1e400]}`, 422, "c[4]"},
+		{`{"c":[1, 2,[3, 4, 5, -1e400]]}`, 422, "c[2][3]"},
 
 		{`{"a":}`, 400, ""},
 		{`{"a":1,}`, 400, ""},
 		{`[1,]`, 400, ""},
+		{`[1, 2,]`, 400, ""},
+		{`[1, 2, -]`, 400, ""},
+		{`[1, 2, 1.]`, 400, ""},
+		{`[1, 2, 01]`, 400, ""},
+		{`[1, 2,  3`, 400, ""},
+		{`[1,2,3,-Infinity]`, 400, ""},
 		{`{"a":1} x`, 400, ""},
 		{`{"a":01}`, 400, ""},
 		{`{"a":1.}`, 400, ""},
@@ -161,6 +170,34 @@ func BenchmarkWellFormed(b *testing.B) {
 			}
 		}
 	})
+	// A drift detection's columns: 4 features of 250k numbers as
+	// json.dumps writes them.
+	var cols strings.Builder
+	cols.WriteString(`{"model_id": "m", "reference_data": {`)
+	for f := range 4 {
+		if f > 0 {
+			cols.WriteString(", ")
+		}
+		fmt.Fprintf(&cols, `"f%d": [`, f)
+		for i := range 250_000 {
+			if i > 0 {
+				cols.WriteString(", ")
+			}
+			fmt.Fprintf(&cols, "%g", float64(i%20000-10000)/7777)
+		}
+		cols.WriteString("]")
+	}
+	cols.WriteString("}}")
+	columns := []byte(cols.String())
+	b.Run("columns", func(b *testing.B) {
+		b.SetBytes(int64(len(columns)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := wellFormed(columns, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestWellFormedNonFinite: a route that reads NaN and ±Infinity itself
@@ -173,6 +210,9 @@ func TestWellFormedNonFinite(t *testing.T) {
 		`{"x":[-Inf]}`:                     400,
 		`{"x":[NaN,]}`:                     400,
 		`{"x":[NaN,1e400]}`:                422,
+		`{"x":[1, 2, -Infinity, 3, NaN]}`:  0,
+		`{"x":[1, 2, -Inf]}`:               400,
+		`{"x":[1, 2, NaN, 3, 1e400]}`:      422,
 		`{"x":[NaN],"x":[1]}`:              422,
 	} {
 		var e *Error

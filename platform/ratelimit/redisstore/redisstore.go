@@ -67,6 +67,83 @@ redis.call('SET', KEYS[1], '1', 'PX', ms)
 return 1
 `)
 
+// slideScript is ratelimit.Step in one round trip: KEYS[1] and KEYS[2] are
+// the previous and the current window's counters, ARGV the limit, the
+// window and the time elapsed in it (nanoseconds) and the counter's ttl
+// (ms). It counts the request (INCR, expiry as incrScript) when
+// cur + ceil(prev * (window-elapsed) / window) + 1 <= limit, decided
+// exactly: as prev * (window-elapsed) <= (limit-1-cur) * window, both
+// products taken in 18-bit limbs, since Lua's numbers are float64 and
+// the products reach 2^106 (every input is below 2^53, ratelimit.MaxSlide).
+// It returns {prev, cur, counted}.
+var slideScript = redis.NewScript(`
+local R = 262144
+local function limbs(x)
+	local a = {}
+	for i = 1, 3 do
+		local d = x % R
+		a[i] = d
+		x = (x - d) / R
+	end
+	return a
+end
+local function mul(x, y)
+	local a, b, c = limbs(x), limbs(y), {0, 0, 0, 0, 0, 0, 0}
+	for i = 1, 3 do
+		for j = 1, 3 do
+			c[i + j - 1] = c[i + j - 1] + a[i] * b[j]
+		end
+	end
+	for k = 1, 6 do
+		local d = c[k] % R
+		c[k + 1] = c[k + 1] + (c[k] - d) / R
+		c[k] = d
+	end
+	return c
+end
+local function le(x, y)
+	for k = 7, 1, -1 do
+		if x[k] ~= y[k] then
+			return x[k] < y[k]
+		end
+	end
+	return true
+end
+local prev = tonumber(redis.call('GET', KEYS[1]) or '0')
+local cur = tonumber(redis.call('GET', KEYS[2]) or '0')
+local limit, window, elapsed, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local room = limit - 1 - cur
+local fits = room >= 0
+if fits and prev > 0 and elapsed < window then
+	fits = le(mul(prev, window - elapsed), mul(room, window))
+end
+if not fits then
+	return {prev, cur, 0}
+end
+cur = redis.call('INCR', KEYS[2])
+if cur == 1 or redis.call('PTTL', KEYS[2]) < 0 then
+	redis.call('PEXPIRE', KEYS[2], ttl)
+end
+return {prev, cur, 1}
+`)
+
+var _ ratelimit.Slider = (*Store)(nil)
+
+// Slide implements ratelimit.Slider in one round trip (EVALSHA, falling
+// back to EVAL when Redis does not hold the script yet). Its two keys
+// share a Redis Cluster hash tag (see ratelimit's window keys).
+func (s *Store) Slide(ctx context.Context, step ratelimit.Step) (prev, cur int64, counted bool, err error) {
+	res, err := slideScript.Run(ctx, s.client, []string{s.counter(step.PrevKey), s.counter(step.CurKey)},
+		step.Limit, int64(step.Window), int64(step.Elapsed), millis(2*step.Window)).Int64Slice()
+	if err != nil {
+		return 0, 0, false, wrap("slide", step.CurKey, err)
+	}
+	if len(res) != 3 {
+		return 0, 0, false, wrap("slide", step.CurKey, fmt.Errorf("script answered %d values, want 3", len(res)))
+	}
+	return res[0], res[1], res[2] == 1, nil
+}
+
 // Incr implements ratelimit.Store.
 func (s *Store) Incr(ctx context.Context, key string, ttl time.Duration) (int64, error) {
 	var ms int64
