@@ -26,6 +26,9 @@ type Prediction struct {
 	LatencyMS    *float64        `json:"latency_ms"`
 	Metadata     json.RawMessage `json:"metadata"`
 	Timestamp    time.Time       `json:"timestamp"`
+
+	// parsed holds the documents' fields once Parse has run.
+	parsed *Parsed
 }
 
 // Metric is a logged metric value.
@@ -86,6 +89,7 @@ func (p Prediction) Documents() (in, out, meta string) {
 // text Documents returned.
 func (p *Prediction) SetDocuments(in, out, meta string) {
 	p.InputData, p.OutputData, p.Metadata = json.RawMessage(in), json.RawMessage(out), json.RawMessage(meta)
+	p.parsed = nil
 }
 
 // EncodeEvent encodes an event (Prediction, Metric, Completion) as the

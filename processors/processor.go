@@ -214,6 +214,7 @@ func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
 		case eventlog.KindPrediction:
 			var e eventlog.Prediction
 			if err = eventlog.DecodeEvent(m.Value, &e); err == nil {
+				e.Parse() // once: the store's output counts, the profiles and the labels read the fields
 				b.Predictions = append(b.Predictions, e)
 				// A prediction_id repeated within the batch (a client's
 				// retry) keeps the position of its first record, the one

@@ -58,10 +58,10 @@ func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positi
 				continue
 			}
 			if side == analytics.SideOutput {
-				s.Profile.Add(e.p.OutputData)
+				s.Profile.AddFields(e.p.Fields().Output)
 				s.Profile.Quality.Add(e.p.Predicted(), e.p.Label())
 			} else {
-				s.Profile.Add(e.p.InputData)
+				s.Profile.AddFields(e.p.Fields().Input)
 			}
 			if s.Offsets == nil {
 				s.Offsets = map[int32]int64{}

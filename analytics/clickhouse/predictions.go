@@ -45,7 +45,7 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 	byModel := map[modelKey][]labeled{}
 	for _, p := range count {
 		k := modelKey{p.OrgID, p.ModelID}
-		byModel[k] = append(byModel[k], labeled{p, analytics.OutputLabels(p.OutputData)})
+		byModel[k] = append(byModel[k], labeled{p, analytics.PredictionLabels(p)})
 	}
 	for k, mps := range byModel {
 		for _, r := range resolutions {
