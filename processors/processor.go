@@ -45,6 +45,8 @@ type Processor struct {
 	MaxBackoff time.Duration
 
 	cache *modelCache
+	// profiles keeps the profile snapshots saved last (profileCache).
+	profiles profileCache
 	// aside collects the events of the batch in flight set aside as dead
 	// letters, which are not profiled.
 	aside map[analytics.EventKey]bool
@@ -92,7 +94,7 @@ func (p *Processor) process(ctx context.Context, msgs []eventlog.Message) error 
 	}
 	if err == nil && p.Profiles != nil {
 		ps := p.profiled(b)
-		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps) })
+		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps, &p.profiles) })
 	}
 	if err != nil {
 		if wctx.Err() != nil {
@@ -221,7 +223,7 @@ func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
 				// stored: positions then grow along the batch, as sinks
 				// and profiles that keep offsets need.
 				if k := (analytics.EventKey{OrgID: e.OrgID, ModelID: e.ModelID, ID: e.PredictionID}); !hasKey(b.Positions, k) {
-					b.Positions[k] = analytics.Position{Partition: m.Partition, Offset: m.Offset}
+					b.Positions[k] = analytics.Position{Partition: m.Partition, Offset: m.Offset, Epoch: m.Epoch}
 				}
 			}
 		case eventlog.KindMetric:

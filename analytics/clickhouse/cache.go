@@ -11,21 +11,26 @@ import (
 // each model (cachedBuckets per resolution), so that the next batch adds
 // to them in memory instead of reading their newest versions back (a FINAL
 // read per model, resolution and batch): a bucket is read once, when a
-// batch first touches it (a new minute, an evicted one). A model's records all come from one log partition (the log is
-// keyed by organization and model), and a partition is read by one
-// processor at a time; the cache trusts a model's buckets only while this
-// Store has read that partition without a gap: the batch's lowest offset
-// on it is the one past the highest this Store wrote. A replay (a crash, a
-// failed commit), a rebalance that gave the partition to another replica
-// meanwhile, events filtered out ahead of the store, or a failed write
-// all break that, and the buckets are read again.
+// batch first touches it (a new minute, an evicted one).
+//
+// A model's records all come from one log partition (the log is keyed by
+// organization and model), and a partition is read by one consumer at a
+// time. The cache trusts a model's buckets only while this Store has read
+// that partition without a gap, in the same consumer epoch
+// (eventlog.Message.Epoch): the batch's lowest offset on it is the one
+// past the highest this Store wrote. A replay (a crash, a failed commit),
+// a new assignment of partitions (a rebalance: another replica may have
+// written meanwhile, or crashed before its commit), events filtered out
+// ahead of the store, or a failed write all break that, and the buckets
+// are read again.
 type rollupCache struct {
 	mu sync.Mutex
 	// models holds, per model and resolution, the buckets written last.
 	models map[modelKey][len(resolutions)]map[int64]*counted
 	// next is, per log partition, the offset past the highest this Store
-	// wrote.
-	next map[int32]int64
+	// wrote, and the consumer's epoch (eventlog.Message.Epoch) then.
+	next  map[int32]int64
+	epoch uint64
 }
 
 // reset forgets everything: the next batch reads its buckets.
@@ -59,7 +64,7 @@ func (c *rollupCache) fresh(ps []labeled, positions map[analytics.EventKey]analy
 		if !ok {
 			return false
 		}
-		if next, ok := c.next[pos.Partition]; !ok || low[pos.Partition] != next {
+		if next, ok := c.next[pos.Partition]; !ok || low[pos.Partition] != next || pos.Epoch != c.epoch {
 			return false
 		}
 	}
@@ -67,13 +72,19 @@ func (c *rollupCache) fresh(ps []labeled, positions map[analytics.EventKey]analy
 }
 
 // wrote records the buckets a successful write left as the newest, and the
-// offsets it reached.
+// offsets it reached. A batch of a new epoch (the consumer was assigned
+// partitions anew) starts the cache over from what it wrote.
 func (c *rollupCache) wrote(written map[modelKey][len(resolutions)]map[int64]*counted, positions map[analytics.EventKey]analytics.Position) {
+	var epoch uint64
+	for _, p := range positions {
+		epoch = p.Epoch
+		break
+	}
 	if len(positions) == 0 {
 		return
 	}
-	if c.models == nil {
-		c.models, c.next = map[modelKey][len(resolutions)]map[int64]*counted{}, map[int32]int64{}
+	if c.models == nil || epoch != c.epoch {
+		c.models, c.next, c.epoch = map[modelKey][len(resolutions)]map[int64]*counted{}, map[int32]int64{}, epoch
 	}
 	for k, w := range written {
 		cached := c.models[k]

@@ -45,10 +45,10 @@ func TestRollupCacheCountsOnce(t *testing.T) {
 		batch analytics.Batch
 	}{
 		{a, batch(0, 10, now)},
-		{a, batch(10, 20, now)},                             // from a's cache
-		{a, batch(10, 20, now)},                             // a replay: read back, nothing counted again
-		{b, batch(20, 30, now)},                             // the partition moved to b
-		{a, batch(30, 40, now)},                             // and back to a, whose cache is behind: read back
+		{a, batch(10, 20, now)},                              // from a's cache
+		{a, batch(10, 20, now)},                              // a replay: read back, nothing counted again
+		{b, batch(20, 30, now)},                              // the partition moved to b
+		{a, batch(30, 40, now)},                              // and back to a, whose cache is behind: read back
 		{a, batch(40, 50, func(i int) int { return i % 3 })}, // late predictions of older minutes
 		{a, batch(50, 60, now)},
 	}
