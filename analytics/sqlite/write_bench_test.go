@@ -67,8 +67,8 @@ func BenchmarkWrite(b *testing.B) {
 			b.Fatal(err)
 		}
 		cols := []string{"org_id", "model_id", "event_id", "ts", "latency_ms", "input_data", "output_data", "metadata"}
-		stmt := insertSQL("predictions", cols, chunkRows)
-		stmt = stmt[:len(stmt)-len(" ON CONFLICT DO NOTHING RETURNING org_id, model_id, event_id")]
+		stmt := insertSQL("predictions", cols, chunkRows, false)
+		stmt = stmt[:len(stmt)-len(" ON CONFLICT DO NOTHING")]
 		n := 0
 		for b.Loop() {
 			b.StopTimer()
