@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/stats/profile"
 )
 
@@ -38,13 +39,25 @@ type Label struct {
 // OutputLabels returns the labels of output_data, a JSON object (nil when
 // it is anything else or holds none).
 func OutputLabels(out json.RawMessage) []Label {
+	return FieldLabels(profile.AppendFields(nil, out))
+}
+
+// PredictionLabels returns the labels of p's output_data, reading the
+// fields p.Parse kept when it ran.
+func PredictionLabels(p eventlog.Prediction) []Label {
+	return FieldLabels(p.Fields().Output)
+}
+
+// FieldLabels returns the labels of an output_data given as its fields
+// (nil when it holds none).
+func FieldLabels(fs []profile.Field) []Label {
 	var labels []Label
-	for name, raw := range profile.Fields(out) {
+	for _, f := range fs {
 		if len(labels) == MaxLabels {
 			break
 		}
-		if v, ok := labelValue(raw); ok {
-			labels = append(labels, Label{Field: name, Value: v})
+		if v, ok := labelValue(f.Value); ok {
+			labels = append(labels, Label{Field: string(f.Name), Value: v})
 		}
 	}
 	return labels
@@ -56,11 +69,11 @@ func labelValue(raw json.RawMessage) (string, bool) {
 	case len(raw) == 0:
 		return "", false
 	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil || len(s) > MaxLabelBytes {
+		s, ok := profile.Text(raw)
+		if !ok || len(s) > MaxLabelBytes {
 			return "", false
 		}
-		return s, true
+		return string(s), true
 	case string(raw) == "true" || string(raw) == "false":
 		return string(raw), true
 	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':

@@ -49,6 +49,8 @@ type ProfileStore interface {
 type Position struct {
 	Partition int32
 	Offset    int64
+	// Epoch is the consumer's eventlog.Message.Epoch when it read the event.
+	Epoch uint64
 }
 
 // Encode returns the snapshot's profile and offsets as the stores keep

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -29,7 +30,9 @@ func kserveDeadLetters(dl analytics.DeadLetters, timeout time.Duration) func(ctx
 	return func(ctx context.Context, ps []kserve.Pair, now time.Time) error {
 		out := make([]analytics.DeadLetter, 0, len(ps))
 		for _, p := range ps {
-			b, err := eventlog.EncodeEvent(p.Prediction(now))
+			// The dead letter keeps the event as JSON (GET /dead-letters
+			// shows it), not as the log's binary record.
+			b, err := json.Marshal(p.Prediction(now))
 			if err != nil {
 				return err
 			}

@@ -96,9 +96,9 @@ func (a *App) initEmbeddedLog(ctx context.Context) error {
 	}
 	a.events = l
 	a.source = func() (eventlog.Source, error) { return l.Consumer(processorGroup), nil }
-	a.draftSource = func() (eventlog.Source, error) { return l.Consumer(drafting.Group), nil }
+	a.draftSource = func() (eventlog.Source, error) { return l.Consumer(drafting.Group, eventlog.KindGovernance), nil }
 	a.landing = &alerting.Landing{Progress: l, Group: processorGroup}
-	a.explainSource = func() (eventlog.Source, error) { return l.Consumer(explaining.Group), nil }
+	a.explainSource = func() (eventlog.Source, error) { return l.Consumer(explaining.Group, eventlog.KindPrediction), nil }
 	a.closers = append(a.closers, l.Close)
 	a.checks = append(a.checks, check{"event-log:embedded", func(context.Context) error { return nil }})
 	return nil

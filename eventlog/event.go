@@ -26,6 +26,9 @@ type Prediction struct {
 	LatencyMS    *float64        `json:"latency_ms"`
 	Metadata     json.RawMessage `json:"metadata"`
 	Timestamp    time.Time       `json:"timestamp"`
+
+	// parsed holds the documents' fields once Parse has run.
+	parsed *Parsed
 }
 
 // Metric is a logged metric value.
@@ -86,14 +89,23 @@ func (p Prediction) Documents() (in, out, meta string) {
 // text Documents returned.
 func (p *Prediction) SetDocuments(in, out, meta string) {
 	p.InputData, p.OutputData, p.Metadata = json.RawMessage(in), json.RawMessage(out), json.RawMessage(meta)
+	p.parsed = nil
 }
 
 // EncodeEvent encodes an event (Prediction, Metric, Completion) as the
-// Value of its Record; DecodeEvent decodes one. Both use goccy/go-json,
-// which writes for the event types the very bytes encoding/json writes
-// (sorted map keys, HTML and invalid UTF-8 escaped, documents compacted)
-// and reads them back to the same values (event_test.go), faster.
+// Value of its Record; DecodeEvent decodes one. A Prediction is written as
+// the binary record (record.go), its documents kept as the JSON text they
+// are; the other events as JSON with goccy/go-json, which writes for the
+// event types the very bytes encoding/json writes (sorted map keys, HTML
+// and invalid UTF-8 escaped, documents compacted) and reads them back to
+// the same values (event_test.go), faster.
 func EncodeEvent(event any) ([]byte, error) {
+	switch p := event.(type) {
+	case Prediction:
+		return appendPrediction(make([]byte, 0, predictionSize(p)), p)
+	case *Prediction:
+		return appendPrediction(make([]byte, 0, predictionSize(*p)), *p)
+	}
 	b, err := gojson.Marshal(event)
 	if err != nil {
 		return nil, fmt.Errorf("encode event: %w", err)
@@ -101,9 +113,20 @@ func EncodeEvent(event any) ([]byte, error) {
 	return b, nil
 }
 
+// predictionSize is about the size of p's binary record.
+func predictionSize(p Prediction) int {
+	return 3 + 3*2 + len(p.OrgID) + len(p.ModelID) + len(p.PredictionID) + 24 + 9 + 3*3 +
+		len(p.InputData) + len(p.OutputData) + len(p.Metadata)
+}
+
 // DecodeEvent decodes the Value of a Record, made by EncodeEvent, into
-// event, a pointer to the Prediction, Metric or Completion of its Kind.
+// event, a pointer to the Prediction, Metric or Completion of its Kind. A
+// Prediction is read from the binary record or from the JSON record the
+// log held before it alike.
 func DecodeEvent(value []byte, event any) error {
+	if p, ok := event.(*Prediction); ok && IsBinary(value) {
+		return decodePrediction(value, p)
+	}
 	if err := gojson.Unmarshal(value, event); err != nil {
 		return fmt.Errorf("decode event: %w", err)
 	}

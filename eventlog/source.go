@@ -11,6 +11,12 @@ type Message struct {
 	// within a partition.
 	Partition int32
 	Offset    int64
+	// Epoch changes each time the consumer is assigned partitions anew
+	// (a Kafka rebalance); always 0 on the embedded log, which has one
+	// consumer per group. State a processor keeps in memory about a
+	// partition (what it wrote last) is void across a change: another
+	// replica may have written meanwhile.
+	Epoch uint64
 }
 
 // Source is the consuming side of the event log: a Kafka consumer group

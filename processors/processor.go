@@ -45,6 +45,8 @@ type Processor struct {
 	MaxBackoff time.Duration
 
 	cache *modelCache
+	// profiles keeps the profile snapshots saved last (profileCache).
+	profiles profileCache
 	// aside collects the events of the batch in flight set aside as dead
 	// letters, which are not profiled.
 	aside map[analytics.EventKey]bool
@@ -92,7 +94,7 @@ func (p *Processor) process(ctx context.Context, msgs []eventlog.Message) error 
 	}
 	if err == nil && p.Profiles != nil {
 		ps := p.profiled(b)
-		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps) })
+		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps, &p.profiles) })
 	}
 	if err != nil {
 		if wctx.Err() != nil {
@@ -214,13 +216,14 @@ func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
 		case eventlog.KindPrediction:
 			var e eventlog.Prediction
 			if err = eventlog.DecodeEvent(m.Value, &e); err == nil {
+				e.Parse() // once: the store's output counts, the profiles and the labels read the fields
 				b.Predictions = append(b.Predictions, e)
 				// A prediction_id repeated within the batch (a client's
 				// retry) keeps the position of its first record, the one
 				// stored: positions then grow along the batch, as sinks
 				// and profiles that keep offsets need.
 				if k := (analytics.EventKey{OrgID: e.OrgID, ModelID: e.ModelID, ID: e.PredictionID}); !hasKey(b.Positions, k) {
-					b.Positions[k] = analytics.Position{Partition: m.Partition, Offset: m.Offset}
+					b.Positions[k] = analytics.Position{Partition: m.Partition, Offset: m.Offset, Epoch: m.Epoch}
 				}
 			}
 		case eventlog.KindMetric:

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -23,7 +24,10 @@ type positioned struct {
 // prediction above the snapshot's offset on its partition, and saves the
 // snapshots it changed. Run before the batch is committed, so that a
 // crash replays what was not saved, and the offsets skip what was.
-func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positioned) error {
+//
+// cache, when not nil, keeps the snapshots saved, so that the next batch
+// folds into them without loading them again (profileCache).
+func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positioned, cache *profileCache) error {
 	if len(ps) == 0 {
 		return nil
 	}
@@ -37,13 +41,14 @@ func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positi
 			keys[key(e.p, side)] = true
 		}
 	}
-	list := make([]analytics.ProfileKey, 0, len(keys))
-	for k := range keys {
-		list = append(list, k)
-	}
-	snaps, err := store.LoadProfiles(ctx, list)
-	if err != nil {
-		return fmt.Errorf("load profiles: %w", err)
+	snaps, list := cache.lookup(keys, ps)
+	if len(list) > 0 {
+		loaded, err := store.LoadProfiles(ctx, list)
+		if err != nil {
+			cache.reset()
+			return fmt.Errorf("load profiles: %w", err)
+		}
+		maps.Copy(snaps, loaded)
 	}
 	changed := map[analytics.ProfileKey]*analytics.ProfileSnapshot{}
 	for _, e := range ps {
@@ -58,10 +63,10 @@ func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positi
 				continue
 			}
 			if side == analytics.SideOutput {
-				s.Profile.Add(e.p.OutputData)
+				s.Profile.AddFields(e.p.Fields().Output)
 				s.Profile.Quality.Add(e.p.Predicted(), e.p.Label())
 			} else {
-				s.Profile.Add(e.p.InputData)
+				s.Profile.AddFields(e.p.Fields().Input)
 			}
 			if s.Offsets == nil {
 				s.Offsets = map[int32]int64{}
@@ -70,16 +75,17 @@ func profileBatch(ctx context.Context, store analytics.ProfileStore, ps []positi
 			changed[k] = s
 		}
 	}
-	if len(changed) == 0 {
-		return nil
+	if len(changed) > 0 {
+		out := make([]*analytics.ProfileSnapshot, 0, len(changed))
+		for _, s := range changed {
+			out = append(out, s)
+		}
+		if err := store.SaveProfiles(ctx, out); err != nil {
+			cache.reset()
+			return fmt.Errorf("save profiles: %w", err)
+		}
 	}
-	out := make([]*analytics.ProfileSnapshot, 0, len(changed))
-	for _, s := range changed {
-		out = append(out, s)
-	}
-	if err := store.SaveProfiles(ctx, out); err != nil {
-		return fmt.Errorf("save profiles: %w", err)
-	}
+	cache.saved(snaps, ps)
 	return nil
 }
 

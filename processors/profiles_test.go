@@ -52,7 +52,8 @@ func (m *memProfiles) SaveProfiles(_ context.Context, snaps []*analytics.Profile
 }
 
 // TestProfileBatchReplay folds batches whose replays are cut differently,
-// across two partitions and three hours: each event is profiled once.
+// across two partitions and three hours, with the processor's cache of
+// snapshots: each event is profiled once.
 func TestProfileBatchReplay(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
 	var events []positioned
@@ -64,9 +65,12 @@ func TestProfileBatchReplay(t *testing.T) {
 	}
 	store := &memProfiles{}
 	ctx := context.Background()
-	for _, cut := range [][2]int{{0, 80}, {50, 120}, {0, 200}, {150, 200}, {10, 20}} {
+	// The cache folds contiguous batches in memory and loads after a
+	// replay; a new epoch (a rebalance) loads too.
+	cache := &profileCache{}
+	for _, cut := range [][2]int{{0, 80}, {80, 120}, {50, 120}, {120, 160}, {160, 200}, {0, 200}, {150, 200}, {10, 20}} {
 		batch := append([]positioned(nil), events[cut[0]:cut[1]]...)
-		if err := profileBatch(ctx, store, batch); err != nil {
+		if err := profileBatch(ctx, store, batch, cache); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -84,5 +88,37 @@ func TestProfileBatchReplay(t *testing.T) {
 	}
 	if rows != 200 {
 		t.Fatalf("got %d rows profiled over both hours, want 200: each event once", rows)
+	}
+}
+
+// TestProfileCacheNewEpoch folds on two replicas with caches: a takes the
+// first batch, the partition moves to b, which folds the next one and
+// crashes before its commit, and comes back to a (a new epoch), which
+// reads the same records again and goes on: each event is profiled once.
+func TestProfileCacheNewEpoch(t *testing.T) {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	batch := func(lo, hi int, epoch uint64) []positioned {
+		var out []positioned
+		for i := lo; i < hi; i++ {
+			p := eventlog.Prediction{OrgID: "o", ModelID: "m", PredictionID: fmt.Sprint(i),
+				InputData: json.RawMessage(`{"x":1}`), OutputData: json.RawMessage(`{}`), Timestamp: at}
+			out = append(out, positioned{p, analytics.Position{Offset: int64(i), Epoch: epoch}})
+		}
+		return out
+	}
+	store, ctx := &memProfiles{}, context.Background()
+	a, b := &profileCache{}, &profileCache{}
+	for _, step := range []struct {
+		cache *profileCache
+		ps    []positioned
+	}{{a, batch(0, 10, 1)}, {b, batch(10, 20, 1)}, {a, batch(10, 20, 2)}, {a, batch(20, 30, 2)}} {
+		if err := profileBatch(ctx, store, step.ps, step.cache); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideInput, Hour: at}
+	snaps, err := store.LoadProfiles(ctx, []analytics.ProfileKey{k})
+	if err != nil || snaps[k] == nil || snaps[k].Profile.Rows != 30 {
+		t.Fatalf("got %+v (%v), want 30 rows", snaps[k], err)
 	}
 }

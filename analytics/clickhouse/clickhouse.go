@@ -1,6 +1,28 @@
 // Package clickhouse connects Vigil to ClickHouse, its scale-out analytical
 // store.
 //
+// # Writing predictions, and the dedup rule
+//
+// A processor batch of predictions costs one read and one INSERT per
+// table: the read of prediction_ids (no FINAL: every version of an id's
+// row holds the log position it was first stored from) finds the ids
+// stored already; the INSERTs are the new rows, their ids, and the new
+// versions of the minute and hour rollups the batch touched
+// (ReplacingMergeTree by version: reads take the newest with FINAL).
+// A prediction counts once: a new id is stored and counted; an id stored
+// from this very log record (a replay after a crash) is counted only where
+// a rollup's offsets (the highest log offset per partition it holds) are
+// below the record's; an id stored from another record (a client's retry
+// of a prediction_id) is neither stored nor counted again.
+//
+// The rollups are added to in memory: the store keeps the newest buckets it
+// wrote per model (rollupCache) and reads a bucket back only when a batch
+// first touches it, or when it cannot trust its copy: the log is keyed by
+// organization and model, so a model's buckets change only through its
+// partition, and the copy is used only while this store has read that
+// partition without a gap since writing it (a replay, a rebalance to
+// another replica and back, or a failed write all make it read again).
+//
 // It implements the analytics contract and imports it, the eventlog
 // contract, the store errors, the schemas and the maths tree; it must not
 // import the processors, the query API or any other code that uses it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -45,16 +46,90 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 	byModel := map[modelKey][]labeled{}
 	for _, p := range count {
 		k := modelKey{p.OrgID, p.ModelID}
-		byModel[k] = append(byModel[k], labeled{p, analytics.OutputLabels(p.OutputData)})
+		byModel[k] = append(byModel[k], labeled{p, analytics.PredictionLabels(p)})
 	}
-	for k, mps := range byModel {
-		for _, r := range resolutions {
-			if err := s.addToRollup(ctx, r, k, mps, positions); err != nil {
-				return err
+	s.cache.mu.Lock()
+	defer s.cache.mu.Unlock()
+	written, err := s.addToRollups(ctx, byModel, positions)
+	if err != nil {
+		s.cache.reset()
+		return err
+	}
+	s.cache.wrote(written, positions)
+	return nil
+}
+
+// addToRollups adds the batch's counted predictions to their minute and
+// hour buckets: one INSERT per rollup table for the whole batch. A model's
+// buckets are taken from the cache when it holds them fresh, else read.
+func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled,
+	positions map[analytics.EventKey]analytics.Position) (map[modelKey][len(resolutions)]map[int64]*counted, error) {
+	written := map[modelKey][len(resolutions)]map[int64]*counted{}
+	for i, r := range resolutions {
+		var rows []bucketRow
+		for k, mps := range byModel {
+			buckets, err := s.modelBuckets(ctx, i, r, k, mps, positions)
+			if err != nil {
+				return nil, err
 			}
+			for _, p := range mps {
+				start := p.Timestamp.Truncate(r.width).UnixMicro()
+				c := buckets[start]
+				if c == nil {
+					c = &counted{offsets: map[int32]int64{}}
+					buckets[start] = c
+				}
+				pos, logged := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
+				if last, ok := c.offsets[pos.Partition]; logged && ok && pos.Offset <= last {
+					continue // counted before a crash cut this batch
+				}
+				if logged {
+					c.offsets[pos.Partition] = pos.Offset
+				}
+				c.bucket.Predictions++
+				if p.LatencyMS != nil {
+					c.bucket.AddLatency(*p.LatencyMS)
+				}
+				c.bucket.AddOutputs(p.labels)
+			}
+			for start, c := range buckets {
+				rows = append(rows, bucketRow{k, start, c})
+			}
+			w := written[k]
+			w[i] = buckets
+			written[k] = w
+		}
+		if err := s.insertBuckets(ctx, r, rows); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return written, nil
+}
+
+// modelBuckets returns one model's buckets of resolution i that ps fall
+// in, as stored: from the cache when it is fresh for the model's
+// predictions, else by one read of their newest versions.
+func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKey, ps []labeled,
+	positions map[analytics.EventKey]analytics.Position) (map[int64]*counted, error) {
+	set := map[int64]bool{}
+	for _, p := range ps {
+		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
+	}
+	found, missing := s.cache.buckets(i, k, set, ps, positions)
+	if len(missing) == 0 {
+		return found, nil
+	}
+	read := map[int64]bool{}
+	for _, start := range missing {
+		read[start] = true
+	}
+	starts, lo, hi := span(read)
+	loaded, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(found, loaded)
+	return found, nil
 }
 
 // origin names where the log holds an event, "" for none.
@@ -102,7 +177,9 @@ func (s *Store) classify(ctx context.Context, ps []eventlog.Prediction, position
 
 // origins returns the stored ids among ids with their origins.
 func (s *Store) origins(ctx context.Context, k modelKey, ids []string) (map[string]string, error) {
-	rows, err := s.conn.Query(ctx, `SELECT event_id, origin FROM prediction_ids FINAL
+	// No FINAL: every version of an id's row holds the origin it was first
+	// stored from (only a replay of that record inserts it again).
+	rows, err := s.conn.Query(ctx, `SELECT event_id, origin FROM prediction_ids
 		WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`, k.org, k.model, ids)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
@@ -125,7 +202,7 @@ type resolution struct {
 	width         time.Duration
 }
 
-var resolutions = []resolution{
+var resolutions = [...]resolution{
 	{"prediction_minutes", "minute", time.Minute},
 	{"prediction_hours", "hour", time.Hour},
 }
@@ -141,44 +218,6 @@ type counted struct {
 type labeled struct {
 	eventlog.Prediction
 	labels []analytics.Label
-}
-
-// addToRollup adds one model's predictions to the buckets of r they fall
-// in, skipping those at or below a bucket's offset on their partition:
-// one read of those buckets' newest versions, one insert of their next
-// ones.
-func (s *Store) addToRollup(ctx context.Context, r resolution, k modelKey, ps []labeled,
-	positions map[analytics.EventKey]analytics.Position) error {
-	set := map[int64]bool{}
-	for _, p := range ps {
-		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
-	}
-	starts, lo, hi := span(set)
-	buckets, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
-	if err != nil {
-		return err
-	}
-	for _, p := range ps {
-		start := p.Timestamp.Truncate(r.width).UnixMicro()
-		c := buckets[start]
-		if c == nil {
-			c = &counted{offsets: map[int32]int64{}}
-			buckets[start] = c
-		}
-		pos, logged := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
-		if last, ok := c.offsets[pos.Partition]; logged && ok && pos.Offset <= last {
-			continue // counted before a crash cut this batch
-		}
-		if logged {
-			c.offsets[pos.Partition] = pos.Offset
-		}
-		c.bucket.Predictions++
-		if p.LatencyMS != nil {
-			c.bucket.AddLatency(*p.LatencyMS)
-		}
-		c.bucket.AddOutputs(p.labels)
-	}
-	return s.insertBuckets(ctx, r, k.org, k.model, buckets)
 }
 
 // loadBuckets reads the newest version of one model's buckets of r that
@@ -222,11 +261,26 @@ func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map
 	for h, b := range hours {
 		buckets[h] = &counted{bucket: *b}
 	}
-	return s.insertBuckets(ctx, resolutions[1], orgID, modelID, buckets)
+	rows := make([]bucketRow, 0, len(hours))
+	for h, c := range buckets {
+		rows = append(rows, bucketRow{modelKey{orgID, modelID}, h, c})
+	}
+	return s.insertBuckets(ctx, resolutions[1], rows)
 }
 
-// insertBuckets inserts one model's buckets of r as their newest version.
-func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID string, buckets map[int64]*counted) error {
+// bucketRow is one model's bucket to insert.
+type bucketRow struct {
+	model modelKey
+	start int64
+	c     *counted
+}
+
+// insertBuckets inserts buckets of r as their newest version, in one
+// INSERT.
+func (s *Store) insertBuckets(ctx context.Context, r resolution, rows []bucketRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO `+r.table+`
 		(org_id, model_id, `+r.column+`, predictions, latency_count, latency_sum, latency_min, latency_max,
 		 latency_sketch, output_counts, offsets, version)`)
@@ -235,7 +289,8 @@ func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID 
 	}
 	defer batch.Close() // ends the INSERT when Send is not reached
 	version := uint64(time.Now().UnixNano())
-	for start, c := range buckets {
+	for _, row := range rows {
+		c := row.c
 		sketch, outputs, err := c.bucket.Encode()
 		if err != nil {
 			return err
@@ -247,7 +302,7 @@ func (s *Store) insertBuckets(ctx context.Context, r resolution, orgID, modelID 
 			}
 		}
 		b := &c.bucket
-		if err := batch.Append(orgID, modelID, start, uint64(b.Predictions), uint64(b.LatencyCount), b.LatencySum,
+		if err := batch.Append(row.model.org, row.model.model, row.start, uint64(b.Predictions), uint64(b.LatencyCount), b.LatencySum,
 			b.LatencyMin, b.LatencyMax, string(sketch), string(outputs), string(offsets), version); err != nil {
 			return fmt.Errorf("clickhouse rollup: %w", err)
 		}

@@ -25,6 +25,8 @@ type Store struct {
 
 	mu    sync.Mutex
 	ready bool
+	// cache keeps the prediction buckets written last (rollupCache).
+	cache rollupCache
 }
 
 // New returns the store on conn. Its errors that mean ClickHouse cannot

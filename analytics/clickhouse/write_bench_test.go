@@ -12,30 +12,84 @@ import (
 	"github.com/vigilhq/vigil/platform/testenv"
 )
 
-// BenchmarkWrite writes 1000-prediction batches of one model into one
-// minute, as a processor does under steady load: each op is one batch, and
-// the minute grows with every op, so the per-batch cost of recomputing it
-// shows.
+// benchBatch is the n-th batch of 1000 predictions of one model within
+// one minute, shaped as BenchmarkBatchIngest logs them, at contiguous
+// offsets of one partition as a processor reads them.
+func benchBatch(n int) analytics.Batch {
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	b := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
+	for j := range 1000 {
+		i := n*1000 + j
+		latency := float64(j%50 + 1)
+		p := eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%d-%d", n, j),
+			InputData:  json.RawMessage(fmt.Sprintf(`{"age":%d,"plan":"pro"}`, j%90)),
+			OutputData: json.RawMessage(fmt.Sprintf(`{"churn":%t}`, j%3 == 0)), Metadata: json.RawMessage(`{}`),
+			LatencyMS: &latency, Timestamp: at.Add(time.Duration(i%60_000) * time.Millisecond)}
+		p.Parse()
+		b.Predictions = append(b.Predictions, p)
+		b.Positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}] = analytics.Position{Offset: int64(i)}
+	}
+	return b
+}
+
+// BenchmarkWrite compares, in the same run, Vigil's sink (Store.Write of
+// logged 1000-prediction batches of one model into one minute, as a
+// processor writes them under steady load: the dedup read, the rows, their
+// ids and both rollups) with a bare native insert of the same rows (one
+// PrepareBatch INSERT INTO predictions, one Send). Each op is one batch;
+// rows/s is reported.
 func BenchmarkWrite(b *testing.B) {
 	conn, err := Open(testenv.ClickHouseDatabase(b))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { conn.Close() })
-	s, ctx := New(conn), context.Background()
-	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	latency := 5.0
+	ctx := context.Background()
+	s := New(conn)
+	if err := s.ensure(ctx); err != nil {
+		b.Fatal(err)
+	}
 	n := 0
-	for b.Loop() {
-		ps := make([]eventlog.Prediction, 1000)
-		for i := range ps {
-			ps[i] = eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%08d", n),
-				InputData: json.RawMessage(`{"a":1}`), OutputData: json.RawMessage(`{"y":1}`), Metadata: json.RawMessage(`{}`),
-				LatencyMS: &latency, Timestamp: at.Add(time.Duration(n%60_000) * time.Millisecond)}
+	b.Run("vigil", func(b *testing.B) {
+		rows := 0
+		for b.Loop() {
+			b.StopTimer()
+			batch := benchBatch(n)
 			n++
+			b.StartTimer()
+			if err := s.Write(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			rows += len(batch.Predictions)
 		}
-		if err := s.Write(ctx, analytics.Batch{Predictions: ps}); err != nil {
+		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("bare", func(b *testing.B) {
+		if err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS bare_predictions AS predictions`); err != nil {
 			b.Fatal(err)
 		}
-	}
+		rows := 0
+		for b.Loop() {
+			b.StopTimer()
+			batch := benchBatch(n)
+			n++
+			b.StartTimer()
+			ins, err := conn.PrepareBatch(ctx, `INSERT INTO bare_predictions
+				(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, p := range batch.Predictions {
+				in, out, meta := p.Documents()
+				if err := ins.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := ins.Send(); err != nil {
+				b.Fatal(err)
+			}
+			rows += len(batch.Predictions)
+		}
+		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	})
 }

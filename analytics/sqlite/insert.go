@@ -17,9 +17,67 @@ const chunkRows = 100
 
 // insertNew inserts rows into table, each row the values of cols whose
 // first three are org_id, model_id and event_id, skipping those whose key
-// is stored already; it returns the keys it stored.
+// is stored already; it returns the keys it stored, or nil when it stored
+// every row (each key once), the common case: the rows go in without
+// RETURNING, and only when fewer were stored than given (a replay, a
+// retried id) is the insert rolled back to a savepoint and done again with
+// RETURNING, to learn which.
 func (w writer) insertNew(table string, cols []string, rows [][]any) (map[eventKey]bool, error) {
+	if _, err := w.tx.ExecContext(w.ctx, "SAVEPOINT insert_new"); err != nil {
+		return nil, fmt.Errorf("analytics insert: %w", err)
+	}
+	stored := 0
+	err := w.chunks(table, cols, rows, false, func(st *sql.Stmt, q string, args []any) error {
+		var res sql.Result
+		var err error
+		if st != nil {
+			res, err = st.ExecContext(w.ctx, args...)
+		} else {
+			res, err = w.tx.ExecContext(w.ctx, q, args...)
+		}
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		stored += int(n)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if stored == len(rows) {
+		if _, err := w.tx.ExecContext(w.ctx, "RELEASE insert_new"); err != nil {
+			return nil, fmt.Errorf("analytics insert: %w", err)
+		}
+		return nil, nil
+	}
+	if _, err := w.tx.ExecContext(w.ctx, "ROLLBACK TO insert_new; RELEASE insert_new"); err != nil {
+		return nil, fmt.Errorf("analytics insert: %w", err)
+	}
 	added := make(map[eventKey]bool, len(rows))
+	err = w.chunks(table, cols, rows, true, func(st *sql.Stmt, q string, args []any) error {
+		var res *sql.Rows
+		var err error
+		if st != nil {
+			res, err = st.QueryContext(w.ctx, args...)
+		} else {
+			res, err = w.tx.QueryContext(w.ctx, q, args...)
+		}
+		if err != nil {
+			return err
+		}
+		return returned(res, added)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return added, nil
+}
+
+// chunks runs the INSERT of rows in statements of chunkRows rows: run gets
+// the statement prepared once for full chunks, or the text of the last,
+// shorter one, with its arguments.
+func (w writer) chunks(table string, cols []string, rows [][]any, returning bool, run func(st *sql.Stmt, q string, args []any) error) error {
 	var full *sql.Stmt // prepared once: parsing a 100-row statement costs as much as running it
 	defer func() {
 		if full != nil {
@@ -32,26 +90,22 @@ func (w writer) insertNew(table string, cols []string, rows [][]any) (map[eventK
 		for _, r := range chunk {
 			args = append(args, r...)
 		}
-		var res *sql.Rows
 		var err error
 		if len(chunk) < chunkRows {
-			res, err = w.tx.QueryContext(w.ctx, insertSQL(table, cols, len(chunk)), args...)
+			err = run(nil, insertSQL(table, cols, len(chunk), returning), args)
 		} else {
 			if full == nil {
-				if full, err = w.tx.PrepareContext(w.ctx, insertSQL(table, cols, chunkRows)); err != nil {
-					return nil, fmt.Errorf("analytics prepare: %w", err)
+				if full, err = w.tx.PrepareContext(w.ctx, insertSQL(table, cols, chunkRows, returning)); err != nil {
+					return fmt.Errorf("analytics prepare: %w", err)
 				}
 			}
-			res, err = full.QueryContext(w.ctx, args...)
+			err = run(full, "", args)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("analytics insert: %w", err)
-		}
-		if err := returned(res, added); err != nil {
-			return nil, err
+			return fmt.Errorf("analytics insert: %w", err)
 		}
 	}
-	return added, nil
+	return nil
 }
 
 // returned adds the keys an INSERT ... RETURNING org_id, model_id,
@@ -71,19 +125,26 @@ func returned(res *sql.Rows, added map[eventKey]bool) error {
 	return nil
 }
 
-// insertSQL is the statement that inserts n rows of cols into table.
-func insertSQL(table string, cols []string, n int) string {
+// insertSQL is the statement that inserts n rows of cols into table, the
+// keys stored returned or not.
+func insertSQL(table string, cols []string, n int, returning bool) string {
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
-	return "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " +
-		strings.TrimSuffix(strings.Repeat(row+", ", n), ", ") +
-		" ON CONFLICT DO NOTHING RETURNING org_id, model_id, event_id"
+	q := "INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES " +
+		strings.TrimSuffix(strings.Repeat(row+", ", n), ", ") + " ON CONFLICT DO NOTHING"
+	if returning {
+		q += " RETURNING org_id, model_id, event_id"
+	}
+	return q
 }
 
 // take reports whether k was stored by this write and is not counted yet,
 // and marks it counted: an event repeated within a batch counts once.
-// newOnly returns, in a new slice, the events of es that insertNew added,
-// each once.
+// newOnly returns the events of es that insertNew added, each once: es
+// itself when added is nil (every one was).
 func newOnly[E any](es []E, added map[eventKey]bool, key func(E) eventKey) []E {
+	if added == nil {
+		return es
+	}
 	out := make([]E, 0, len(added))
 	for _, e := range es {
 		if take(added, key(e)) {

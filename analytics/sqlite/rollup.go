@@ -41,7 +41,7 @@ type bucketKey struct {
 type rollupBatch [len(resolutions)]map[bucketKey]*analytics.Bucket
 
 func (rb *rollupBatch) add(p eventlog.Prediction) {
-	labels := analytics.OutputLabels(p.OutputData)
+	labels := analytics.PredictionLabels(p)
 	for i, r := range resolutions {
 		if rb[i] == nil {
 			rb[i] = map[bucketKey]*analytics.Bucket{}

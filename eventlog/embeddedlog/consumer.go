@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,10 @@ import (
 type Consumer struct {
 	l     *Log
 	group string
+	// kinds, when set, are the only kinds Poll returns (kindsSQL lists
+	// them for the query); the others are stepped over unread.
+	kinds    []string
+	kindsSQL string
 
 	closeOnce sync.Once
 	quit      chan struct{} // closed by Close
@@ -35,9 +40,15 @@ var _ eventlog.Source = (*Consumer)(nil)
 // Consumer returns a reader for group, which starts after the group's
 // committed offset, or at the beginning of the retained log for a new
 // group. From its first Poll the group holds back retention: Trim deletes
-// only what it has committed.
-func (l *Log) Consumer(group string) *Consumer {
-	return &Consumer{l: l, group: group, quit: make(chan struct{})}
+// only what it has committed. With kinds, Poll returns only records of
+// those kinds (as a Kafka consumer of their topics would): the others are
+// stepped over without their key and value being read.
+func (l *Log) Consumer(group string, kinds ...string) *Consumer {
+	c := &Consumer{l: l, group: group, quit: make(chan struct{}), kinds: kinds}
+	if len(kinds) > 0 {
+		c.kindsSQL = "kind IN (?" + strings.Repeat(", ?", len(kinds)-1) + ")"
+	}
+	return c
 }
 
 // Poll implements eventlog.Source: it returns up to Options.PollMax
@@ -63,16 +74,21 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 		if c.l.isClosed() {
 			return nil, fmt.Errorf("embeddedlog: poll: %w: %w", eventlog.ErrUnavailable, errClosed)
 		}
-		msgs, err := c.read(ctx)
+		msgs, last, err := c.read(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("embeddedlog: poll: %w", ctx.Err())
 			}
 			return nil, fmt.Errorf("embeddedlog: poll: %w", unavailable(err))
 		}
-		if len(msgs) > 0 {
-			c.pos = msgs[len(msgs)-1].Offset
-			return msgs, nil
+		if last > c.pos {
+			// Records of other kinds are passed too: a Commit may store
+			// their offsets, the group never reads them.
+			c.pos = last
+			if len(msgs) > 0 {
+				return msgs, nil
+			}
+			continue
 		}
 		if timer == nil {
 			timer = time.NewTimer(c.l.opts.PollInterval)
@@ -111,22 +127,44 @@ func (c *Consumer) start(ctx context.Context) error {
 	return nil
 }
 
-func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, error) {
-	rows, err := c.l.db.QueryContext(ctx,
-		`SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, c.pos, c.l.opts.PollMax)
+// read returns the messages after c.pos, up to PollMax records, and the
+// offset of the last record read, of any kind (c.pos when none).
+func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, int64, error) {
+	q, args := `SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, []any{c.pos, c.l.opts.PollMax}
+	if c.kindsSQL != "" {
+		q = `SELECT seq, kind, CASE WHEN ` + c.kindsSQL + ` THEN key END, CASE WHEN ` + c.kindsSQL + ` THEN value END
+			FROM events WHERE seq > ? ORDER BY seq LIMIT ?`
+		args = make([]any, 0, 2*len(c.kinds)+2)
+		for range 2 {
+			for _, k := range c.kinds {
+				args = append(args, k)
+			}
+		}
+		args = append(args, c.pos, c.l.opts.PollMax)
+	}
+	rows, err := c.l.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, err
+		return nil, c.pos, err
 	}
 	defer rows.Close()
 	var msgs []eventlog.Message
+	last := c.pos
 	for rows.Next() {
 		var m eventlog.Message
-		if err := rows.Scan(&m.Offset, &m.Kind, &m.Key, &m.Value); err != nil {
-			return nil, err
+		var key sql.NullString
+		if err := rows.Scan(&m.Offset, &m.Kind, &key, &m.Value); err != nil {
+			return nil, c.pos, err
 		}
-		msgs = append(msgs, m)
+		last = m.Offset
+		if key.Valid {
+			m.Key = key.String
+			msgs = append(msgs, m)
+		}
 	}
-	return msgs, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, c.pos, err
+	}
+	return msgs, last, nil
 }
 
 // Commit implements eventlog.Source: it durably stores the offset of the

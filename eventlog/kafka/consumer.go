@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -60,6 +61,9 @@ type Source struct {
 	prefix string
 	max    int
 	log    *slog.Logger
+
+	// epoch counts the assignments of partitions (Message.Epoch).
+	epoch atomic.Uint64
 
 	mu       sync.Mutex
 	pending  map[partition]*kgo.Record // last record per partition returned by Poll since Commit
@@ -112,6 +116,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		// failed Commit.
 		kgo.AutoCommitMarks(),
 		kgo.BlockRebalanceOnPoll(),
+		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.epoch.Add(1) }),
 		kgo.OnPartitionsRevoked(s.commitMarked("revoked")),
 		kgo.OnPartitionsLost(s.commitMarked("lost")),
 	}
@@ -162,6 +167,7 @@ func (s *Source) Poll(ctx context.Context) ([]eventlog.Message, error) {
 				Value:     r.Value,
 				Partition: r.Partition,
 				Offset:    r.Offset,
+				Epoch:     s.epoch.Load(),
 			})
 			s.pending[partition{r.Topic, r.Partition}] = r
 		})

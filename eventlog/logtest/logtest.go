@@ -36,6 +36,7 @@ func Run(t *testing.T, newLog NewFunc) {
 		{"LargeBatch", testLargeBatch},
 		{"PollCancel", testPollCancel},
 		{"EmptyAppend", testEmptyAppend},
+		{"OldRecords", testOldRecords},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,14 +58,21 @@ func (f *Feature) categorical() int64 {
 // Add profiles one document (input_data or output_data); a document that
 // is not a JSON object counts as a row without features.
 func (p *Profile) Add(doc json.RawMessage) {
+	p.AddFields(AppendFields(nil, doc))
+}
+
+// AddFields profiles one document given as its top-level fields
+// (AppendFields), for a caller that reads the document's fields for
+// other ends too and parses it once.
+func (p *Profile) AddFields(fs []Field) {
 	p.Rows++
-	for name, raw := range Fields(doc) {
-		f := p.feature(name)
+	for _, fl := range fs {
+		f := p.featureBytes(fl.Name)
 		if f == nil {
 			p.Dropped++
 			continue
 		}
-		f.add(raw)
+		f.add(fl.Value)
 	}
 }
 
@@ -75,6 +82,15 @@ func (p *Profile) feature(name string) *Feature {
 	if f := p.Features[name]; f != nil {
 		return f
 	}
+	return p.featureBytes([]byte(name))
+}
+
+// featureBytes is feature for a name given as bytes, which are copied
+// only when the feature is made.
+func (p *Profile) featureBytes(name []byte) *Feature {
+	if f := p.Features[string(name)]; f != nil {
+		return f
+	}
 	if len(p.Features) >= MaxFeatures {
 		return nil
 	}
@@ -82,7 +98,7 @@ func (p *Profile) feature(name string) *Feature {
 		p.Features = map[string]*Feature{}
 	}
 	f := &Feature{}
-	p.Features[name] = f
+	p.Features[string(name)] = f
 	return f
 }
 
@@ -90,12 +106,11 @@ func (f *Feature) add(raw json.RawMessage) {
 	switch {
 	case len(raw) == 0:
 	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			f.addCategory(s, 1)
+		if s, ok := Text(raw); ok {
+			f.addCategoryBytes(s)
 		}
 	case string(raw) == "true" || string(raw) == "false":
-		f.addCategory(string(raw), 1)
+		f.addCategoryBytes(raw)
 	case string(raw) == "null":
 		f.Nulls++
 	case raw[0] == '{' || raw[0] == '[':
@@ -105,6 +120,16 @@ func (f *Feature) add(raw json.RawMessage) {
 			f.Numbers.Add(v)
 		}
 	}
+}
+
+// addCategoryBytes counts one value of category v, copying v only when
+// the category is new.
+func (f *Feature) addCategoryBytes(v []byte) {
+	if n, ok := f.Categories[string(v)]; ok {
+		f.Categories[string(v)] = n + 1
+		return
+	}
+	f.addCategory(string(v), 1)
 }
 
 func (f *Feature) addCategory(v string, n int64) {

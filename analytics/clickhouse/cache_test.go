@@ -1,0 +1,69 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/platform/testenv"
+)
+
+// TestRollupCacheCountsOnce writes logged batches through two stores on
+// one database, as two processor replicas between which a rebalance moves
+// a partition, and replays batches after the fact: the rollups kept in
+// memory count each prediction once, whichever store wrote it last, and a
+// bucket the cache has not seen is read (a late prediction of an older
+// minute).
+func TestRollupCacheCountsOnce(t *testing.T) {
+	conn, err := Open(testenv.ClickHouseDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	a, b, ctx := New(conn), New(conn), context.Background()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	// batch is predictions lo..hi-1, at offsets lo..hi-1 of partition 3,
+	// each at minute offset(i) from at.
+	batch := func(lo, hi int, minute func(int) int) analytics.Batch {
+		out := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
+		for i := lo; i < hi; i++ {
+			lat := float64(i)
+			p := eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%03d", i),
+				InputData: []byte(`{}`), OutputData: []byte(`{"y":1}`), Metadata: []byte(`{}`), LatencyMS: &lat,
+				Timestamp: at.Add(time.Duration(minute(i)) * time.Minute)}
+			out.Predictions = append(out.Predictions, p)
+			out.Positions[analytics.EventKey{OrgID: "o1", ModelID: "m1", ID: p.PredictionID}] = analytics.Position{Partition: 3, Offset: int64(i)}
+		}
+		return out
+	}
+	now := func(int) int { return 5 }
+	steps := []struct {
+		s     *Store
+		batch analytics.Batch
+	}{
+		{a, batch(0, 10, now)},
+		{a, batch(10, 20, now)},                              // from a's cache
+		{a, batch(10, 20, now)},                              // a replay: read back, nothing counted again
+		{b, batch(20, 30, now)},                              // the partition moved to b
+		{a, batch(30, 40, now)},                              // and back to a, whose cache is behind: read back
+		{a, batch(40, 50, func(i int) int { return i % 3 })}, // late predictions of older minutes
+		{a, batch(50, 60, now)},
+	}
+	for i, st := range steps {
+		if err := st.s.Write(ctx, st.batch); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	r := analytics.Range{From: at, To: at.Add(time.Hour)}
+	st, err := a.PredictionStats(ctx, "o1", "m1", r)
+	if err != nil || st.TotalPredictions != 60 {
+		t.Fatalf("got %d predictions (%v), want 60", st.TotalPredictions, err)
+	}
+	min5 := analytics.Range{From: at.Add(5 * time.Minute), To: at.Add(6 * time.Minute)}
+	if st, err := b.PredictionStats(ctx, "o1", "m1", min5); err != nil || st.TotalPredictions != 50 {
+		t.Fatalf("minute 5: got %d predictions (%v), want 50", st.TotalPredictions, err)
+	}
+}
