@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	analyticssqlite "github.com/vigilhq/vigil/analytics/sqlite"
+	"github.com/vigilhq/vigil/analytics/sqlite"
 	"github.com/vigilhq/vigil/ingest/otlp/otlptest"
 )
 
@@ -121,7 +121,7 @@ func TestFaultOTLPStop(t *testing.T) {
 
 			var stored map[string]bool
 			waitFor(t, "every acknowledged span stored", func() bool {
-				stored = storedCompletions(t, filepath.Join(cfg.DataDir, analyticssqlite.FileName), model)
+				stored = storedCompletions(t, filepath.Join(cfg.DataDir, sqlite.FileName), model)
 				for id := range acked {
 					if !stored[id] {
 						return false
