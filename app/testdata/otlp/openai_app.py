@@ -18,14 +18,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import openai
 from openinference.instrumentation.openai import OpenAIInstrumentor
-from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExportResult
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from export_spans import CheckedExporter, failures
 
 CALLS = int(os.environ.get("CALLS", "12"))
 DELAY_MS = int(os.environ.get("DELAY_MS", "150"))
-failures = []
 
 
 class Stub(BaseHTTPRequestHandler):
@@ -49,16 +49,6 @@ class Stub(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
-
-class CheckedExporter(OTLPSpanExporter):
-    """The SDK's exporter, remembering a failed export so that the test can tell."""
-
-    def export(self, spans):
-        result = super().export(spans)
-        if result != SpanExportResult.SUCCESS:
-            failures.append(len(spans))
-        return result
 
 
 def main():
