@@ -1,8 +1,10 @@
 package benchmarks
 
 import (
+	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +18,8 @@ import (
 // slices of 20,000) and samples the server's RSS each second: it reports
 // the RSS after the first fifth of the spans was queryable and at the
 // end, the peak (VmHWM) and spans/s until queryable, so that a memory that
-// grows with the spans sent shows as end >> first.
+// grows with the spans sent shows as end >> first; it logs the RSS after
+// each slice.
 func BenchmarkOTLPMemory(b *testing.B) {
 	n := 300_000
 	if s := os.Getenv("VIGIL_BENCH_OTLP_MEMORY_SPANS"); s != "" {
@@ -33,12 +36,14 @@ func BenchmarkOTLPMemory(b *testing.B) {
 	for range b.N {
 		base, start := v.count(b), time.Now()
 		var first int
+		var series []string
 		const slice = 20_000
 		for lo := 0; lo < n; lo += slice {
 			exports := otlpBodies(b, v.model, min(slice, n-lo), 512, uint64(start.UnixNano())+uint64(lo))
 			if rejected := exportOTLP(b, root, v.key, exports, otlpConns); rejected != 0 {
 				b.Fatalf("%d spans rejected", rejected)
 			}
+			series = append(series, fmt.Sprintf("%dk:%dMB", (lo+slice)/1000, rss(pid, "VmRSS:")/1024))
 			if first == 0 && lo+slice >= n/5 {
 				for v.count(b) < base+lo+slice {
 					time.Sleep(100 * time.Millisecond)
@@ -50,6 +55,7 @@ func BenchmarkOTLPMemory(b *testing.B) {
 			time.Sleep(100 * time.Millisecond)
 		}
 		b.ReportMetric(float64(n)/time.Since(start).Seconds(), "spans-e2e/s")
+		b.Logf("RSS after each slice accepted: %s", strings.Join(series, " "))
 		b.ReportMetric(float64(first)/1024, "fifth-RSS-MB")
 		b.ReportMetric(float64(rss(pid, "VmRSS:"))/1024, "end-RSS-MB")
 		b.ReportMetric(float64(rss(pid, "VmHWM:"))/1024, "peak-RSS-MB")
