@@ -64,3 +64,54 @@ func TestOTLPPythonExporter(t *testing.T) {
 		}
 	})
 }
+
+// TestOTLPOpenInferenceOpenAI runs an application that calls the real
+// `openai` Python client, instrumented by OpenInference's
+// openinference-instrumentation-openai and exporting with the OpenTelemetry
+// SDK (testdata/otlp/openai_app.py), against a stub of OpenAI's API on
+// loopback that answers as gpt-4o-mini-2024-07-18 with 42 + 8 tokens after
+// at least 150 ms. Without any Vigil-specific code the calls show up in
+// GET /llm/metrics under the model registered as its service.name: the
+// model the API answered with, its provider, the tokens, the cost by the
+// built-in price of gpt-4o-mini, and latencies of at least the stub's
+// delay, on both pipelines.
+func TestOTLPOpenInferenceOpenAI(t *testing.T) {
+	py := testenv.URL(t, testenv.OTelPython)
+	const calls, delayMS = 12, 150.0
+	eachPipeline(t, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		cmd := exec.Command(py, "testdata/otlp/openai_app.py")
+		cmd.Env = append(os.Environ(),
+			"OTEL_EXPORTER_OTLP_ENDPOINT="+strings.TrimSuffix(s.base, "/api/v1"),
+			"OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer%20"+key,
+			"CALLS=12", "DELAY_MS=150",
+			"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("openai_app.py: %v\n%s", err, out)
+		}
+		ms := s.do("GET", "/models?search=py-openai-app", key, nil).want(t, 200)
+		if len(ms.list) != 1 {
+			t.Fatalf("got %s, want one model registered as py-openai-app", ms.raw)
+		}
+		id := ms.list[0].(map[string]any)["id"].(string)
+		var m response
+		waitFor(t, "the calls' completions", func() bool {
+			m = s.do("GET", "/llm/metrics?model_id="+id, key, nil).want(t, 200)
+			return m.at("totals.completions") == float64(calls)
+		})
+		by := "by_model.gpt-4o-mini-2024-07-18."
+		cost, _ := m.at(by + "cost").(float64)
+		wantCost := calls * (42*0.15 + 8*0.60) / 1e6 // gpt-4o-mini: 0.15 and 0.60 per million tokens
+		for _, q := range []string{"avg_latency_ms", "p50_latency_ms", "p99_latency_ms"} {
+			if v, _ := m.at(by + q).(float64); v < delayMS {
+				t.Errorf("got %s %v, want at least the stub's %v ms", q, m.at(by+q), delayMS)
+			}
+		}
+		if m.at(by+"completions") != float64(calls) || m.at(by+"prompt_tokens") != calls*42.0 ||
+			m.at(by+"completion_tokens") != calls*8.0 || !near(cost, wantCost) ||
+			m.at("by_provider.openai.completions") != float64(calls) || m.at("totals.errors") != 0.0 {
+			t.Errorf("got %s, want %d completions of gpt-4o-mini-2024-07-18 from openai, %d + %d tokens costing %v",
+				m.raw, calls, calls*42, calls*8, wantCost)
+		}
+	})
+}

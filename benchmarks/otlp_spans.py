@@ -5,6 +5,11 @@ tokens) under the resource attribute vigil.model_id, then exports them with the 
 OTLPSpanExporter (protobuf; endpoint and headers from OTEL_EXPORTER_OTLP_*) in batches of BATCH, the
 BatchSpanProcessor's default size, from one thread as one SDK process does. Only the export is timed.
 Prints "export_start export_end" as Unix seconds. Exits 1 when an export failed.
+
+With STREAM=1 (BenchmarkOTLPPhoenix, which stops the server mid-load) it prints "ok N" after each
+export the server took (N spans), flushed at once, and at the first export that failed prints
+"failed" and stops (exit 0): the spans of the exports answered with success are the accepted ones.
+Without MODEL_ID the resource names no Vigil model (for Phoenix).
 """
 
 import os
@@ -17,6 +22,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 
 SPANS = int(os.environ["SPANS"])
+STREAM = os.environ.get("STREAM") == "1"
 BATCH = int(os.environ.get("BATCH", "512"))
 MS = 1_000_000
 
@@ -32,8 +38,10 @@ class Keep(SpanExporter):
 
 def main():
     keep = Keep()
-    p = TracerProvider(resource=Resource.create({"service.name": "bench-app",
-                                                 "vigil.model_id": os.environ["MODEL_ID"]}))
+    resource = {"service.name": "bench-app"}
+    if os.environ.get("MODEL_ID"):
+        resource["vigil.model_id"] = os.environ["MODEL_ID"]
+    p = TracerProvider(resource=Resource.create(resource))
     p.add_span_processor(SimpleSpanProcessor(keep))
     tracer = p.get_tracer("bench")
     t0 = time.time_ns()
@@ -49,9 +57,15 @@ def main():
     exporter = OTLPSpanExporter()
     begin = time.time()
     for i in range(0, len(keep.spans), BATCH):
-        if exporter.export(keep.spans[i:i + BATCH]) != SpanExportResult.SUCCESS:
+        batch = keep.spans[i:i + BATCH]
+        if exporter.export(batch) != SpanExportResult.SUCCESS:
+            if STREAM:
+                print("failed", flush=True)
+                return 0
             print("an export failed", file=sys.stderr)
             return 1
+        if STREAM:
+            print(f"ok {len(batch)}", flush=True)
     print(f"{begin} {time.time()}")
     return 0
 

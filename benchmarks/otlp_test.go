@@ -17,6 +17,9 @@ import (
 // otlpSpans is how many spans one iteration of BenchmarkOTLPIngest sends.
 const otlpSpans = 20_000
 
+// otlpConns is how many connections the Go client exports from at once.
+const otlpConns = 4
+
 // BenchmarkOTLPIngest measures the OTLP/HTTP trace receiver on the
 // embedded default: otlp_spans.py exports otlpSpans GenAI spans with the
 // OpenTelemetry Python SDK's exporter (protobuf, batches of 512, one
@@ -31,7 +34,7 @@ func BenchmarkOTLPIngest(b *testing.B) {
 	base := server(b, nil)
 	key := apiKey(b, base)
 	root := strings.TrimSuffix(base, "/api/v1")
-	var accepted, queryable, batchAccepted, batchQueryable time.Duration
+	var accepted, queryable, goAccepted, goQueryable, batchAccepted, batchQueryable time.Duration
 	for i := range b.N {
 		model := post(b, base+"/models", key, map[string]any{"name": fmt.Sprintf("otlp-%d", i), "model_type": "llm"})["id"].(string)
 		cmd := exec.Command(py, "otlp_spans.py")
@@ -51,6 +54,16 @@ func BenchmarkOTLPIngest(b *testing.B) {
 		accepted += time.Duration((end - begin) * 1e9)
 		queryable += time.Since(start)
 
+		gomodel := post(b, base+"/models", key, map[string]any{"name": fmt.Sprintf("otlp-go-%d", i), "model_type": "llm"})["id"].(string)
+		bodies := otlpBodies(b, gomodel, otlpSpans, 512, uint64(time.Now().UnixNano()))
+		start = time.Now()
+		if rejected := exportOTLP(b, root, key, bodies, otlpConns); rejected != 0 {
+			b.Fatalf("%d spans rejected", rejected)
+		}
+		goAccepted += time.Since(start)
+		waitCompletions(b, base, key, gomodel, otlpSpans)
+		goQueryable += time.Since(start)
+
 		batch := post(b, base+"/models", key, map[string]any{"name": fmt.Sprintf("batch-%d", i), "model_type": "llm"})["id"].(string)
 		client := &http.Client{}
 		start = time.Now()
@@ -66,6 +79,8 @@ func BenchmarkOTLPIngest(b *testing.B) {
 	n := float64(b.N * otlpSpans)
 	b.ReportMetric(n/accepted.Seconds(), "spans/s")
 	b.ReportMetric(n/queryable.Seconds(), "spans-e2e/s")
+	b.ReportMetric(n/goAccepted.Seconds(), "go-spans/s")
+	b.ReportMetric(n/goQueryable.Seconds(), "go-spans-e2e/s")
 	b.ReportMetric(n/batchAccepted.Seconds(), "batch/s")
 	b.ReportMetric(n/batchQueryable.Seconds(), "batch-e2e/s")
 }

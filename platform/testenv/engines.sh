@@ -919,32 +919,50 @@ modelserver_installed() { venv_installed "$MODELSERVER_VENV" modelserver_require
 
 ensure_modelserver() { ensure_venv modelserver "$MODELSERVER_VENV" modelserver_requirements sklearn; }
 
-# The OpenTelemetry Python SDK with its OTLP/HTTP (protobuf) exporter and OpenInference's semantic
-# conventions, from PyPI, for the OTLP receiver's test (app/otlp_python_test.go): a real
-# instrumented application exports GenAI and OpenInference spans to Vigil. Pinned like aiosmtpd.
+# The OpenTelemetry Python SDK with its OTLP/HTTP (protobuf) exporter, OpenInference's semantic
+# conventions and its instrumentation of the `openai` client, from PyPI, for the OTLP receiver's
+# tests (app/otlp_python_test.go): real instrumented applications export GenAI and OpenInference
+# spans to Vigil. Pinned like aiosmtpd.
 
 OTEL_VENV="$STATE/otel"
 OTEL_PY="$OTEL_VENV/bin/python"
 
 otel_requirements() {
   cat <<EOF
+annotated-types==0.8.0
+anyio==4.16.0
 certifi==2026.10.19.post1
 charset-normalizer==3.5.3
 googleapis-common-protos==1.76.0
+h11==0.16.0
+httpcore2==2.16.2
+httpx2==2.16.2
 idna==3.20
+jiter==0.19.0
+openai==3.57.0
+openinference-instrumentation==0.1.72
+openinference-instrumentation-openai==0.1.66
 openinference-semantic-conventions==0.1.42
 opentelemetry-api==1.45.2
 opentelemetry-exporter-http-transport==0.66b2
 opentelemetry-exporter-otlp-common==0.66b2
 opentelemetry-exporter-otlp-proto-common==1.45.2
 opentelemetry-exporter-otlp-proto-http==1.45.2
+opentelemetry-instrumentation==0.66b2
 opentelemetry-proto==1.45.2
 opentelemetry-sdk==1.45.2
 opentelemetry-semantic-conventions==0.66b2
+packaging==26.4
 protobuf==7.36.2
+pydantic==2.14.4
+pydantic_core==2.50.5
 requests==2.34.2
+sniffio==1.3.1
+truststore==0.10.5
+typing-inspection==0.4.5
 typing_extensions==4.16.0
 urllib3==2.8.0
+wrapt==2.5.2
 EOF
 }
 
@@ -990,7 +1008,7 @@ SDK_IMPORTS='httpx, pandas, pyarrow, pytest, mypy, hatchling'
 sdk_installed() { venv_installed "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
 ensure_sdk() { ensure_venv sdk "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
 
-OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv'
+OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv, openai, openinference.instrumentation.openai'
 otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 
