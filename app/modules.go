@@ -256,7 +256,9 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock()}
+	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock(), Tokens: a.auth,
+		Interval: a.cfg.DashboardInterval}
+	a.services = append(a.services, service{"dashboard-live", figures.Run})
 	// A request finalized denied or sent back owes a governance event,
 	// appended after the finalize commits; the resender appends again what
 	// the log refused.

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -40,6 +41,14 @@ type API struct {
 	Predictions Predictions
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// Tokens authenticates the live channel's token.
+	Tokens Tokens
+	// Interval is how often the live channel pushes; zero: DefaultInterval.
+	Interval time.Duration
+
+	once   sync.Once
+	base   context.Context // ends the live channels when Run's context ends
+	cancel context.CancelFunc
 }
 
 // Routes lists the operations of this package.
@@ -47,6 +56,10 @@ func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodGet, Path: "/dashboard/statistics", Permission: "dashboard:read", Handler: a.statistics},
 		{Method: fiber.MethodGet, Path: "/executive-dashboard/risk-register", Permission: "dashboard:read", Handler: a.heatMap},
+		// The live channel authenticates its own token (a query parameter, as
+		// browsers cannot set headers on a WebSocket), so the guard treats it
+		// as public: limited per client address.
+		{Method: fiber.MethodGet, Path: "/dashboard/ws", Public: true, Handler: a.live},
 	}
 }
 
@@ -76,12 +89,21 @@ type Statistics struct {
 
 // statistics answers GET /dashboard/statistics.
 func (a *API) statistics(c *fiber.Ctx) error {
-	ctx, orgID, now := c.UserContext(), identity.OrgID(c), a.Clock.Now().UTC()
+	st, err := a.figures(c.UserContext(), identity.OrgID(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+// figures computes the organization's dashboard figures as of now.
+func (a *API) figures(ctx context.Context, orgID string) (Statistics, error) {
+	now := a.Clock.Now().UTC()
 	var st Statistics
 	st.GeneratedAt = now
 	models, err := a.Store.Models(ctx, orgID, registry.Filter{Limit: MaxModels})
 	if err != nil {
-		return err
+		return st, err
 	}
 	ids := make([]string, 0, len(models))
 	oldest := now
@@ -96,11 +118,11 @@ func (a *API) statistics(c *fiber.Ctx) error {
 		oldest = minTime(oldest, m.CreatedAt)
 	}
 	if err := a.predictions(ctx, orgID, ids, now, oldest, &st); err != nil {
-		return err
+		return st, err
 	}
 	groups, err := a.Store.AlertStatistics(ctx, orgID, "", time.Unix(0, 0), now.Add(time.Hour))
 	if err != nil {
-		return err
+		return st, err
 	}
 	for _, g := range groups {
 		switch g.Status {
@@ -114,7 +136,7 @@ func (a *API) statistics(c *fiber.Ctx) error {
 	}
 	newest, err := a.Store.NewestDriftReports(ctx, orgID, now.Add(-7*24*time.Hour))
 	if err != nil {
-		return err
+		return st, err
 	}
 	listed := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -128,7 +150,7 @@ func (a *API) statistics(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return c.JSON(st)
+	return st, nil
 }
 
 // predictions fills the prediction figures.

@@ -65,13 +65,25 @@ func (a *Authenticator) Authenticate(c *fiber.Ctx) (*Principal, error) {
 	if !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return nil, web.Unauthenticated("missing bearer token: send Authorization: Bearer <token>")
 	}
-	if strings.HasPrefix(token, "vgl_") {
-		return a.fromKey(c, token)
-	}
-	return a.fromJWT(c, token)
+	return a.Token(c.UserContext(), token)
 }
 
-func (a *Authenticator) fromJWT(c *fiber.Ctx, token string) (*Principal, error) {
+// Token returns the principal of a login token or an API key given
+// outside the Authorization header (the dashboard's WebSocket takes it as
+// a query parameter), or a 401 error: TOKEN_EXPIRED once it has expired,
+// AUTHENTICATION_FAILED when it is unknown, revoked or its user gone.
+// Calling it again on a long-lived connection notices all three.
+func (a *Authenticator) Token(ctx context.Context, token string) (*Principal, error) {
+	if token == "" {
+		return nil, web.Unauthenticated("missing token")
+	}
+	if strings.HasPrefix(token, "vgl_") {
+		return a.fromKey(ctx, token)
+	}
+	return a.fromJWT(ctx, token)
+}
+
+func (a *Authenticator) fromJWT(ctx context.Context, token string) (*Principal, error) {
 	orgID, userID, err := a.Tokens.Verify(token)
 	switch {
 	case errors.Is(err, ErrTokenExpired):
@@ -80,20 +92,20 @@ func (a *Authenticator) fromJWT(c *fiber.Ctx, token string) (*Principal, error) 
 		return nil, web.Unauthenticated("invalid token")
 	}
 	e, err := a.Cache.get("u:"+orgID+":"+userID, a.now(), func() (cached, error) {
-		p, err := a.principal(c, orgID, userID)
+		p, err := a.principal(ctx, orgID, userID)
 		return cached{p: p}, err
 	})
 	return e.p, err
 }
 
-func (a *Authenticator) fromKey(c *fiber.Ctx, raw string) (*Principal, error) {
+func (a *Authenticator) fromKey(ctx context.Context, raw string) (*Principal, error) {
 	if ParseKey(raw) != nil {
 		return nil, web.Unauthenticated("invalid API key")
 	}
 	now := a.now()
 	hash := HashKey(raw)
 	e, err := a.Cache.get("k:"+hash, now, func() (cached, error) {
-		return a.keyPrincipal(c, hash)
+		return a.keyPrincipal(ctx, hash)
 	})
 	if err != nil {
 		return nil, err
@@ -101,14 +113,14 @@ func (a *Authenticator) fromKey(c *fiber.Ctx, raw string) (*Principal, error) {
 	if e.keyExp != nil && !now.Before(*e.keyExp) {
 		return nil, web.NewError(http.StatusUnauthorized, web.CodeTokenExpired, "API key expired")
 	}
-	a.touch(c, e.p.KeyID, now)
+	a.touch(ctx, e.p.KeyID, now)
 	return e.p, nil
 }
 
 // keyPrincipal reads the principal of the key with hash from the store:
 // 401 for a key it does not know or that is revoked.
-func (a *Authenticator) keyPrincipal(c *fiber.Ctx, hash string) (cached, error) {
-	k, err := a.Store.APIKeyByHash(c.UserContext(), hash)
+func (a *Authenticator) keyPrincipal(ctx context.Context, hash string) (cached, error) {
+	k, err := a.Store.APIKeyByHash(ctx, hash)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return cached{}, web.Unauthenticated("invalid API key")
@@ -117,7 +129,7 @@ func (a *Authenticator) keyPrincipal(c *fiber.Ctx, hash string) (cached, error) 
 	case k.RevokedAt != nil:
 		return cached{}, web.Unauthenticated("API key revoked")
 	}
-	p, err := a.principal(c, k.OrgID, k.UserID)
+	p, err := a.principal(ctx, k.OrgID, k.UserID)
 	if err != nil {
 		return cached{}, err
 	}
@@ -126,8 +138,7 @@ func (a *Authenticator) keyPrincipal(c *fiber.Ctx, hash string) (cached, error) 
 }
 
 // principal loads the user and the permissions of the user's current role.
-func (a *Authenticator) principal(c *fiber.Ctx, orgID, userID string) (*Principal, error) {
-	ctx := c.UserContext()
+func (a *Authenticator) principal(ctx context.Context, orgID, userID string) (*Principal, error) {
 	u, err := a.Store.User(ctx, orgID, userID)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -145,14 +156,14 @@ func (a *Authenticator) principal(c *fiber.Ctx, orgID, userID string) (*Principa
 }
 
 // touch records the key's use at most once per touchEvery per process.
-func (a *Authenticator) touch(c *fiber.Ctx, id string, now time.Time) {
+func (a *Authenticator) touch(ctx context.Context, id string, now time.Time) {
 	if last, ok := a.touched.Load(id); ok && now.Sub(last.(time.Time)) < touchEvery {
 		return
 	}
 	a.touched.Store(id, now)
 	// A failed touch costs only the freshness of last_used_at; the
 	// request goes on, and does not wait long for a store that hangs.
-	ctx, cancel := context.WithTimeout(c.UserContext(), touchTimeout)
+	ctx, cancel := context.WithTimeout(ctx, touchTimeout)
 	defer cancel()
 	_ = a.Store.TouchAPIKey(ctx, id, now)
 }

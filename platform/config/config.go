@@ -157,6 +157,8 @@ type Config struct {
 	// DriftTick is how often the processor role looks for models whose
 	// drift schedule is due.
 	DriftTick time.Duration
+	// DashboardInterval is how often the dashboard's live channel pushes.
+	DashboardInterval time.Duration
 	// KServePairTimeout is how long the half of a KServe request/response
 	// pair waits for the other before it is set aside as a dead letter.
 	KServePairTimeout time.Duration
@@ -284,6 +286,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.duration(&c.StaleIfError, "stale-if-error", 5*time.Minute, "how long past its lifetime a cached API key, user or model still serves while PostgreSQL is unreachable; 0 disables")
 	f.duration(&c.RequestTimeout, "request-timeout", 30*time.Second, "per-request timeout")
 	f.duration(&c.DriftTick, "drift-tick", time.Minute, "how often due drift schedules are looked for")
+	f.duration(&c.DashboardInterval, "dashboard-interval", 5*time.Second, "how often the dashboard's live channel (/dashboard/ws) pushes its figures")
 	f.duration(&c.KServePairTimeout, "kserve-pair-timeout", 15*time.Minute, "how long a KServe request waits for its response (and the reverse) before it is a dead letter")
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
 	f.int(&c.Bias.Queue, "bias-queue", 0, "bias audits that may wait to run; 0: 64")
@@ -342,6 +345,9 @@ func (c Config) validate() error {
 	if c.DriftTick <= 0 {
 		return fmt.Errorf("drift tick must be positive")
 	}
+	if c.DashboardInterval <= 0 {
+		return fmt.Errorf("dashboard interval must be positive")
+	}
 	if c.KServePairTimeout <= 0 {
 		return fmt.Errorf("kserve pair timeout must be positive")
 	}
@@ -395,6 +401,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("stale_if_error", Duration(c.StaleIfError)),
 		slog.String("request_timeout", Duration(c.RequestTimeout)),
 		slog.String("drift_tick", Duration(c.DriftTick)),
+		slog.String("dashboard_interval", Duration(c.DashboardInterval)),
 		slog.String("kserve_pair_timeout", Duration(c.KServePairTimeout)),
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
 		slog.Any("bias", c.Bias),

@@ -477,6 +477,14 @@ class Dashboard:
         """Live risk heat map from alert data (GET /executive-dashboard/risk-register)"""
         return self._t.call("GET", "/executive-dashboard/risk-register", query=None, body=None)
 
+    def open_dashboard_live_channel(
+        self,
+        *,
+        token: str | None = None,
+    ) -> Any:
+        """Dashboard live channel (WebSocket) (GET /dashboard/ws)"""
+        return self._t.call("GET", "/dashboard/ws", query={"token": token}, body=None)
+
 
 class Drift:
     """The Drift operations."""
@@ -2269,6 +2277,14 @@ class AsyncDashboard:
     ) -> Any:
         """Live risk heat map from alert data (GET /executive-dashboard/risk-register)"""
         return await self._t.call("GET", "/executive-dashboard/risk-register", query=None, body=None)
+
+    async def open_dashboard_live_channel(
+        self,
+        *,
+        token: str | None = None,
+    ) -> Any:
+        """Dashboard live channel (WebSocket) (GET /dashboard/ws)"""
+        return await self._t.call("GET", "/dashboard/ws", query={"token": token}, body=None)
 
 
 class AsyncDrift:
