@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,9 +40,10 @@ type explainSetup struct {
 // measured twice: on the XGBoost model (each side evaluating it natively:
 // XGBoost's predict, Vigil's forest on every core) and on a linear model
 // (numpy's dot product, Go's loop), where the explainer's own work is what
-// is timed. Every part reports both sides' seconds (vigil-s, ref-s), the
-// ratio (x = ref-s / vigil-s) and the largest difference between the two
-// sides' values (maxdiff; LIME draws different samples, so none there).
+// is timed. Every part reports both sides' wall and CPU seconds (vigil-s,
+// ref-s, vigil-cpu-s, ref-cpu-s; CPU counts every thread), the ratios
+// (x = ref-s / vigil-s, x-cpu likewise) and the largest difference
+// between the two sides' values (maxdiff; LIME draws different samples, so none there).
 //
 //	eval "$(platform/testenv/engines.sh env)"
 //	go test -run '^$' -bench BenchmarkExplain -benchtime 1x -timeout 60m ./benchmarks
@@ -81,8 +83,33 @@ func loadAverage() string {
 	return string(b)
 }
 
-// reference runs explain_reference.py with args and returns its wall seconds.
-func (s *explainSetup) reference(b *testing.B, mode string, args ...string) float64 {
+// cpuTime is the CPU time this process has used, every thread.
+func cpuTime(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// timing is one side's wall and CPU seconds.
+type timing struct{ wall, cpu float64 }
+
+// measure runs fn b.N times and returns its wall and CPU seconds per run.
+func measure(b *testing.B, fn func()) timing {
+	b.ResetTimer()
+	start, cpu := time.Now(), cpuTime(b)
+	for range b.N {
+		fn()
+	}
+	t := timing{time.Since(start).Seconds() / float64(b.N), (cpuTime(b) - cpu).Seconds() / float64(b.N)}
+	b.StopTimer()
+	return t
+}
+
+// reference runs explain_reference.py with args and returns its wall and
+// CPU seconds (CPU: every thread of the Python process, XGBoost's too).
+func (s *explainSetup) reference(b *testing.B, mode string, args ...string) timing {
 	b.Helper()
 	cmd := exec.Command(s.py, append([]string{"explain_reference.py", mode, s.dir}, args...)...)
 	out, err := cmd.CombinedOutput()
@@ -90,14 +117,14 @@ func (s *explainSetup) reference(b *testing.B, mode string, args ...string) floa
 		b.Fatalf("explain_reference.py %s: %v\n%s", mode, err, out)
 	}
 	if mode == "prepare" {
-		return 0
+		return timing{}
 	}
 	var wall, cpu float64
 	if _, err := fmt.Sscanf(string(out), "seconds %g %g", &wall, &cpu); err != nil {
 		b.Fatalf("explain_reference.py printed %q: %v", out, err)
 	}
-	b.Logf("reference %s %v: %.3f s wall, %.3f s CPU", mode, args, wall, cpu)
-	return wall
+	b.Logf("reference %s %v: %.3f s wall, %.3f s CPU; load average %s", mode, args, wall, cpu, loadAverage())
+	return timing{wall, cpu}
 }
 
 // readJSON decodes a file of the directory.
@@ -138,12 +165,16 @@ func (s *explainSetup) load(b *testing.B) {
 	}
 }
 
-// reportExplain sets a part's metrics.
-func reportExplain(b *testing.B, vigil time.Duration, ref, maxdiff float64) {
-	v := vigil.Seconds() / float64(b.N)
-	b.ReportMetric(v, "vigil-s")
-	b.ReportMetric(ref, "ref-s")
-	b.ReportMetric(ref/v, "x")
+// reportExplain sets a part's metrics: both sides' wall and CPU seconds
+// and their ratios.
+func reportExplain(b *testing.B, vigil, ref timing, maxdiff float64) {
+	b.ReportMetric(vigil.wall, "vigil-s")
+	b.ReportMetric(ref.wall, "ref-s")
+	b.ReportMetric(ref.wall/vigil.wall, "x")
+	b.ReportMetric(vigil.cpu, "vigil-cpu-s")
+	b.ReportMetric(ref.cpu, "ref-cpu-s")
+	b.ReportMetric(ref.cpu/vigil.cpu, "x-cpu")
+	b.Logf("load average %s", loadAverage())
 	if maxdiff >= 0 {
 		b.ReportMetric(maxdiff, "maxdiff")
 	}
@@ -157,17 +188,13 @@ func (s *explainSetup) tree(b *testing.B) {
 		Values [][]float64 `json:"values"`
 	}
 	s.readJSON(b, "tree.json", &want)
-	b.ResetTimer()
 	var got []shap.Result
-	start := time.Now()
-	for range b.N {
+	vigil := measure(b, func() {
 		var err error
 		if got, err = shap.NewTreeExplainer(s.model).ExplainRows(s.rows, 0); err != nil {
 			b.Fatal(err)
 		}
-	}
-	vigil := time.Since(start)
-	b.StopTimer()
+	})
 	maxdiff := 0.0
 	for i, r := range got {
 		for j, v := range r.Values {
@@ -222,10 +249,8 @@ func (s *explainSetup) kernel(b *testing.B, which string) {
 	}
 	s.readJSON(b, "kernel-"+which+".json", &want)
 	f := s.shapModel(which)
-	b.ResetTimer()
 	maxdiff := 0.0
-	start := time.Now()
-	for range b.N {
+	vigil := measure(b, func() {
 		for i, x := range s.rows[:s.kernelRows] {
 			r, err := shap.Kernel(f, x, s.bg, shap.KernelOptions{})
 			if err != nil {
@@ -235,9 +260,7 @@ func (s *explainSetup) kernel(b *testing.B, which string) {
 				maxdiff = max(maxdiff, math.Abs(v-want.Values[i][j]))
 			}
 		}
-	}
-	vigil := time.Since(start)
-	b.StopTimer()
+	})
 	reportExplain(b, vigil, ref, maxdiff)
 }
 
@@ -251,9 +274,7 @@ func (s *explainSetup) lime(b *testing.B, which string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	start := time.Now()
-	for range b.N {
+	vigil := measure(b, func() {
 		for i, x := range s.rows[:s.limeRows] {
 			scale := make([]float64, len(x))
 			for _, r := range s.bg {
@@ -276,8 +297,6 @@ func (s *explainSetup) lime(b *testing.B, which string) {
 				b.Fatal(err)
 			}
 		}
-	}
-	vigil := time.Since(start)
-	b.StopTimer()
+	})
 	reportExplain(b, vigil, ref, -1)
 }
