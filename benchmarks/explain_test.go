@@ -61,7 +61,7 @@ func BenchmarkExplain(b *testing.B) {
 			b.Fatalf("VIGIL_BENCH_EXPLAIN_ROWS=%q: want K,L: %v", v, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(s.dir, "model.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(s.dir, "linear.json")); err != nil { // written last
 		s.reference(b, "prepare")
 	}
 	s.load(b)
@@ -230,9 +230,8 @@ func (s *explainSetup) shapModel(which string) shap.Model {
 			wg.Add(1)
 			go func(from int) {
 				defer wg.Done()
-				for i := from; i < min(from+chunk, len(rows)); i++ {
-					out[i] = s.model.Raw(rows[i])
-				}
+				end := min(from+chunk, len(rows))
+				s.model.RawRows(rows[from:end], out[from:end])
 			}(from)
 		}
 		wg.Wait()

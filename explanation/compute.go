@@ -114,12 +114,12 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 	}
 	model := func(rows [][]float64) ([]float64, error) {
 		out := make([]float64, len(rows))
+		if e != nil {
+			e.RawRows(rows, out)
+			return out, nil
+		}
 		for i, r := range rows {
-			if e != nil {
-				out[i] = e.Raw(r)
-			} else {
-				out[i] = lin.Margin(r)
-			}
+			out[i] = lin.Margin(r)
 		}
 		return out, nil
 	}
