@@ -29,6 +29,7 @@ type explainSetup struct {
 	linear     []float64 // coefficients, then the intercept
 	kernelRows int
 	limeRows   int
+	treeRows   int
 }
 
 // BenchmarkExplain measures explanations against the reference libraries
@@ -49,16 +50,16 @@ type explainSetup struct {
 //	go test -run '^$' -bench BenchmarkExplain -benchtime 1x -timeout 60m ./benchmarks
 //
 // VIGIL_BENCH_EXPLAIN_DIR keeps the trained model between runs;
-// VIGIL_BENCH_EXPLAIN_ROWS=K,L sets how many rows Kernel SHAP and LIME
-// explain (default 5,20).
+// VIGIL_BENCH_EXPLAIN_ROWS=K,L[,T] sets how many rows Kernel SHAP, LIME
+// and TreeSHAP explain (default 5,20,10000).
 func BenchmarkExplain(b *testing.B) {
-	s := &explainSetup{py: testenv.URL(b, testenv.ExplainPython), dir: os.Getenv("VIGIL_BENCH_EXPLAIN_DIR"), kernelRows: 5, limeRows: 20}
+	s := &explainSetup{py: testenv.URL(b, testenv.ExplainPython), dir: os.Getenv("VIGIL_BENCH_EXPLAIN_DIR"), kernelRows: 5, limeRows: 20, treeRows: 10_000}
 	if s.dir == "" {
 		s.dir = b.TempDir()
 	}
 	if v := os.Getenv("VIGIL_BENCH_EXPLAIN_ROWS"); v != "" {
-		if _, err := fmt.Sscanf(v, "%d,%d", &s.kernelRows, &s.limeRows); err != nil {
-			b.Fatalf("VIGIL_BENCH_EXPLAIN_ROWS=%q: want K,L: %v", v, err)
+		if n, err := fmt.Sscanf(v, "%d,%d,%d", &s.kernelRows, &s.limeRows, &s.treeRows); n < 2 {
+			b.Fatalf("VIGIL_BENCH_EXPLAIN_ROWS=%q: want K,L or K,L,T: %v", v, err)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(s.dir, "linear.json")); err != nil { // written last
@@ -183,7 +184,7 @@ func reportExplain(b *testing.B, vigil, ref timing, maxdiff float64) {
 // tree times TreeSHAP over every row: the per-tree tables built and every
 // row explained on GOMAXPROCS goroutines, against shap.TreeExplainer.
 func (s *explainSetup) tree(b *testing.B) {
-	ref := s.reference(b, "tree")
+	ref := s.reference(b, "tree", strconv.Itoa(s.treeRows))
 	var want struct {
 		Values [][]float64 `json:"values"`
 	}
@@ -191,7 +192,7 @@ func (s *explainSetup) tree(b *testing.B) {
 	var got []shap.Result
 	vigil := measure(b, func() {
 		var err error
-		if got, err = shap.NewTreeExplainer(s.model).ExplainRows(s.rows, 0); err != nil {
+		if got, err = shap.NewTreeExplainer(s.model).ExplainRows(s.rows[:s.treeRows], 0); err != nil {
 			b.Fatal(err)
 		}
 	})
