@@ -84,6 +84,10 @@ func TestServedExplanations(t *testing.T) {
 				r.at("model_requests") != 5.0 || r.at("fidelity") != nil {
 				t.Errorf("row %d: got %s, want served exact kernel_shap in 5 requests", i, r.raw)
 			}
+			if r.at("progress") != 1.0 || r.str("progress_detail.unit") != "coalitions" || r.at("progress_detail.done") == nil ||
+				r.at("progress_detail.done") != r.at("progress_detail.total") {
+				t.Errorf("row %d: got %s, want every coalition reported evaluated", i, r.raw)
+			}
 			nearValue(t, "base_value", r.at("base_value"), g.Kernel.Base)
 			nearValue(t, "predicted_value", r.at("predicted_value"), g.Kernel.Outputs[i])
 			for j, f := range g.Features {
@@ -114,6 +118,10 @@ func TestServedExplanations(t *testing.T) {
 		if r := pollExplanation(t, s, key, id, "completed"); r.str("model_access") != "served" || r.str("algorithm") != "lime" ||
 			r.at("model_requests") != 6.0 {
 			t.Errorf("got %s, want served lime in 6 requests", r.raw)
+		}
+		if r := s.do("GET", "/explanations/"+id, key, nil).want(t, 200); r.str("progress_detail.unit") != "rows" ||
+			r.at("progress_detail.done") != 5000.0 || r.at("progress_detail.total") != 5000.0 {
+			t.Errorf("got %s, want LIME's 5000 rows reported labelled", r.raw)
 		}
 		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": g.named(g.Kernel.Rows[2]),
 			"background": background}).want(t, http.StatusAccepted).str("explanation_id")

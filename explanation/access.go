@@ -72,13 +72,13 @@ func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, 
 
 // execute computes e for a model without an artifact (its endpoint, else
 // its surrogate, as they are now): the outcome, or the reason it failed.
-func (a *Access) execute(ctx context.Context, e Explanation) (*Outcome, error) {
+func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Outcome, error) {
 	if a == nil {
 		return nil, errors.New("the model has no artifact any more")
 	}
 	s, err := a.Servings.ModelServing(ctx, e.OrgID, e.ModelID)
 	if err == nil {
-		return a.served(ctx, &s, e)
+		return a.served(ctx, &s, e, rep)
 	}
 	if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
@@ -92,7 +92,7 @@ func (a *Access) execute(ctx context.Context, e Explanation) (*Outcome, error) {
 		return nil, fmt.Errorf("the request no longer fits the model's surrogate: %w", reason(err))
 	}
 	began := time.Now()
-	res, err := sur.Artifact.Compute(p.row, p.algorithm, p.background, seed(e.ID))
+	res, err := sur.Artifact.compute(p.row, p.algorithm, p.background, seed(e.ID), rep)
 	if err != nil {
 		return nil, reason(err)
 	}
@@ -160,7 +160,7 @@ func numericRow(features []string, instance map[string]any, field string) ([]flo
 
 // served computes e through the model's endpoint: Kernel SHAP or LIME,
 // every call batched and counted against the endpoint's request budget.
-func (a *Access) served(ctx context.Context, s *Serving, e Explanation) (*Outcome, error) {
+func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *reporter) (*Outcome, error) {
 	p, err := servedPlan(s, e.Request, e.Method)
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's serving endpoint: %w", reason(err))
@@ -175,7 +175,7 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation) (*Outcom
 	}
 	model := func(rows [][]float64) ([]float64, error) { return client.Predict(ctx, rows) }
 	began := time.Now()
-	res, err := agnostic(s.Features, p.row, p.algorithm, p.background, model, seed(e.ID))
+	res, err := agnostic(s.Features, p.row, p.algorithm, p.background, model, seed(e.ID), rep.served(s.MaxBatch))
 	if err != nil {
 		return nil, fmt.Errorf("after %d requests to the model server: %w", client.Requests(), reason(err))
 	}
@@ -189,13 +189,13 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation) (*Outcom
 
 // agnostic explains x with Kernel SHAP or LIME through model, whose
 // features are named by features.
-func agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, seed uint64) (Result, error) {
+func agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, seed uint64, rep *reporter) (Result, error) {
 	named := &Artifact{Features: features, NumFeatures: len(features)}
 	res := Result{Method: method, Approximation: Exact, OutputSpace: "value"}
 	if method == MethodLIME {
-		return named.lime(res, x, background, model, seed)
+		return named.lime(res, x, background, model, seed, rep)
 	}
-	k, err := shap.Kernel(model, x, background, shap.KernelOptions{Seed: seed})
+	k, err := shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}

@@ -239,7 +239,7 @@ func (x *AutoExplainer) explainOne(m *autoModel, p Logged) (Explanation, error) 
 		return e, nil
 	}
 	e.Request.Instance = instance
-	out, err := explain(m.art, e)
+	out, err := explain(m.art, e, nil)
 	if err != nil {
 		e.Status, e.Error = StatusFailed, failure(err)
 		return e, nil

@@ -97,6 +97,11 @@ func (a *Artifact) Instance(instance map[string]any) ([]float64, error) {
 // linear_shap, kernel_shap and lime need background rows (the linear
 // model's mean, the absent features' values, LIME's sampling scale).
 func (a *Artifact) Compute(x []float64, method string, background [][]float64, seed uint64) (Result, error) {
+	return a.compute(x, method, background, seed, nil)
+}
+
+// compute is Compute reporting its progress to rep.
+func (a *Artifact) compute(x []float64, method string, background [][]float64, seed uint64, rep *reporter) (Result, error) {
 	var e *forest.Ensemble
 	var lin *shap.LinearModel
 	if a.Kind == KindLinear {
@@ -109,12 +114,12 @@ func (a *Artifact) Compute(x []float64, method string, background [][]float64, s
 	}
 	model := func(rows [][]float64) ([]float64, error) {
 		out := make([]float64, len(rows))
+		if e != nil {
+			e.RawRows(rows, out)
+			return out, nil
+		}
 		for i, r := range rows {
-			if e != nil {
-				out[i] = e.Raw(r)
-			} else {
-				out[i] = lin.Margin(r)
-			}
+			out[i] = lin.Margin(r)
 		}
 		return out, nil
 	}
@@ -138,13 +143,13 @@ func (a *Artifact) Compute(x []float64, method string, background [][]float64, s
 		}
 	case method == MethodKernelSHAP:
 		var k shap.KernelResult
-		k, err = shap.Kernel(model, x, background, shap.KernelOptions{Seed: seed})
+		k, err = shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
 		r = k.Result
 		if !k.Exact {
 			res.Approximation = Approximate
 		}
 	case method == MethodLIME:
-		return a.lime(res, x, background, model, seed)
+		return a.lime(res, x, background, model, seed, rep)
 	default:
 		return Result{}, web.Invalid("method", fmt.Sprintf("%s does not apply to a %s artifact", method, a.Kind))
 	}
@@ -161,7 +166,7 @@ func (a *Artifact) Compute(x []float64, method string, background [][]float64, s
 
 // lime fits LIME around x with the background's column means and
 // standard deviations (lime's continuous sampling, 5000 rows).
-func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, seed uint64) (Result, error) {
+func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, seed uint64, rep *reporter) (Result, error) {
 	res.Approximation = Approximate
 	mean, err := shap.Mean(background, len(x))
 	if err != nil {
@@ -176,11 +181,11 @@ func (a *Artifact) lime(res Result, x []float64, background [][]float64, model s
 	for j := range scale {
 		scale[j] = math.Sqrt(scale[j] / float64(len(background)))
 	}
-	rows, scaled, err := lime.Sample(x, mean, scale, 5000, false, seed)
+	rows, scaled, err := lime.Sample(x, mean, scale, limeRows, false, seed)
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}
-	labels, err := model(rows)
+	labels, err := rep.label(model, rows)
 	if err != nil {
 		return Result{}, err
 	}

@@ -106,15 +106,15 @@ func seed(id string) uint64 {
 // execute computes e with the model's current artifact, or through
 // access when it has none; an artifact's outcome is kept in c when e's
 // request asks for it.
-func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation) (*Outcome, error) {
+func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation, rep *reporter) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
-		return access.execute(ctx, e)
+		return access.execute(ctx, e, rep)
 	}
 	if err != nil {
 		return nil, err
 	}
-	o, err := explain(&art, e)
+	o, err := explain(&art, e, rep)
 	if err == nil {
 		// A cache that cannot keep it costs a recomputation, nothing more.
 		_ = keep(ctx, c, &art, e.Request, e.Method, o)
@@ -122,14 +122,14 @@ func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvc
 	return o, err
 }
 
-// explain computes e with the artifact art.
-func explain(art *Artifact, e Explanation) (*Outcome, error) {
+// explain computes e with the artifact art, reporting to rep.
+func explain(art *Artifact, e Explanation, rep *reporter) (*Outcome, error) {
 	p, err := planFor(art, e.Request, e.Method)
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
 	}
 	began := time.Now()
-	res, err := art.Compute(p.row, p.algorithm, p.background, seed(e.ID))
+	res, err := art.compute(p.row, p.algorithm, p.background, seed(e.ID), rep)
 	if err != nil {
 		return nil, reason(err)
 	}

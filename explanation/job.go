@@ -45,6 +45,8 @@ type Explanation struct {
 	Method  string
 	Status  string
 	Request Request
+	// Progress is how far the computation is while pending.
+	Progress Progress
 	// Outcome is set when Status is completed; Error when failed.
 	Outcome     *Outcome
 	Error       string
@@ -52,6 +54,21 @@ type Explanation struct {
 	UpdatedAt   time.Time
 	CompletedAt *time.Time
 }
+
+// Progress is how far a pending explanation's computation is: Done of
+// Total units of work (0 of 0 until it reports).
+type Progress struct {
+	Done, Total int64
+	// Unit is ProgressCoalitions (Kernel SHAP) or ProgressRows (LIME's
+	// perturbation sample).
+	Unit string
+}
+
+// Units of Progress.
+const (
+	ProgressCoalitions = "coalitions"
+	ProgressRows       = "rows"
+)
 
 // Request is what an explanation explains: the instance and the
 // background rows, as sent (feature name to number or null).
@@ -132,6 +149,9 @@ type Store interface {
 	// organization by method and by status and averages the computation
 	// time of the completed ones.
 	ExplanationStats(ctx context.Context, orgID, modelID string) (Stats, error)
+	// ExplanationProgress stores the progress of a pending explanation
+	// of the organization; nothing when it is no longer pending or gone.
+	ExplanationProgress(ctx context.Context, orgID, id string, p Progress) error
 	// CancelExplanation cancels a pending explanation of the
 	// organization at at; store.ErrConflict when it is no longer
 	// pending, store.ErrNotFound when there is none.

@@ -56,9 +56,12 @@ type explanationView struct {
 	FeatureWeights map[string]float64 `json:"feature_weights"`
 	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
-	// Progress is 0 while pending, 1 once final: one explanation is one
-	// step of work.
-	Progress      float64        `json:"progress"`
+	// Progress is the share of the work done while pending (Work's done
+	// over total; 0 before the computation reports), 1 once final.
+	Progress float64 `json:"progress"`
+	// Work is what Progress counts; nil until the computation reports
+	// (TreeSHAP and linear SHAP never do: they take one step).
+	Work          *workView      `json:"progress_detail"`
 	Cached        bool           `json:"cached"`
 	ModelAccess   *string        `json:"model_access"`
 	ModelRequests *int           `json:"model_requests"`
@@ -68,6 +71,14 @@ type explanationView struct {
 	CreatedAt     time.Time      `json:"created_at"`
 	UpdatedAt     time.Time      `json:"updated_at"`
 	CompletedAt   *time.Time     `json:"completed_at"`
+}
+
+// workView is a job's units of work: done of total, in unit
+// (coalitions or rows).
+type workView struct {
+	Done  int64  `json:"done"`
+	Total int64  `json:"total"`
+	Unit  string `json:"unit"`
 }
 
 // topFeature is one feature of the ranking: its value in the instance and
@@ -87,6 +98,10 @@ func newExplanationView(e Explanation) explanationView {
 		CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
+	}
+	if p := e.Progress; p.Total > 0 {
+		v.Work = &workView{Done: p.Done, Total: p.Total, Unit: p.Unit}
+		v.Progress = min(1, float64(p.Done)/float64(p.Total))
 	}
 	if e.Status != StatusPending {
 		v.Progress = 1

@@ -125,6 +125,26 @@ func (r *Runner) dispatch(ctx context.Context, jobs chan<- Explanation, workers 
 	}
 }
 
+// progressEvery is the least time between two progress writes of a job.
+const progressEvery = time.Second
+
+// reporter stores e's progress: the first report, then at most one per
+// progressEvery, and the last (all done). A failed write is logged and
+// the computation goes on.
+func (r *Runner) reporter(ctx context.Context, e Explanation) *reporter {
+	var last time.Time
+	return &reporter{report: func(p Progress) {
+		now := r.Clock.Now()
+		if !last.IsZero() && now.Sub(last) < progressEvery && p.Done < p.Total {
+			return
+		}
+		last = now
+		if err := r.Store.ExplanationProgress(ctx, e.OrgID, e.ID, p); err != nil && ctx.Err() == nil {
+			r.log().Warn("storing an explanation's progress failed", "explanation_id", e.ID, "err", err)
+		}
+	}}
+}
+
 func (r *Runner) release(id string) {
 	r.mu.Lock()
 	delete(r.busy, id)
@@ -136,7 +156,7 @@ func (r *Runner) release(id string) {
 func (r *Runner) run(ctx context.Context, e Explanation) {
 	defer r.Wake()
 	defer r.release(e.ID)
-	out, err := execute(ctx, r.Artifacts, r.Access, r.Cache, e)
+	out, err := execute(ctx, r.Artifacts, r.Access, r.Cache, e, r.reporter(ctx, e))
 	if ctx.Err() != nil {
 		return
 	}

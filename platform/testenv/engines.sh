@@ -26,6 +26,7 @@
 #   kill NAME          crash one engine: SIGKILL (PostgreSQL: pg_ctl stop -m immediate)
 #   status             one line per engine: up or down (exit status 3 when one is down)
 #   env                print the `export VIGIL_TEST_...=` lines for the tests
+#   explain            install shap, lime and XGBoost for the explanation benchmarks (not in up)
 #   versions           print each running engine's version
 #   kafka-topics ARGS  run Kafka's TopicCommand against the test broker
 #   logs NAME          print the path of an engine's log file
@@ -1012,6 +1013,56 @@ OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinf
 otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 
+# shap, lime, XGBoost, LightGBM and scikit-learn: the reference libraries of the explanation
+# golden files (stats/shap/testdata/generate.py) and of BenchmarkExplain
+# (benchmarks/explain_reference.py). Neither a test nor CI needs them (the golden outputs are
+# committed), so `up` does not install them: `engines.sh explain` does, pinned like aiosmtpd.
+
+EXPLAIN_VENV="$STATE/explain"
+EXPLAIN_PY="$EXPLAIN_VENV/bin/python"
+
+explain_requirements() {
+  cat <<EOF
+cloudpickle==3.1.3
+contourpy==1.3.3
+cycler==0.12.1
+fonttools==4.68.0
+ImageIO==2.38.1
+joblib==1.6.0
+kiwisolver==1.5.1
+lazy-loader==0.6
+lightgbm==4.7.0
+lime==0.2.0.1
+llvmlite==0.50.0
+matplotlib==3.11.2
+narwhals==2.29.0
+networkx==3.6.1
+numba==0.68.1
+numpy==2.4.6
+nvidia-nccl-cu12==2.32.3
+packaging==26.4
+pandas==3.1.1
+pillow==13.0.0
+pyparsing==3.3.3
+python-dateutil==4.0.0
+scikit-image==0.26.0
+scikit-learn==1.9.1
+scipy==1.17.1
+shap==0.49.1
+slicer==0.0.8
+threadpoolctl==3.8.0
+tifffile==2026.3.3
+tqdm==4.70.1
+typing_extensions==4.16.0
+tzdata==2026.6
+xgboost==2.1.4
+EOF
+}
+
+EXPLAIN_IMPORTS='shap, lime.lime_tabular, xgboost, lightgbm, sklearn'
+explain_installed() { venv_installed "$EXPLAIN_VENV" explain_requirements "$EXPLAIN_IMPORTS"; }
+ensure_explain() { ensure_venv explain "$EXPLAIN_VENV" explain_requirements "$EXPLAIN_IMPORTS"; }
+
 # GitHub's published OpenAPI description (@octokit/openapi, from npm), against which the tests'
 # fake code host (app/codehost_forge_test.go) validates every request it receives and every answer
 # it gives. Installed with npm into $STATE/octokit-openapi, once per pinned version; not committed.
@@ -1232,6 +1283,11 @@ EOF
   else
     echo "# helm $HELM_VERSION is not installed in $HELM_DIR: run $0 up"
   fi
+  if explain_installed; then
+    echo "export VIGIL_TEST_EXPLAIN_PYTHON='$EXPLAIN_PY'"
+  else
+    echo "# shap and lime are not installed in $EXPLAIN_VENV (benchmarks only): run $0 explain"
+  fi
   if octokit_installed; then
     echo "export VIGIL_TEST_GITHUB_OPENAPI='$OCTOKIT_JSON'"
   else
@@ -1332,6 +1388,10 @@ main() {
       ;;
     env) print_env ;;
     gitea-build) gitea_build ;;
+    explain)
+      lock
+      ensure_explain
+      ;;
     versions)
       local e
       for e in "${ENGINES[@]}"; do print_version "$e"; done
@@ -1344,6 +1404,7 @@ main() {
       ;;
     -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
     *) die "unknown command '$cmd' (try: up down start stop restart kill status env versions kafka-topics logs gitea-build)" ;;
+    *) die "unknown command '$cmd' (try: up down start stop restart kill status env explain versions kafka-topics logs)" ;;
   esac
 }
 

@@ -35,6 +35,11 @@ const (
 	// exporter and OpenInference's conventions, installed by engines.sh up,
 	// that the OTLP receiver's test exports spans with.
 	OTelPython = "VIGIL_TEST_OTEL_PYTHON"
+	// ExplainPython is a Python with shap, lime, XGBoost, LightGBM and
+	// scikit-learn, installed by engines.sh explain (not by up: only
+	// benchmarks and the golden scripts need it), that BenchmarkExplain
+	// times the reference libraries with.
+	ExplainPython = "VIGIL_TEST_EXPLAIN_PYTHON"
 	// GitHubOpenAPI is the path of GitHub's published OpenAPI description
 	// (api.github.com.json of the npm package @octokit/openapi), installed
 	// by engines.sh up, that the tests' fake code host validates against.

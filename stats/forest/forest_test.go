@@ -59,7 +59,8 @@ func row(r []*float64) []float64 {
 
 // TestMarginsMatchLibraries checks each parsed model's raw output against
 // the library's own prediction: XGBoost sums its leaves in float32, so
-// within 1e-6 relative; LightGBM and scikit-learn within 1e-12.
+// within 1e-6 relative; LightGBM and scikit-learn within 1e-12. RawRows
+// gives Raw's outputs to the bit.
 func TestMarginsMatchLibraries(t *testing.T) {
 	b, err := os.ReadFile("testdata/margins.json")
 	if err != nil {
@@ -78,10 +79,21 @@ func TestMarginsMatchLibraries(t *testing.T) {
 		if m.Kind == "xgboost_json" {
 			tol = 1e-6
 		}
-		for i, r := range m.Rows {
-			got, want := e.Raw(row(r)), m.Margin[i]
+		var rows [][]float64
+		for range 70 { // more than one block of RawRows
+			for _, r := range m.Rows {
+				rows = append(rows, row(r))
+			}
+		}
+		batch := make([]float64, len(rows))
+		e.RawRows(rows, batch)
+		for i, x := range rows {
+			got, want := e.Raw(x), m.Margin[i%len(m.Rows)]
 			if math.Abs(got-want) > tol*max(1, math.Abs(want)) {
 				t.Errorf("%s row %d: got %v, want %v", m.Name, i, got, want)
+			}
+			if batch[i] != got {
+				t.Errorf("%s row %d: RawRows got %v, Raw %v", m.Name, i, batch[i], got)
 			}
 		}
 	}

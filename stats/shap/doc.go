@@ -10,7 +10,9 @@
 //     set, interventional (each background row in turn replaces the absent
 //     features; the average over the rows:
 //     feature_perturbation="interventional"). Values are of the raw output
-//     (the margin), as shap's model_output="raw".
+//     (the margin), as shap's model_output="raw". TreeExplainer gives
+//     Tree's values for many rows: per-leaf tables built once, rows split
+//     across cores.
 //   - Linear computes exact values for a linear model over a background
 //     mean: coefficient × (x − mean), of the margin for either link, as
 //     shap.LinearExplainer with feature_perturbation="interventional".

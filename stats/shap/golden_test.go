@@ -218,3 +218,42 @@ func TestKernelMatchesShap(t *testing.T) {
 		}
 	}
 }
+
+// TestTreeExplainerMatchesShap checks the tabulated TreeSHAP over many
+// rows against shap's float64 TreeExplainer to 1e-9 (and against Tree),
+// on every tree model of the golden file, with one worker and with three
+// (and then most trees left to Tree's recursion).
+func TestTreeExplainerMatchesShap(t *testing.T) {
+	g := load(t)
+	for _, c := range g.Trees {
+		e := model(t, c.Kind, c.File)
+		rows := matrix(c.Rows)
+		for _, workers := range []int{1, 3} {
+			te := shap.NewTreeExplainer(e)
+			if workers == 3 { // trees whose paths split on more than 2 features go to the recursion
+				te = shap.NewTreeExplainerLimit(e, 2)
+			}
+			got, err := te.ExplainRows(rows, workers)
+			if err != nil {
+				t.Fatalf("%s: %v", c.Name, err)
+			}
+			for i, x := range rows {
+				compare(t, c.Name+" tabulated", got[i], c.Path.Base, c.Path.Values[i], 1e-9)
+				want, err := shap.Tree(e, x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compare(t, c.Name+" tabulated vs Tree", got[i], want.Base, floatPtrs(want.Values), 1e-12)
+			}
+		}
+	}
+}
+
+// floatPtrs turns values into golden's form.
+func floatPtrs(v []float64) []*float64 {
+	out := make([]*float64, len(v))
+	for i := range v {
+		out[i] = &v[i]
+	}
+	return out
+}

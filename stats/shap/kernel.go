@@ -20,7 +20,18 @@ type KernelOptions struct {
 	Samples int
 	// Seed seeds the coalition sampler.
 	Seed uint64
+	// Progress, when set, is called as the coalitions are evaluated, with
+	// how many of how many are done; they are then evaluated in about
+	// ProgressSteps calls of the model instead of one, each of a whole
+	// number of Batch rows (so that a model called in batches of Batch
+	// rows gets no more calls than before).
+	Progress func(done, total int)
+	Batch    int
 }
+
+// ProgressSteps is about how many calls of the model the coalitions are
+// evaluated in when KernelOptions.Progress is set.
+const ProgressSteps = 20
 
 // A KernelResult is a Result and whether it is exact.
 type KernelResult struct {
@@ -46,7 +57,7 @@ func Kernel(f Model, x []float64, background [][]float64, opt KernelOptions) (Ke
 	if opt.ExactFeatures <= 0 {
 		opt.ExactFeatures = 11
 	}
-	g := &game{f: f, x: x, background: background, varying: varying(x, background)}
+	g := &game{f: f, x: x, background: background, varying: varying(x, background), progress: opt.Progress, batch: max(1, opt.Batch)}
 	m := len(g.varying)
 	fx, err := f([][]float64{x})
 	if err != nil {
@@ -98,12 +109,44 @@ type game struct {
 	x          []float64
 	background [][]float64
 	varying    []int
+	progress   func(done, total int)
+	batch      int
 }
 
 // values returns v(S) for each coalition, given as a mask over the varying
-// features (bit k set: varying feature k takes x's value), evaluating the
-// model on all their hybrid rows in one batch.
+// features (bit k set: varying feature k takes x's value): in one call of
+// the model, or, with progress, in steps of a whole number of batches
+// reporting each.
 func (g *game) values(masks []uint64) ([]float64, error) {
+	if g.progress == nil || len(masks) < 2 {
+		return g.evaluate(masks)
+	}
+	nb := len(g.background)
+	unit := g.batch / gcd(nb, g.batch) // coalitions whose rows fill whole batches
+	step := max(unit, len(masks)/ProgressSteps/unit*unit)
+	v := make([]float64, 0, len(masks))
+	for from := 0; from < len(masks); from += step {
+		part, err := g.evaluate(masks[from:min(from+step, len(masks))])
+		if err != nil {
+			return nil, err
+		}
+		v = append(v, part...)
+		g.progress(len(v), len(masks))
+	}
+	return v, nil
+}
+
+// gcd is the greatest common divisor of two positive numbers.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// evaluate returns v(S) for each coalition, evaluating the model on all
+// their hybrid rows in one batch.
+func (g *game) evaluate(masks []uint64) ([]float64, error) {
 	nb := len(g.background)
 	rows := make([][]float64, 0, len(masks)*nb)
 	flat := make([]float64, len(masks)*nb*len(g.x))

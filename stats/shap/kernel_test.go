@@ -102,3 +102,51 @@ func TestCheckAdditivity(t *testing.T) {
 		t.Errorf("got %v, want ErrAdditivity", err)
 	}
 }
+
+// TestKernelProgress checks that reporting progress changes no value (to
+// the bit), that the reports climb to the total, and that the model is
+// called with whole batches except for the last call of the coalitions:
+// exact (10 features) and sampled (12).
+func TestKernelProgress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bg := randomRows(rng, 6, 12)
+	for _, m := range []int{10, 12} {
+		x := randomRows(rng, 1, 12)[0]
+		for _, z := range bg { // features from m on do not vary
+			copy(z[m:], x[m:])
+		}
+		want, err := shap.Kernel(interacting, x, bg, shap.KernelOptions{Seed: 9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var calls []int
+		counted := func(rows [][]float64) ([]float64, error) {
+			calls = append(calls, len(rows))
+			return interacting(rows)
+		}
+		var reports [][2]int
+		got, err := shap.Kernel(counted, x, bg, shap.KernelOptions{Seed: 9, Batch: 8,
+			Progress: func(done, total int) { reports = append(reports, [2]int{done, total}) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range want.Values {
+			if got.Values[i] != want.Values[i] {
+				t.Errorf("m=%d feature %d: got %v with progress, want %v", m, i, got.Values[i], want.Values[i])
+			}
+		}
+		if len(reports) < 10 || reports[len(reports)-1][0] != reports[len(reports)-1][1] {
+			t.Fatalf("m=%d: got reports %v, want at least 10 ending at the total", m, reports)
+		}
+		for i := 1; i < len(reports); i++ {
+			if reports[i][0] <= reports[i-1][0] || reports[i][1] != reports[0][1] {
+				t.Fatalf("m=%d: got reports %v, want them climbing to one total", m, reports)
+			}
+		}
+		for i, n := range calls[2 : len(calls)-1] { // after f(x) and the empty coalition
+			if n%8 != 0 {
+				t.Errorf("m=%d call %d: got %d rows, want whole batches of 8", m, i+2, n)
+			}
+		}
+	}
+}

@@ -14,13 +14,18 @@ var _ explanation.Store = (*DB)(nil)
 
 const explanationColumns = `id, org_id, model_id, prediction_id, method, status, request, result, error, created_at, updated_at, completed_at`
 
+// explanationRead is what a read of an explanation selects: its columns
+// and its progress.
+const explanationRead = explanationColumns + `, progress_done, progress_total, progress_unit`
+
 func (s *DB) scanExplanation(row interface{ Scan(...any) error }) (explanation.Explanation, error) {
 	var e explanation.Explanation
 	var req string
 	var res sql.NullString
 	var created, updated int64
 	var completed sql.NullInt64
-	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.PredictionID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed); err != nil {
+	if err := row.Scan(&e.ID, &e.OrgID, &e.ModelID, &e.PredictionID, &e.Method, &e.Status, &req, &res, &e.Error, &created, &updated, &completed,
+		&e.Progress.Done, &e.Progress.Total, &e.Progress.Unit); err != nil {
 		return e, s.wrap(err)
 	}
 	e.CreatedAt, e.UpdatedAt, e.CompletedAt = fromMicros(created), fromMicros(updated), fromNullMicros(completed)
@@ -72,7 +77,7 @@ func (s *DB) CreateExplanation(ctx context.Context, e explanation.Explanation) e
 
 // Explanation implements explanation.Store.
 func (s *DB) Explanation(ctx context.Context, orgID, id string) (explanation.Explanation, error) {
-	return s.scanExplanation(s.db.QueryRowContext(ctx, s.q(`SELECT `+explanationColumns+` FROM explanations
+	return s.scanExplanation(s.db.QueryRowContext(ctx, s.q(`SELECT `+explanationRead+` FROM explanations
 		WHERE org_id = ? AND id = ?`), orgID, id))
 }
 
@@ -85,7 +90,7 @@ func (s *DB) Explanations(ctx context.Context, orgID string, f explanation.Filte
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}
 	}
-	return listPage(ctx, s, "explanations", explanationColumns, strings.Join(where, " AND "), "created_at DESC, id DESC",
+	return listPage(ctx, s, "explanations", explanationRead, strings.Join(where, " AND "), "created_at DESC, id DESC",
 		args, f.Offset, f.Limit, s.scanExplanation)
 }
 
@@ -112,6 +117,14 @@ func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) e
 	return store.ErrConflict
 }
 
+// ExplanationProgress implements explanation.Store: only a pending
+// explanation's progress is written.
+func (s *DB) ExplanationProgress(ctx context.Context, orgID, id string, p explanation.Progress) error {
+	_, err := s.exec(ctx, s.db, `UPDATE explanations SET progress_done = ?, progress_total = ?, progress_unit = ?
+		WHERE org_id = ? AND id = ? AND status = 'pending'`, p.Done, p.Total, p.Unit, orgID, id)
+	return err
+}
+
 // CancelExplanation implements explanation.Store: only a pending
 // explanation is cancelled.
 func (s *DB) CancelExplanation(ctx context.Context, orgID, id string, at time.Time) error {
@@ -128,7 +141,7 @@ func (s *DB) CancelExplanation(ctx context.Context, orgID, id string, at time.Ti
 
 // PendingExplanations implements explanation.Store.
 func (s *DB) PendingExplanations(ctx context.Context, limit int) ([]explanation.Explanation, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+explanationColumns+` FROM explanations WHERE status = 'pending'
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+explanationRead+` FROM explanations WHERE status = 'pending'
 		ORDER BY created_at, id LIMIT ?`), limit)
 	if err != nil {
 		return nil, s.wrap(err)

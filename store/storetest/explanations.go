@@ -14,6 +14,7 @@ var explanationTests = []test{
 	{"Explanations/AutoOncePerPrediction", testAutoOncePerPrediction},
 	{"Explanations/Coverage", testExplanationCoverage},
 	{"Explanations/Cancel", testExplanationCancel},
+	{"Explanations/Progress", testExplanationProgress},
 	{"Explanations/AutoReplicas", testAutoReplicas},
 }
 
@@ -171,4 +172,39 @@ func testExplanationList(t *testing.T, s Store) {
 	steal := newExplanation(b.ID, m1.ID, ids[0], "shap", 1)
 	steal.Status, steal.Error = explanation.StatusFailed, "stolen"
 	wantErr(t, s.FinishExplanation(ctx(t), steal), store.ErrNotFound, "FinishExplanation by another organization")
+}
+
+// testExplanationProgress: a pending explanation's progress is stored and
+// read back (on the explanation, in lists and among the pending ones); once
+// finished, or from another organization, a progress write changes
+// nothing.
+func testExplanationProgress(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	e := newExplanation(a.ID, m.ID, "0190c000-0000-7000-8000-000000000001", "kernel_shap", 1)
+	must(t, s.CreateExplanation(ctx(t), e), "CreateExplanation")
+	p := explanation.Progress{Done: 640, Total: 1024, Unit: explanation.ProgressCoalitions}
+	must(t, s.ExplanationProgress(ctx(t), a.ID, e.ID, p), "ExplanationProgress")
+	must(t, s.ExplanationProgress(ctx(t), b.ID, e.ID, explanation.Progress{Done: 1, Total: 2, Unit: "rows"}), "ExplanationProgress of another organization")
+	got, err := s.Explanation(ctx(t), a.ID, e.ID)
+	must(t, err, "Explanation")
+	equal(t, "progress", got.Progress, p)
+	list, _, err := s.Explanations(ctx(t), a.ID, explanation.Filter{ModelID: m.ID, Limit: 10})
+	must(t, err, "Explanations")
+	equal(t, "listed progress", list[0].Progress, p)
+	pending, err := s.PendingExplanations(ctx(t), 1000)
+	must(t, err, "PendingExplanations")
+	for _, x := range pending {
+		if x.ID == e.ID {
+			equal(t, "pending progress", x.Progress, p)
+		}
+	}
+	done := at(2)
+	e.Status, e.UpdatedAt, e.CompletedAt, e.Error = explanation.StatusFailed, done, &done, "gone"
+	must(t, s.FinishExplanation(ctx(t), e), "FinishExplanation")
+	must(t, s.ExplanationProgress(ctx(t), a.ID, e.ID, explanation.Progress{Done: 1024, Total: 1024, Unit: "coalitions"}), "ExplanationProgress after the finish")
+	got, err = s.Explanation(ctx(t), a.ID, e.ID)
+	must(t, err, "Explanation")
+	equal(t, "progress after the finish", got.Progress, p)
 }

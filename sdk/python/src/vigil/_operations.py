@@ -3612,4 +3612,4 @@ class AsyncOperations:
         self.workflows = AsyncWorkflows(transport)
 
 
-OPERATION_COUNT = 207
+OPERATION_COUNT = 208

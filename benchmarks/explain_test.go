@@ -1,0 +1,302 @@
+package benchmarks
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/stats/forest"
+	"github.com/vigilhq/vigil/stats/lime"
+	"github.com/vigilhq/vigil/stats/shap"
+)
+
+// explainSetup is what BenchmarkExplain's parts share: the reference
+// script's directory, its Python, the model and the rows.
+type explainSetup struct {
+	py, dir    string
+	model      *forest.Ensemble
+	rows, bg   [][]float64
+	linear     []float64 // coefficients, then the intercept
+	kernelRows int
+	limeRows   int
+	treeRows   int
+}
+
+// BenchmarkExplain measures explanations against the reference libraries
+// side by side in one run (issue 16 point 6): explain_reference.py trains
+// a 500-tree depth-8 XGBoost model on synthetic data (once per directory)
+// and times shap.TreeExplainer over 10,000 rows, shap.KernelExplainer and
+// lime's LimeTabularExplainer over the first rows; each part then times
+// Vigil on the same model, rows and background. Kernel SHAP and LIME are
+// measured twice: on the XGBoost model (each side evaluating it natively:
+// XGBoost's predict, Vigil's forest on every core) and on a linear model
+// (numpy's dot product, Go's loop), where the explainer's own work is what
+// is timed. Every part reports both sides' wall and CPU seconds (vigil-s,
+// ref-s, vigil-cpu-s, ref-cpu-s; CPU counts every thread), the ratios
+// (x = ref-s / vigil-s, x-cpu likewise) and the largest difference
+// between the two sides' values (maxdiff; LIME draws different samples, so none there).
+//
+//	eval "$(platform/testenv/engines.sh env)"
+//	go test -run '^$' -bench BenchmarkExplain -benchtime 1x -timeout 60m ./benchmarks
+//
+// VIGIL_BENCH_EXPLAIN_DIR keeps the trained model between runs;
+// VIGIL_BENCH_EXPLAIN_ROWS=K,L[,T] sets how many rows Kernel SHAP, LIME
+// and TreeSHAP explain (default 5,20,10000).
+func BenchmarkExplain(b *testing.B) {
+	s := &explainSetup{py: testenv.URL(b, testenv.ExplainPython), dir: os.Getenv("VIGIL_BENCH_EXPLAIN_DIR"), kernelRows: 5, limeRows: 20, treeRows: 10_000}
+	if s.dir == "" {
+		s.dir = b.TempDir()
+	}
+	if v := os.Getenv("VIGIL_BENCH_EXPLAIN_ROWS"); v != "" {
+		if n, err := fmt.Sscanf(v, "%d,%d,%d", &s.kernelRows, &s.limeRows, &s.treeRows); n < 2 {
+			b.Fatalf("VIGIL_BENCH_EXPLAIN_ROWS=%q: want K,L or K,L,T: %v", v, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "linear.json")); err != nil { // written last
+		s.reference(b, "prepare")
+	}
+	s.load(b)
+	b.Logf("GOMAXPROCS %d; load average at start: %s", runtime.GOMAXPROCS(0), loadAverage())
+	b.Run("tree", s.tree)
+	for _, which := range []string{"xgboost", "linear"} {
+		b.Run("kernel/"+which, func(b *testing.B) { s.kernel(b, which) })
+		b.Run("lime/"+which, func(b *testing.B) { s.lime(b, which) })
+	}
+	b.Logf("load average at end: %s", loadAverage())
+}
+
+// loadAverage returns /proc/loadavg's three figures.
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	if len(b) > 14 {
+		return string(b[:14])
+	}
+	return string(b)
+}
+
+// cpuTime is the CPU time this process has used, every thread.
+func cpuTime(b *testing.B) time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// timing is one side's wall and CPU seconds.
+type timing struct{ wall, cpu float64 }
+
+// measure runs fn b.N times and returns its wall and CPU seconds per run.
+func measure(b *testing.B, fn func()) timing {
+	b.ResetTimer()
+	start, cpu := time.Now(), cpuTime(b)
+	for range b.N {
+		fn()
+	}
+	t := timing{time.Since(start).Seconds() / float64(b.N), (cpuTime(b) - cpu).Seconds() / float64(b.N)}
+	b.StopTimer()
+	return t
+}
+
+// reference runs explain_reference.py with args and returns its wall and
+// CPU seconds (CPU: every thread of the Python process, XGBoost's too).
+func (s *explainSetup) reference(b *testing.B, mode string, args ...string) timing {
+	b.Helper()
+	cmd := exec.Command(s.py, append([]string{"explain_reference.py", mode, s.dir}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("explain_reference.py %s: %v\n%s", mode, err, out)
+	}
+	if mode == "prepare" {
+		return timing{}
+	}
+	var wall, cpu float64
+	if _, err := fmt.Sscanf(string(out), "seconds %g %g", &wall, &cpu); err != nil {
+		b.Fatalf("explain_reference.py printed %q: %v", out, err)
+	}
+	b.Logf("reference %s %v: %.3f s wall, %.3f s CPU; load average %s", mode, args, wall, cpu, loadAverage())
+	return timing{wall, cpu}
+}
+
+// readJSON decodes a file of the directory.
+func (s *explainSetup) readJSON(b *testing.B, name string, v any) {
+	b.Helper()
+	data, err := os.ReadFile(filepath.Join(s.dir, name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		b.Fatalf("%s: %v", name, err)
+	}
+}
+
+// load reads the model, the rows and the background.
+func (s *explainSetup) load(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(s.dir, "model.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s.model, err = forest.ParseXGBoost(data); err != nil {
+		b.Fatal(err)
+	}
+	s.readJSON(b, "rows.json", &s.rows)
+	s.readJSON(b, "background.json", &s.bg)
+	var lin struct {
+		Coefficients []float64 `json:"coefficients"`
+		Intercept    float64   `json:"intercept"`
+	}
+	s.readJSON(b, "linear.json", &lin)
+	s.linear = append(lin.Coefficients, lin.Intercept)
+	var margins []float64
+	s.readJSON(b, "margin.json", &margins)
+	for i, x := range s.rows[:100] {
+		if got := s.model.Raw(x); math.Abs(got-margins[i]) > 1e-4*max(1, math.Abs(margins[i])) {
+			b.Fatalf("row %d: Vigil's margin %v, XGBoost's %v", i, got, margins[i])
+		}
+	}
+}
+
+// reportExplain sets a part's metrics: both sides' wall and CPU seconds
+// and their ratios.
+func reportExplain(b *testing.B, vigil, ref timing, maxdiff float64) {
+	b.ReportMetric(vigil.wall, "vigil-s")
+	b.ReportMetric(ref.wall, "ref-s")
+	b.ReportMetric(ref.wall/vigil.wall, "x")
+	b.ReportMetric(vigil.cpu, "vigil-cpu-s")
+	b.ReportMetric(ref.cpu, "ref-cpu-s")
+	b.ReportMetric(ref.cpu/vigil.cpu, "x-cpu")
+	b.Logf("load average %s", loadAverage())
+	if maxdiff >= 0 {
+		b.ReportMetric(maxdiff, "maxdiff")
+	}
+}
+
+// tree times TreeSHAP over every row: the per-tree tables built and every
+// row explained on GOMAXPROCS goroutines, against shap.TreeExplainer.
+func (s *explainSetup) tree(b *testing.B) {
+	ref := s.reference(b, "tree", strconv.Itoa(s.treeRows))
+	var want struct {
+		Values [][]float64 `json:"values"`
+	}
+	s.readJSON(b, "tree.json", &want)
+	var got []shap.Result
+	vigil := measure(b, func() {
+		var err error
+		if got, err = shap.NewTreeExplainer(s.model).ExplainRows(s.rows[:s.treeRows], 0); err != nil {
+			b.Fatal(err)
+		}
+	})
+	maxdiff := 0.0
+	for i, r := range got {
+		for j, v := range r.Values {
+			maxdiff = max(maxdiff, math.Abs(v-want.Values[i][j]))
+		}
+	}
+	reportExplain(b, vigil, ref, maxdiff)
+}
+
+// shapModel returns which model as a batch function; the forest is
+// evaluated on GOMAXPROCS goroutines, as XGBoost's predict uses every core.
+func (s *explainSetup) shapModel(which string) shap.Model {
+	if which == "linear" {
+		return func(rows [][]float64) ([]float64, error) {
+			out := make([]float64, len(rows))
+			n := len(s.linear) - 1
+			for i, r := range rows {
+				y := s.linear[n]
+				for j, c := range s.linear[:n] {
+					y += c * r[j]
+				}
+				out[i] = y
+			}
+			return out, nil
+		}
+	}
+	return func(rows [][]float64) ([]float64, error) {
+		out := make([]float64, len(rows))
+		workers := runtime.GOMAXPROCS(0)
+		chunk := (len(rows) + workers - 1) / workers
+		var wg sync.WaitGroup
+		for from := 0; from < len(rows); from += chunk {
+			wg.Add(1)
+			go func(from int) {
+				defer wg.Done()
+				end := min(from+chunk, len(rows))
+				s.model.RawRows(rows[from:end], out[from:end])
+			}(from)
+		}
+		wg.Wait()
+		return out, nil
+	}
+}
+
+// kernel times Kernel SHAP on the first rows against shap.KernelExplainer
+// with the same background (every coalition enumerated on both sides).
+func (s *explainSetup) kernel(b *testing.B, which string) {
+	ref := s.reference(b, "kernel", strconv.Itoa(s.kernelRows), which)
+	var want struct {
+		Values [][]float64 `json:"values"`
+	}
+	s.readJSON(b, "kernel-"+which+".json", &want)
+	f := s.shapModel(which)
+	maxdiff := 0.0
+	vigil := measure(b, func() {
+		for i, x := range s.rows[:s.kernelRows] {
+			r, err := shap.Kernel(f, x, s.bg, shap.KernelOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for j, v := range r.Values {
+				maxdiff = max(maxdiff, math.Abs(v-want.Values[i][j]))
+			}
+		}
+	})
+	reportExplain(b, vigil, ref, maxdiff)
+}
+
+// lime times LIME on the first rows against lime's LimeTabularExplainer:
+// 5,000 samples drawn from the background's means and deviations, every
+// feature kept, as explanation.Artifact.Compute does.
+func (s *explainSetup) lime(b *testing.B, which string) {
+	ref := s.reference(b, "lime", strconv.Itoa(s.limeRows), which)
+	f := s.shapModel(which)
+	mean, err := shap.Mean(s.bg, len(s.rows[0]))
+	if err != nil {
+		b.Fatal(err)
+	}
+	vigil := measure(b, func() {
+		for i, x := range s.rows[:s.limeRows] {
+			scale := make([]float64, len(x))
+			for _, r := range s.bg {
+				for j, v := range r {
+					scale[j] += (v - mean[j]) * (v - mean[j])
+				}
+			}
+			for j := range scale {
+				scale[j] = math.Sqrt(scale[j] / float64(len(s.bg)))
+			}
+			rows, scaled, err := lime.Sample(x, mean, scale, 5000, false, uint64(i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			labels, err := f(rows)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := lime.Explain(lime.Input{Scaled: scaled, Labels: labels, Selection: "none"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	reportExplain(b, vigil, ref, -1)
+}
