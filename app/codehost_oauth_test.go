@@ -157,11 +157,13 @@ func callbackPath(code, state string) string {
 }
 
 // TestCodehostOAuth: authorize sends the browser to the code host with a
-// signed state; the callback with its code stores an oauth connection
-// (token sealed) and sends the browser to the front end. A state that was
-// changed, has expired, was used already or was issued to another user is
-// refused (422 naming state), and so is a code the host refuses (422
-// naming code); an API key cannot connect an account.
+// signed state; the callback with its code, reached as a browser returns
+// from the code host (no bearer token), stores an oauth connection (token
+// sealed) in the organization of the user the state was issued to and
+// sends the browser to the front end. A state that was changed, has
+// expired or was used already is refused (422 naming state), and so is a
+// code the host refuses (422 naming code); an API key cannot connect an
+// account.
 func TestCodehostOAuth(t *testing.T) {
 	f := newForge(t)
 	o := newOAuthHost(t, f)
@@ -169,7 +171,7 @@ func TestCodehostOAuth(t *testing.T) {
 		admin := s.admin()
 		state := s.authorizeState(t, o, admin)
 		code, token := o.code(f, "repo, read:org")
-		r := s.noFollow(callbackPath(code, state), admin)
+		r := s.noFollow(callbackPath(code, state), "") // the browser has no bearer token
 		back, err := url.Parse(r.header.Get("Location"))
 		if r.status != http.StatusFound || err != nil || !strings.HasPrefix(back.String(), oauthReturn+"&") || back.Query().Get("connection_id") == "" {
 			t.Fatalf("callback: got %d to %q, want 302 to the front end with connection_id", r.status, r.header.Get("Location"))
@@ -215,14 +217,23 @@ func TestCodehostOAuth(t *testing.T) {
 		expired := codehost.OAuthState{Nonce: rand.Text(), OrgID: me.str("user.organization_id"), UserID: me.str("user.id"),
 			ExpiresAt: time.Now().Add(-time.Second)}
 		refused("expired state", callbackPath(fresh, codehost.SignState([]byte(oauthKey), expired)), admin, "state", "expired")
-		other := s.user(admin, "olga", "admin")
-		refused("another user's state", callbackPath(fresh, s.authorizeState(t, o, other)), admin, "state", "another user")
 		refused("unknown code", callbackPath("not-a-code", s.authorizeState(t, o, admin)), admin, "code", "refuses this code")
 		narrow, _ := o.code(f, "repo")
 		refused("scopes lacking", callbackPath(narrow, s.authorizeState(t, o, admin)), admin, "code", "read:org")
 		refused("no state", "/codehost/oauth/callback?code="+fresh, admin, "state", "required")
 		if n := len(s.do("GET", "/codehost/connections", admin, nil).want(t, 200).list); n != 1 {
 			t.Errorf("got %d connections after the refused callbacks, want still 1", n)
+		}
+		// A state issued in another organization connects that organization,
+		// whoever's browser brings it back.
+		otherAdmin := s.signUp("oauthelsewhere")
+		elsewhere, _ := o.code(f, "repo, read:org")
+		s.noFollow(callbackPath(elsewhere, s.authorizeState(t, o, otherAdmin)), admin).want(t, http.StatusFound)
+		if n := len(s.do("GET", "/codehost/connections", admin, nil).want(t, 200).list); n != 1 {
+			t.Errorf("got %d connections in the first organization, want still 1", n)
+		}
+		if n := len(s.do("GET", "/codehost/connections", otherAdmin, nil).want(t, 200).list); n != 1 {
+			t.Errorf("got %d connections in the organization the state was issued in, want 1", n)
 		}
 		key, _ := s.key(admin, "integrations:write")
 		s.do("GET", "/codehost/oauth/authorize", key, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")

@@ -18,7 +18,11 @@ import (
 func (a *API) oauthRoutes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodGet, Path: "/codehost/oauth/authorize", Permission: PermissionWrite, Handler: a.authorize},
-		{Method: fiber.MethodGet, Path: "/codehost/oauth/callback", Permission: PermissionWrite, Handler: a.callback},
+		// The browser comes back from the code host without the user's
+		// bearer token: the signed, single-use state, issued by authorize to
+		// a user holding PermissionWrite, is the callback's authority (public
+		// to the route guard, limited per client address).
+		{Method: fiber.MethodGet, Path: "/codehost/oauth/callback", Public: true, Handler: a.callback},
 	}
 }
 
@@ -59,14 +63,15 @@ func (a *API) authorize(c *fiber.Ctx) error {
 	return c.Redirect(to, http.StatusFound)
 }
 
-// callback checks the state (signature, expiry, the caller is who started
-// it, then used once), exchanges the code, checks the account's scopes,
-// stores the connection with its token sealed and sends the browser to
-// the front end.
+// callback checks the state (signature, expiry, then used once),
+// exchanges the code, checks the account's scopes, stores the connection
+// in the organization of the user the state was issued to, with its token
+// sealed, and sends the browser to the front end. It needs no bearer
+// token: a browser returning from the code host has none.
 func (a *API) callback(c *fiber.Ctx) error {
-	o, p, err := a.oauthUser(c)
-	if err != nil {
-		return err
+	o := a.OAuth
+	if o == nil {
+		return web.Conflict("OAuth is not configured on this server (VIGIL_CODEHOST_CLIENT_ID); connect with a personal access token")
 	}
 	code, state, denied := c.Query("code"), c.Query("state"), c.Query("error")
 	var v web.Problems
@@ -87,8 +92,6 @@ func (a *API) callback(c *fiber.Ctx) error {
 		return web.Invalid("state", "has expired: authorize again (a state lasts 10 minutes)")
 	case err != nil:
 		return web.Invalid("state", "does not verify: it was not issued by this server or was changed")
-	case st.UserID != p.UserID || st.OrgID != p.OrgID:
-		return web.Invalid("state", "was issued to another user")
 	}
 	err = a.Store.ConsumeCodehostOAuthState(c.UserContext(), st, now)
 	if errors.Is(err, store.ErrNotFound) {
@@ -114,7 +117,7 @@ func (a *API) callback(c *fiber.Ctx) error {
 	if missing := acct.Missing(); len(missing) > 0 {
 		return web.Invalid("code", "the authorization lacks the scopes "+strings.Join(missing, ", ")+"; it needs "+OAuthScopes)
 	}
-	conn := Connection{ID: uuid.Must(uuid.NewV7()).String(), OrgID: p.OrgID, AuthType: AuthOAuth, Status: StatusActive,
+	conn := Connection{ID: uuid.Must(uuid.NewV7()).String(), OrgID: st.OrgID, AuthType: AuthOAuth, Status: StatusActive,
 		Username: acct.Username, Email: acct.Email, Scopes: acct.Scopes, CreatedAt: now}
 	if err := conn.keep(a.Box, g, now); err != nil {
 		return err
