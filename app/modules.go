@@ -289,6 +289,9 @@ func (a *App) initAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The link a share hands out (share_url) opens the recipient's page,
+	// outside /api/v1.
+	a.http.Get("/share/:share_slug", shares.Page)
 	schedules := a.scheduleAPI(exports)
 	guard, err := a.outboundGuard()
 	if err != nil {
