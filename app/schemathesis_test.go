@@ -68,7 +68,10 @@ var stHooks string
 // would answer 401 (TestCodehostWebhookSignature and
 // TestCodehostWebhookDeliveryOnce cover it). Likewise the download of a
 // shared report takes a token only a verified passcode issues
-// (TestExportShares covers it).
+// (TestExportShares covers it), and the dashboard's live channel takes its
+// token as a query parameter, which Schemathesis generates at random, and
+// speaks WebSocket once it is right (TestDashboardLive, TestDashboardLiveRefuses
+// and TestDashboardLiveTokenEnds cover it).
 const stConfig = `[warnings]
 fail-on = ["missing_auth"]
 
@@ -78,6 +81,10 @@ enabled = false
 
 [[operations]]
 include-operation-id = "downloadShare"
+enabled = false
+
+[[operations]]
+include-operation-id = "openDashboardLiveChannel"
 enabled = false
 `
 
