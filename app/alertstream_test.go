@@ -14,12 +14,14 @@ import (
 	"github.com/vigilhq/vigil/platform/testenv"
 )
 
-// hookReceiver is a webhook receiver on loopback that keeps what it gets.
+// hookReceiver is a webhook receiver on loopback that keeps what it gets:
+// the last request's body and headers, and every body.
 type hookReceiver struct {
 	*httptest.Server
-	mu   sync.Mutex
-	body []byte
-	head http.Header
+	mu     sync.Mutex
+	body   []byte
+	head   http.Header
+	bodies []string
 }
 
 func newHookReceiver(t *testing.T) *hookReceiver {
@@ -28,6 +30,7 @@ func newHookReceiver(t *testing.T) *hookReceiver {
 		b, _ := io.ReadAll(r.Body)
 		h.mu.Lock()
 		h.body, h.head = b, r.Header.Clone()
+		h.bodies = append(h.bodies, string(b))
 		h.mu.Unlock()
 	}))
 	t.Cleanup(h.Close)
@@ -38,6 +41,19 @@ func (h *hookReceiver) got() ([]byte, http.Header) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.body, h.head
+}
+
+// mentions counts the requests whose body names id.
+func (h *hookReceiver) mentions(id string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, b := range h.bodies {
+		if strings.Contains(b, id) {
+			n++
+		}
+	}
+	return n
 }
 
 // skewTo moves the process's clock so that it reads t now.

@@ -3,9 +3,7 @@
 package app
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -74,39 +72,6 @@ func (f *fleet) restart(name string, graceful bool) error {
 	return nil
 }
 
-// countingHook is a webhook receiver that counts the alert notifications
-// it gets, by alert instance id.
-type countingHook struct {
-	*httptest.Server
-	mu     sync.Mutex
-	bodies []string
-}
-
-func newCountingHook(t *testing.T) *countingHook {
-	h := &countingHook{}
-	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		h.mu.Lock()
-		h.bodies = append(h.bodies, string(b))
-		h.mu.Unlock()
-	}))
-	t.Cleanup(h.Close)
-	return h
-}
-
-// mentions counts the notifications that name id.
-func (h *countingHook) mentions(id string) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	n := 0
-	for _, b := range h.bodies {
-		if strings.Contains(b, id) {
-			n++
-		}
-	}
-	return n
-}
-
 // TestFaultScaleOut (issue 20, point 4): two API and two processor
 // processes on Kafka, ClickHouse, PostgreSQL and Redis. Predictions are
 // sent to both APIs in turn while one API is SIGKILLed, one processor is
@@ -119,7 +84,7 @@ func TestFaultScaleOut(t *testing.T) {
 	cfg := kafkaConfig(t)
 	cfg.Limits.Batch = 1 << 20
 	f := newFleet(t)
-	hook := newCountingHook(t)
+	hook := newHookReceiver(t)
 	role := func(r string, extra ...string) []string {
 		c := cfg
 		c.Roles = []string{r}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vigilhq/vigil/platform/jsonnum"
+	"github.com/vigilhq/vigil/platform/web"
 )
 
 // values is one array of the label-supplied form (y_true, y_pred or a
@@ -57,13 +58,13 @@ var errNotPlain = errors.New("bias: not an array of plain JSON scalars")
 // it does not read exactly so; ParseRequest then reads the body again the
 // generic way.
 func (v *values) UnmarshalJSON(b []byte) error {
-	i := skipSpace(b, 0)
+	i := web.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
 		return errNotPlain
 	}
 	v.codes = make([]uint32, 0, bytes.Count(b, []byte{','})+1)
 	d := dictionary{index: map[string]uint32{}}
-	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
+	if i = web.SkipSpace(b, i+1); i < len(b) && b[i] == ']' {
 		return end(b, i+1)
 	}
 	for i < len(b) {
@@ -76,12 +77,12 @@ func (v *values) UnmarshalJSON(b []byte) error {
 			return err
 		}
 		v.codes = append(v.codes, code)
-		if i = skipSpace(b, n); i >= len(b) {
+		if i = web.SkipSpace(b, n); i >= len(b) {
 			break
 		}
 		switch b[i] {
 		case ',':
-			i = skipSpace(b, i+1)
+			i = web.SkipSpace(b, i+1)
 		case ']':
 			v.distinct = d.values
 			return end(b, i+1)
@@ -94,7 +95,7 @@ func (v *values) UnmarshalJSON(b []byte) error {
 
 // end accepts nothing but whitespace from b[i] on.
 func end(b []byte, i int) error {
-	if skipSpace(b, i) != len(b) {
+	if web.SkipSpace(b, i) != len(b) {
 		return errNotPlain
 	}
 	return nil
@@ -206,16 +207,4 @@ func tokenEnd(b []byte, i int) int {
 		j++
 	}
 	return j
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/vigilhq/vigil/platform/jsonnum"
+	"github.com/vigilhq/vigil/platform/web"
 )
 
 // kind is the type of a column's values.
@@ -86,7 +87,7 @@ func readColumn(raw []byte) (column, *fieldError) {
 	if raw[1] != '"' {
 		c.nums = make([]float64, 0, bytes.Count(raw, []byte{','})+1)
 	}
-	i := skipWS(raw, 1)
+	i := web.SkipSpace(raw, 1)
 	if raw[i] == ']' {
 		return c, nil
 	}
@@ -100,10 +101,10 @@ func readColumn(raw []byte) (column, *fieldError) {
 		if i, err = c.element(raw, i, n); err != nil {
 			return c, err
 		}
-		i = skipWS(raw, i)
+		i = web.SkipSpace(raw, i)
 		switch raw[i] {
 		case ',':
-			i = skipWS(raw, i+1)
+			i = web.SkipSpace(raw, i+1)
 		case ']':
 			if i != len(raw)-1 {
 				return c, malformed("data after the end of the array")
@@ -134,7 +135,7 @@ func (c *column) numbers(raw []byte, i int) (int, int) {
 			i++ // the ", " Python's json module writes
 		}
 		if raw[i] <= ' ' {
-			i = skipWS(raw, i)
+			i = web.SkipSpace(raw, i)
 		}
 	}
 	c.nums = nums
@@ -258,18 +259,6 @@ func (c *column) asCategories() {
 	for _, v := range nums {
 		c.count(strconv.AppendFloat(nil, v, 'g', -1, 64))
 	}
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // stringEnd returns the index after the JSON string whose opening quote is

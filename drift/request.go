@@ -67,7 +67,7 @@ func (s *scanner) parse() (Request, error) {
 	var v web.Problems
 	var ref, cur map[string][]byte
 	body := s.b
-	s.i = skipWS(body, 0)
+	s.i = web.SkipSpace(body, 0)
 	if s.i >= len(body) || body[s.i] != '{' {
 		return req, web.BadRequest("request body must be a JSON object")
 	}
@@ -105,7 +105,7 @@ func (s *scanner) parse() (Request, error) {
 	if err != nil {
 		return req, err
 	}
-	if skipWS(body, s.i) != len(body) {
+	if web.SkipSpace(body, s.i) != len(body) {
 		return req, web.BadRequest("malformed JSON: unexpected data after the JSON value")
 	}
 	v.Required("model_id", req.ModelID)
@@ -223,7 +223,7 @@ func plain(seg []byte) bool {
 // members reads the object at s.i, calling value with each name once s.i
 // is at the value; value must move s.i past it.
 func (s *scanner) members(value func(name string) error) error {
-	s.i = skipWS(s.b, s.i+1)
+	s.i = web.SkipSpace(s.b, s.i+1)
 	if s.i < len(s.b) && s.b[s.i] == '}' {
 		s.i++
 		return nil
@@ -242,24 +242,24 @@ func (s *scanner) members(value func(name string) error) error {
 				return web.BadRequest("malformed JSON: a member name is not a valid string")
 			}
 		}
-		s.i = skipWS(s.b, end)
+		s.i = web.SkipSpace(s.b, end)
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
 			return web.BadRequest("malformed JSON: want : after a member name")
 		}
-		s.i = skipWS(s.b, s.i+1)
+		s.i = web.SkipSpace(s.b, s.i+1)
 		if s.i >= len(s.b) {
 			return web.BadRequest("malformed JSON: unexpected end of the body")
 		}
 		if err := value(name); err != nil {
 			return err
 		}
-		s.i = skipWS(s.b, s.i)
+		s.i = web.SkipSpace(s.b, s.i)
 		if s.i >= len(s.b) {
 			return web.BadRequest("malformed JSON: unexpected end of the body")
 		}
 		switch s.b[s.i] {
 		case ',':
-			s.i = skipWS(s.b, s.i+1)
+			s.i = web.SkipSpace(s.b, s.i+1)
 		case '}':
 			s.i++
 			return nil
@@ -322,7 +322,7 @@ func (s *scanner) arrayEnd(field string) (int, error) {
 	b, i := s.b, s.i
 	if j := bytes.IndexByte(b[i+1:], ']'); j >= 0 {
 		seg := b[i+1 : i+1+j]
-		if s.quick && b[skipWS(b, i+1)] != '"' {
+		if s.quick && b[web.SkipSpace(b, i+1)] != '"' {
 			s.located = append(s.located, seg)
 			return i + 2 + j, nil
 		}

@@ -98,11 +98,12 @@ func (s *keyScanner) next() bool {
 }
 
 // space skips whitespace.
-func (s *keyScanner) space() { s.i = skipSpace(s.b, s.i) }
+func (s *keyScanner) space() { s.i = SkipSpace(s.b, s.i) }
 
-// skipSpace returns the index of the first byte at or after b[i] that is
-// not JSON whitespace; len(b) if there is none.
-func skipSpace(b []byte, i int) int {
+// SkipSpace returns the index of the first byte at or after b[i] that is
+// not JSON whitespace; len(b) if there is none. The scanners of typed
+// request bodies (bias, drift) share it.
+func SkipSpace(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case ' ', '\t', '\n', '\r':

@@ -567,7 +567,7 @@ func eightDigits(x uint64) bool {
 }
 
 // space skips whitespace.
-func (c *checker) space() { c.i = skipSpace(c.b, c.i) }
+func (c *checker) space() { c.i = SkipSpace(c.b, c.i) }
 
 // path is the JSON path of the value at the top of the stack, or with
 // atObject of the object at the top (whose key is at fault): "body" for the

@@ -55,6 +55,23 @@ def _decode(res: httpx.Response) -> Any:
     return res.content
 
 
+def _request(token: str | None, query: Mapping[str, Any] | None, body: Any, content_type: str | None) -> dict[str, Any]:
+    """httpx's arguments of one call: the bearer, the query, and the body as JSON or as the bytes given."""
+    headers = {"Authorization": f"Bearer {token}"}
+    kwargs: dict[str, Any] = {"params": _query(query), "headers": headers}
+    if isinstance(body, (bytes, str)):
+        kwargs["content"] = body
+        headers["Content-Type"] = content_type or ("application/octet-stream" if isinstance(body, bytes) else "text/plain")
+    elif body is not None:
+        kwargs["json"] = body
+    return kwargs
+
+
+def _retryable(status: int, method: str, idempotent: bool) -> bool:
+    """Whether an error answer is worth another try: a 429 always, a 503 when the call changes nothing twice."""
+    return status == 429 or (status == 503 and (idempotent or method in IDEMPOTENT))
+
+
 class _Auth:
     """Credentials: an API key, or a username and password logged in on first use."""
 
@@ -102,13 +119,7 @@ class SyncTransport:
             self._login()
         relogged = False
         for attempt in range(self.max_retries + 1):
-            headers = {"Authorization": f"Bearer {self.auth.token}"}
-            kwargs: dict[str, Any] = {"params": _query(query), "headers": headers}
-            if isinstance(body, (bytes, str)):
-                kwargs["content"] = body
-                headers["Content-Type"] = content_type or ("application/octet-stream" if isinstance(body, bytes) else "text/plain")
-            elif body is not None:
-                kwargs["json"] = body
+            kwargs = _request(self.auth.token, query, body, content_type)
             try:
                 res = self.http.request(method, self.base + path, **kwargs)
             except httpx.TransportError as e:
@@ -123,9 +134,7 @@ class SyncTransport:
                 relogged = True
                 self._login()
                 continue
-            retry = attempt < self.max_retries and (
-                res.status_code == 429 or (res.status_code == 503 and (idempotent or method in IDEMPOTENT)))
-            if not retry:
+            if not (attempt < self.max_retries and _retryable(res.status_code, method, idempotent)):
                 raise err
             time.sleep(err.retry_after if err.retry_after is not None else min(0.2 * 2 ** attempt, 5))
         raise AssertionError("unreachable")
@@ -160,13 +169,7 @@ class AsyncTransport:
             await self._login()
         relogged = False
         for attempt in range(self.max_retries + 1):
-            headers = {"Authorization": f"Bearer {self.auth.token}"}
-            kwargs: dict[str, Any] = {"params": _query(query), "headers": headers}
-            if isinstance(body, (bytes, str)):
-                kwargs["content"] = body
-                headers["Content-Type"] = content_type or ("application/octet-stream" if isinstance(body, bytes) else "text/plain")
-            elif body is not None:
-                kwargs["json"] = body
+            kwargs = _request(self.auth.token, query, body, content_type)
             try:
                 res = await self.http.request(method, self.base + path, **kwargs)
             except httpx.TransportError as e:
@@ -181,9 +184,7 @@ class AsyncTransport:
                 relogged = True
                 await self._login()
                 continue
-            retry = attempt < self.max_retries and (
-                res.status_code == 429 or (res.status_code == 503 and (idempotent or method in IDEMPOTENT)))
-            if not retry:
+            if not (attempt < self.max_retries and _retryable(res.status_code, method, idempotent)):
                 raise err
             await asyncio.sleep(err.retry_after if err.retry_after is not None else min(0.2 * 2 ** attempt, 5))
         raise AssertionError("unreachable")
