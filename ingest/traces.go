@@ -60,11 +60,10 @@ func (a *API) logTraces(c *fiber.Ctx) error {
 	case err != nil:
 		return web.BadRequest(err.Error())
 	}
-	req, err := otlp.Decode(body, format)
+	batches, _, err := otlp.DecodeCalls(body, format)
 	if err != nil {
 		return web.BadRequest("not an OTLP trace export: " + err.Error())
 	}
-	batches, _ := otlp.Calls(req)
 	var recs []eventlog.Record
 	var rej rejects
 	for _, b := range batches {

@@ -71,10 +71,48 @@ func Calls(req *coltracepb.ExportTraceServiceRequest) (batches []Batch, ignored 
 
 // call maps one span, or reports that it is not an LLM call.
 func call(sp *tracepb.Span) (Call, bool) {
-	a := attrs(sp.GetAttributes())
-	c := Call{Name: sp.GetName(),
-		ModelName: a.first("gen_ai.response.model", "gen_ai.request.model", "llm.model_name"),
-		Provider:  a.first("gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"),
+	v := span{traceID: sp.GetTraceId(), spanID: sp.GetSpanId(), name: sp.GetName(), attrs: attrs(sp.GetAttributes()),
+		start: sp.GetStartTimeUnixNano(), end: sp.GetEndTimeUnixNano(),
+		failed: sp.GetStatus().GetCode() == tracepb.Status_STATUS_CODE_ERROR, message: sp.GetStatus().GetMessage()}
+	for _, ev := range sp.GetEvents() {
+		v.events = append(v.events, event{name: ev.GetName(), attrs: attrs(ev.GetAttributes())})
+	}
+	return v.call()
+}
+
+// attrSet is the attributes of a span, event or resource, however read.
+type attrSet interface {
+	// str is the attribute key as text: a string as it is, a number or
+	// bool written out, an array or map as JSON; "" when missing.
+	str(key string) string
+	// count is the first of keys present as an integer (or an
+	// integer-valued double or decimal string), -1 when none is.
+	count(keys ...string) int64
+}
+
+// span is what the mapping reads of a span, from either decoder.
+type span struct {
+	traceID, spanID []byte
+	name            string
+	attrs           attrSet
+	events          []event
+	start, end      uint64
+	// failed is a status code ERROR, message the status message.
+	failed  bool
+	message string
+}
+
+type event struct {
+	name  string
+	attrs attrSet
+}
+
+// call maps the span, or reports that it is not an LLM call.
+func (sp span) call() (Call, bool) {
+	a := sp.attrs
+	c := Call{Name: sp.name,
+		ModelName: first(a, "gen_ai.response.model", "gen_ai.request.model", "llm.model_name"),
+		Provider:  first(a, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"),
 		InputTokens: a.count("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens",
 			"llm.token_count.prompt"),
 		OutputTokens: a.count("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens",
@@ -84,36 +122,34 @@ func call(sp *tracepb.Span) (Call, bool) {
 	if c.ModelName == "" {
 		return c, false
 	}
-	if id := sp.GetTraceId(); len(id) == 16 {
+	if id := sp.traceID; len(id) == 16 {
 		c.TraceID = hex.EncodeToString(id)
 	}
-	if id := sp.GetSpanId(); len(id) == 8 {
+	if id := sp.spanID; len(id) == 8 {
 		c.SpanID = hex.EncodeToString(id)
 	}
-	c.Prompt = a.first("gen_ai.input.messages", "gen_ai.prompt", "input.value")
-	c.Completion = a.first("gen_ai.output.messages", "gen_ai.completion", "output.value")
-	for _, ev := range sp.GetEvents() {
-		ea := attrs(ev.GetAttributes())
-		switch ev.GetName() {
+	c.Prompt = first(a, "gen_ai.input.messages", "gen_ai.prompt", "input.value")
+	c.Completion = first(a, "gen_ai.output.messages", "gen_ai.completion", "output.value")
+	for _, ev := range sp.events {
+		switch ev.name {
 		case "gen_ai.content.prompt":
 			if c.Prompt == "" {
-				c.Prompt = ea.first("gen_ai.prompt", "gen_ai.input.messages")
+				c.Prompt = first(ev.attrs, "gen_ai.prompt", "gen_ai.input.messages")
 			}
 		case "gen_ai.content.completion":
 			if c.Completion == "" {
-				c.Completion = ea.first("gen_ai.completion", "gen_ai.output.messages")
+				c.Completion = first(ev.attrs, "gen_ai.completion", "gen_ai.output.messages")
 			}
 		}
 	}
-	start, end := sp.GetStartTimeUnixNano(), sp.GetEndTimeUnixNano()
-	if start > 0 && end >= start {
+	if start, end := sp.start, sp.end; start > 0 && end >= start {
 		ms := float64(end-start) / 1e6
 		c.LatencyMS = &ms
 	}
-	if sp.GetStatus().GetCode() == tracepb.Status_STATUS_CODE_ERROR {
-		c.Error = sp.GetStatus().GetMessage()
+	if sp.failed {
+		c.Error = sp.message
 		if c.Error == "" {
-			c.Error = a.first("error.type")
+			c.Error = first(a, "error.type")
 		}
 		if c.Error == "" {
 			c.Error = "error"
@@ -133,8 +169,6 @@ func attrs(kvs []*commonpb.KeyValue) attributes {
 	return a
 }
 
-// str is the attribute key as text: a string as it is, a number or bool
-// written out, an array or map as JSON; "" when missing.
 func (a attributes) str(key string) string {
 	return text(a[key])
 }
@@ -183,8 +217,8 @@ func plain(v *commonpb.AnyValue) any {
 	return nil
 }
 
-// first is the first of keys present with a non-empty text.
-func (a attributes) first(keys ...string) string {
+// first is the first of keys present in a with a non-empty text.
+func first(a attrSet, keys ...string) string {
 	for _, k := range keys {
 		if s := a.str(k); s != "" {
 			return s
@@ -193,8 +227,6 @@ func (a attributes) first(keys ...string) string {
 	return ""
 }
 
-// count is the first of keys present as an integer (or an integer-valued
-// double or decimal string), -1 when none is.
 func (a attributes) count(keys ...string) int64 {
 	for _, k := range keys {
 		switch x := a[k].GetValue().(type) {

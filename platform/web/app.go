@@ -58,6 +58,12 @@ func NewApp(o Options) *fiber.App {
 		// many times, is answered in the envelope (422 naming it) rather
 		// than with a bare 431 the document does not list.
 		ReadBufferSize: 32 << 10,
+		// A connection gives its body buffer back to a shared pool after each
+		// request and its read and write buffers while idle. Without it each
+		// keep-alive connection keeps the largest body it was sent (an OTLP
+		// export of 512 spans is about 1 MB) for as long as it stays open, so
+		// memory grew with the connections clients left open (issue 18).
+		ReduceMemoryUsage: true,
 	})
 	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL, singleQuery)
 	return app
