@@ -2,6 +2,7 @@ package shap
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sync"
 
@@ -83,26 +84,73 @@ func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64,
 			c.nodes = append(c.nodes, cn)
 		}
 	}
-	input := make([]float64, len(x))
 	for from := 0; from < len(background); from += chunkRows {
-		left := make([]uint64, len(c.nodes))
-		for r, z := range background[from:min(from+chunkRows, len(background))] {
-			for j, v := range z {
-				input[j] = e.Input(v)
-			}
-			for ti := range e.Trees {
-				base := c.roots[ti]
-				for ni := range e.Trees[ti].Nodes {
-					n := &e.Trees[ti].Nodes[ni]
-					if !n.Leaf() && e.Next(n, input[n.Feature]) == n.Left {
-						left[base+int32(ni)] |= 1 << r
-					}
-				}
-			}
-		}
-		c.lefts = append(c.lefts, left)
+		c.lefts = append(c.lefts, leftSets(e, background[from:min(from+chunkRows, len(background))], len(c.nodes)))
 	}
 	return c
+}
+
+// leftSets returns, for every node of e's trees (numbered as a
+// coalitionForest does), the set of rows (at most 64) that go left there.
+func leftSets(e *forest.Ensemble, rows [][]float64, nodes int) []uint64 {
+	nf := e.NumFeatures
+	col := make([]float64, nf*len(rows)) // feature-major, rounded as e compares
+	var nan, zero = make([]uint64, nf), make([]uint64, nf)
+	for r, z := range rows {
+		for j, v := range z[:nf] {
+			v = e.Input(v)
+			col[j*len(rows)+r] = v
+			if v != v {
+				nan[j] |= 1 << r
+			} else if math.Abs(v) <= 1e-35 {
+				zero[j] |= 1 << r
+			}
+		}
+	}
+	left := make([]uint64, nodes)
+	at := 0
+	for ti := range e.Trees {
+		for ni := range e.Trees[ti].Nodes {
+			n := &e.Trees[ti].Nodes[ni]
+			if n.Leaf() {
+				at++
+				continue
+			}
+			var set uint64
+			vals := col[n.Feature*len(rows) : (n.Feature+1)*len(rows)]
+			if e.Compare == forest.Less {
+				for r, v := range vals {
+					set |= one(v < n.Threshold) << r
+				}
+			} else {
+				for r, v := range vals {
+					set |= one(v <= n.Threshold) << r
+				}
+			}
+			odd := nan[n.Feature]
+			if n.Missing == forest.MissingZero {
+				odd |= zero[n.Feature]
+			}
+			for ; odd != 0; odd &= odd - 1 { // Next's rules for missing values
+				r := bits.TrailingZeros64(odd)
+				set &^= 1 << r
+				if e.Next(n, vals[r]) == n.Left {
+					set |= 1 << r
+				}
+			}
+			left[at] = set
+			at++
+		}
+	}
+	return left
+}
+
+// one is 1 for true.
+func one(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // values returns v(S) of each coalition (bit k: varying feature k takes

@@ -18,6 +18,17 @@ func rawModel(e *forest.Ensemble) shap.Model {
 	}
 }
 
+// rowModel is e's raw output row by row (Raw: the plain walk of the nodes).
+func rowModel(e *forest.Ensemble) shap.Model {
+	return func(rows [][]float64) ([]float64, error) {
+		out := make([]float64, len(rows))
+		for i, x := range rows {
+			out[i] = e.Raw(x)
+		}
+		return out, nil
+	}
+}
+
 // TestKernelTreeMatchesShap checks KernelTree on every golden tree model
 // (XGBoost, LightGBM, scikit-learn; 40 background rows, 5 features: every
 // coalition enumerated) against shap.KernelExplainer over shap's float64
@@ -59,45 +70,6 @@ func TestKernelTreeMatchesShap(t *testing.T) {
 // same reports whether a and b are the same float64, bit for bit.
 func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
-// randomEnsemble builds a valid ensemble of up to 6 trees over nf
-// features with every comparison, missing-value rule and rounding.
-func randomEnsemble(rng *rand.Rand, nf int) *forest.Ensemble {
-	e := &forest.Ensemble{Base: rng.NormFloat64(), Scale: 1 + rng.Float64(), Compare: forest.Compare(rng.IntN(2)), Float32: rng.IntN(2) == 0, NumFeatures: nf}
-	var grow func(t *forest.Tree, depth int) int
-	grow = func(t *forest.Tree, depth int) int {
-		i := len(t.Nodes)
-		t.Nodes = append(t.Nodes, forest.Node{Left: -1, Right: -1, Value: rng.NormFloat64()})
-		if depth == 0 || rng.IntN(5) == 0 {
-			return i
-		}
-		thr := math.Round(rng.NormFloat64()*4) / 4 // often equal to an input: both comparisons matter
-		n := forest.Node{Feature: rng.IntN(nf), Threshold: thr, DefaultLeft: rng.IntN(2) == 0, Missing: forest.Missing(rng.IntN(3))}
-		n.Left = grow(t, depth-1)
-		n.Right = grow(t, depth-1)
-		t.Nodes[i] = n
-		return i
-	}
-	for range 1 + rng.IntN(6) {
-		var t forest.Tree
-		grow(&t, 1+rng.IntN(7))
-		e.Trees = append(e.Trees, t)
-	}
-	return e
-}
-
-// randomInput draws a feature value: often on a threshold, sometimes 0 or NaN.
-func randomInput(rng *rand.Rand) float64 {
-	switch rng.IntN(8) {
-	case 0:
-		return math.NaN()
-	case 1:
-		return 0
-	case 2:
-		return math.Round(rng.NormFloat64()*4) / 4
-	}
-	return rng.NormFloat64()
-}
-
 // TestKernelTreeEqualsHybridRows is the property behind KernelTree: on
 // random ensembles, explained rows, backgrounds (1 to 150 rows, across the
 // 64-row sets) and coalitions, the walk's v(S) equals the mean of the
@@ -107,20 +79,20 @@ func TestKernelTreeEqualsHybridRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 6))
 	for trial := range 300 {
 		nf := 1 + rng.IntN(7)
-		e := randomEnsemble(rng, nf)
+		e := forest.Random(rng, nf)
 		if err := e.Validate(); err != nil {
 			t.Fatal(err)
 		}
 		x := make([]float64, nf)
 		for j := range x {
-			x[j] = randomInput(rng)
+			x[j] = forest.RandomInput(rng)
 		}
 		bg := make([][]float64, 1+rng.IntN(150))
 		fixed := rng.IntN(nf) // a feature equal to x's in every background row
 		for b := range bg {
 			bg[b] = make([]float64, nf)
 			for j := range bg[b] {
-				bg[b][j] = randomInput(rng)
+				bg[b][j] = forest.RandomInput(rng)
 			}
 			bg[b][fixed] = x[fixed]
 		}
@@ -134,7 +106,7 @@ func TestKernelTreeEqualsHybridRows(t *testing.T) {
 		for m := range masks {
 			masks[m] = rng.Uint64() & (1<<len(varying) - 1)
 		}
-		want, err := shap.HybridValues(rawModel(e), x, bg, varying, masks)
+		want, err := shap.HybridValues(rowModel(e), x, bg, varying, masks)
 		if err != nil {
 			t.Fatal(err)
 		}
