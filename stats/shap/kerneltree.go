@@ -72,6 +72,11 @@ func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64,
 		bit[i] = 1 << k
 	}
 	c := &coalitionForest{e: e, rows: len(background), workers: workers}
+	total := 0
+	for ti := range e.Trees {
+		total += len(e.Trees[ti].Nodes)
+	}
+	c.nodes = make([]cnode, 0, total)
 	for ti := range e.Trees {
 		base := int32(len(c.nodes))
 		c.roots = append(c.roots, base)
@@ -157,14 +162,14 @@ func one(b bool) uint64 {
 // x's value), as game.evaluate computes it from the hybrid rows.
 func (c *coalitionForest) values(masks []uint64) ([]float64, error) {
 	nb := c.rows
-	acc := make([]float64, len(masks)*nb)
+	acc := make([]float64, len(masks)*nb+chunkRows) // the last coalition's last set may index up to 63 rows past its sums
 	per := (len(masks) + c.workers - 1) / c.workers
 	var wg sync.WaitGroup
 	for from := 0; from < len(masks); from += per {
 		wg.Add(1)
 		go func(from, to int) {
 			defer wg.Done()
-			c.walkAll(masks[from:to], acc[from*nb:to*nb])
+			c.walkAll(masks[from:to], acc[from*nb:]) // to the end: the padding
 		}(from, min(from+per, len(masks)))
 	}
 	wg.Wait()
@@ -188,7 +193,7 @@ func (c *coalitionForest) walkAll(masks []uint64, acc []float64) {
 			for ch, left := range c.lefts {
 				from := ch * chunkRows
 				n := min(chunkRows, c.rows-from)
-				stack = c.walk(root, 1<<n-1, mask, left, acc[m*c.rows+from:], stack)
+				stack = c.walk(root, 1<<n-1, mask, left, (*[chunkRows]float64)(acc[m*c.rows+from:]), stack)
 			}
 		}
 	}
@@ -197,12 +202,12 @@ func (c *coalitionForest) walkAll(masks []uint64, acc []float64) {
 // walk takes the rows of set down the tree from node i for coalition
 // mask, adding each leaf's value to acc of the rows that reach it; stack
 // is scratch space, returned for reuse.
-func (c *coalitionForest) walk(i int32, set, mask uint64, left []uint64, acc []float64, stack []frame) []frame {
+func (c *coalitionForest) walk(i int32, set, mask uint64, left []uint64, acc *[chunkRows]float64, stack []frame) []frame {
 	for {
 		n := &c.nodes[i]
 		if n.left < 0 {
 			for s := set; s != 0; s &= s - 1 {
-				acc[bits.TrailingZeros64(s)] += n.value
+				acc[bits.TrailingZeros64(s)&(chunkRows-1)] += n.value
 			}
 			if len(stack) == 0 {
 				return stack
