@@ -4,8 +4,10 @@
     python explain_reference.py tree DIR       # shap.TreeExplainer(model).shap_values(X) over every row
     python explain_reference.py kernel DIR N M # shap.KernelExplainer on the first N rows, model M
     python explain_reference.py lime DIR N M   # lime's LimeTabularExplainer on the first N rows, model M
+    python explain_reference.py predict DIR N M P  # the model's own predict over the first N rows, P passes
 
-Each timing mode prints one line, "seconds <wall> <cpu>", and writes the values it computed to
+Each timing mode prints "seconds <wall> <cpu>", then "model <wall> <cpu>": the share of that
+time spent inside the model (XGBoost's predict or the dot product), and writes the values it computed to
 DIR/<mode>.json (kernel and lime: DIR/<mode>-<M>.json), which the Go benchmark compares with its own.
 M is "xgboost" (the booster's margin) or "linear" (a least-squares line fitted on the same training
 rows, DIR/linear.json: numpy's dot product, so that what is timed is the explainer, not the model).
@@ -99,6 +101,17 @@ def main():
     which = sys.argv[4] if len(sys.argv) > 4 else "xgboost"
     name = mode if mode == "tree" else f"{mode}-{which}"
 
+    spent = [0.0, 0.0]  # wall and CPU seconds inside the model (XGBoost's predict or numpy's dot)
+
+    def model_timed(fn):
+        def f(z):
+            w, c = time.perf_counter(), time.process_time()
+            out = fn(z)
+            spent[0] += time.perf_counter() - w
+            spent[1] += time.process_time() - c
+            return out
+        return f
+
     def margin(z):
         return booster.predict(xgb.DMatrix(z), output_margin=True).astype(np.float64)
 
@@ -110,7 +123,12 @@ def main():
         def margin(z):  # noqa: F811
             return np.asarray(z) @ coef + intercept
 
-    if mode == "tree":
+    margin = model_timed(margin)
+    if mode == "predict":  # XGBoost's own predict over the rows, as many passes as asked
+        passes = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+        _, wall, cpu = timed(lambda: [margin(rows) for _ in range(passes)])
+        out = {"passes": passes}
+    elif mode == "tree":
         explainer = shap.TreeExplainer(booster)
         assert explainer.model.model_type == "xgboost", explainer.model.model_type
         values, wall, cpu = timed(lambda: explainer.shap_values(rows))
@@ -145,6 +163,7 @@ def main():
     with open(os.path.join(d, name + ".json"), "w") as f:
         json.dump(out, f)
     print(f"seconds {wall:.6f} {cpu:.6f}")
+    print(f"model {spent[0]:.6f} {spent[1]:.6f}")
 
 
 if __name__ == "__main__":

@@ -39,12 +39,18 @@ type explainSetup struct {
 // lime's LimeTabularExplainer over the first rows; each part then times
 // Vigil on the same model, rows and background. Kernel SHAP and LIME are
 // measured twice: on the XGBoost model (each side evaluating it natively:
-// XGBoost's predict, Vigil's forest on every core) and on a linear model
+// XGBoost's predict; Vigil's shap.KernelTree, as explanation uses it for a
+// tree artifact, and RawRows for LIME, on every core) and on a linear model
 // (numpy's dot product, Go's loop), where the explainer's own work is what
 // is timed. Every part reports both sides' wall and CPU seconds (vigil-s,
 // ref-s, vigil-cpu-s, ref-cpu-s; CPU counts every thread), the ratios
 // (x = ref-s / vigil-s, x-cpu likewise) and the largest difference
 // between the two sides' values (maxdiff; LIME draws different samples, so none there).
+// The predict part times the model alone over 10,000 rows against
+// XGBoost's predict; the reference also reports its seconds inside the
+// model (ref-model-cpu-s). VIGIL_BENCH_EXPLAIN_HYBRID=1 also times Kernel
+// SHAP through the hybrid rows (shap.Kernel over RawRows), as before
+// KernelTree.
 //
 //	eval "$(platform/testenv/engines.sh env)"
 //	go test -run '^$' -bench BenchmarkExplain -benchtime 1x -timeout 60m ./benchmarks
@@ -68,6 +74,7 @@ func BenchmarkExplain(b *testing.B) {
 	s.load(b)
 	b.Logf("GOMAXPROCS %d; load average at start: %s", runtime.GOMAXPROCS(0), loadAverage())
 	b.Run("tree", s.tree)
+	b.Run("predict", s.predict)
 	for _, which := range []string{"xgboost", "linear"} {
 		b.Run("kernel/"+which, func(b *testing.B) { s.kernel(b, which) })
 		b.Run("lime/"+which, func(b *testing.B) { s.lime(b, which) })
@@ -94,7 +101,10 @@ func cpuTime(b *testing.B) time.Duration {
 }
 
 // timing is one side's wall and CPU seconds.
-type timing struct{ wall, cpu float64 }
+type timing struct {
+	wall, cpu           float64
+	modelWall, modelCPU float64 // the reference's seconds inside the model (XGBoost's predict)
+}
 
 // measure runs fn b.N times and returns its wall and CPU seconds per run.
 func measure(b *testing.B, fn func()) timing {
@@ -103,7 +113,7 @@ func measure(b *testing.B, fn func()) timing {
 	for range b.N {
 		fn()
 	}
-	t := timing{time.Since(start).Seconds() / float64(b.N), (cpuTime(b) - cpu).Seconds() / float64(b.N)}
+	t := timing{wall: time.Since(start).Seconds() / float64(b.N), cpu: (cpuTime(b) - cpu).Seconds() / float64(b.N)}
 	b.StopTimer()
 	return t
 }
@@ -120,12 +130,13 @@ func (s *explainSetup) reference(b *testing.B, mode string, args ...string) timi
 	if mode == "prepare" {
 		return timing{}
 	}
-	var wall, cpu float64
-	if _, err := fmt.Sscanf(string(out), "seconds %g %g", &wall, &cpu); err != nil {
+	var t timing
+	if _, err := fmt.Sscanf(string(out), "seconds %g %g\nmodel %g %g", &t.wall, &t.cpu, &t.modelWall, &t.modelCPU); err != nil {
 		b.Fatalf("explain_reference.py printed %q: %v", out, err)
 	}
-	b.Logf("reference %s %v: %.3f s wall, %.3f s CPU; load average %s", mode, args, wall, cpu, loadAverage())
-	return timing{wall, cpu}
+	b.Logf("reference %s %v: %.3f s wall, %.3f s CPU, of which in the model %.3f s wall, %.3f s CPU; load average %s",
+		mode, args, t.wall, t.cpu, t.modelWall, t.modelCPU, loadAverage())
+	return t
 }
 
 // readJSON decodes a file of the directory.
@@ -175,6 +186,7 @@ func reportExplain(b *testing.B, vigil, ref timing, maxdiff float64) {
 	b.ReportMetric(vigil.cpu, "vigil-cpu-s")
 	b.ReportMetric(ref.cpu, "ref-cpu-s")
 	b.ReportMetric(ref.cpu/vigil.cpu, "x-cpu")
+	b.ReportMetric(ref.modelCPU, "ref-model-cpu-s")
 	b.Logf("load average %s", loadAverage())
 	if maxdiff >= 0 {
 		b.ReportMetric(maxdiff, "maxdiff")
@@ -249,10 +261,26 @@ func (s *explainSetup) kernel(b *testing.B, which string) {
 	}
 	s.readJSON(b, "kernel-"+which+".json", &want)
 	f := s.shapModel(which)
+	explain := func(x []float64) (shap.KernelResult, error) { return shap.Kernel(f, x, s.bg, shap.KernelOptions{}) }
+	if which == "xgboost" { // as explanation does for a tree artifact
+		explain = func(x []float64) (shap.KernelResult, error) {
+			return shap.KernelTree(s.model, x, s.bg, shap.KernelOptions{Workers: runtime.GOMAXPROCS(0)})
+		}
+	}
+	var hybrid timing
+	if which == "xgboost" && os.Getenv("VIGIL_BENCH_EXPLAIN_HYBRID") != "" { // the hybrid rows through the forest, as before KernelTree
+		hybrid = measure(b, func() {
+			for _, x := range s.rows[:s.kernelRows] {
+				if _, err := shap.Kernel(f, x, s.bg, shap.KernelOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	maxdiff := 0.0
 	vigil := measure(b, func() {
 		for i, x := range s.rows[:s.kernelRows] {
-			r, err := shap.Kernel(f, x, s.bg, shap.KernelOptions{})
+			r, err := explain(x)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -262,6 +290,69 @@ func (s *explainSetup) kernel(b *testing.B, which string) {
 		}
 	})
 	reportExplain(b, vigil, ref, maxdiff)
+	if hybrid.cpu > 0 {
+		b.Logf("hybrid rows (shap.Kernel over RawRows): %.3f s wall, %.3f s CPU; KernelTree %.1fx less CPU", hybrid.wall, hybrid.cpu, hybrid.cpu/vigil.cpu)
+		b.ReportMetric(hybrid.cpu, "hybrid-cpu-s")
+	}
+}
+
+// predict times evaluating the XGBoost model over the rows (5 passes)
+// against XGBoost's own predict (every core) on the same rows: Raw row by
+// row (the walk of the nodes), blocks of 64 rows over the nodes (RawRows
+// before its flat layout), RawRows on one goroutine and on GOMAXPROCS.
+func (s *explainSetup) predict(b *testing.B) {
+	const passes = 5
+	rows := s.rows[:min(len(s.rows), 10_000)]
+	ref := s.reference(b, "predict", strconv.Itoa(len(rows)), "xgboost", strconv.Itoa(passes))
+	out := make([]float64, len(rows))
+	naive := measure(b, func() {
+		for range passes {
+			for i, x := range rows {
+				out[i] = s.model.Raw(x)
+			}
+		}
+	})
+	blocked := measure(b, func() { // RawRows before the flat layout: blocks of 64 rows over the Node structs
+		for range passes {
+			for from := 0; from < len(rows); from += 64 {
+				block, sums := rows[from:min(from+64, len(rows))], out[from:min(from+64, len(rows))]
+				clear(sums)
+				for ti := range s.model.Trees {
+					for r, x := range block {
+						sums[r] += s.model.Leaf(&s.model.Trees[ti], x).Value
+					}
+				}
+				for r := range sums {
+					sums[r] = s.model.Base + s.model.Scale*sums[r]
+				}
+			}
+		}
+	})
+	one := measure(b, func() {
+		for range passes {
+			s.model.RawRows(rows, out)
+		}
+	})
+	f := s.shapModel("xgboost")
+	all := measure(b, func() {
+		for range passes {
+			if _, err := f(rows); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	var margins []float64
+	s.readJSON(b, "margin.json", &margins)
+	maxdiff := 0.0
+	for i, y := range out {
+		maxdiff = max(maxdiff, math.Abs(y-margins[i]))
+	}
+	reportExplain(b, all, ref, maxdiff)
+	b.ReportMetric(naive.cpu, "raw-cpu-s")
+	b.ReportMetric(blocked.cpu, "blocked-cpu-s")
+	b.ReportMetric(one.cpu, "rawrows1-cpu-s")
+	b.Logf("%d rows x %d passes: XGBoost predict %.3f s wall %.3f s CPU; Raw row by row %.3f s wall %.3f s CPU; blocks over Nodes (before) %.3f s wall %.3f s CPU; RawRows 1 goroutine %.3f s wall %.3f s CPU; RawRows %d goroutines %.3f s wall %.3f s CPU",
+		len(rows), passes, ref.wall, ref.cpu, naive.wall, naive.cpu, blocked.wall, blocked.cpu, one.wall, one.cpu, runtime.GOMAXPROCS(0), all.wall, all.cpu)
 }
 
 // lime times LIME on the first rows against lime's LimeTabularExplainer:

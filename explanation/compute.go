@@ -143,7 +143,11 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 		}
 	case method == MethodKernelSHAP:
 		var k shap.KernelResult
-		k, err = shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+		if e != nil { // the same numbers as the hybrid rows, one walk per tree and coalition
+			k, err = shap.KernelTree(e, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+		} else {
+			k, err = shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+		}
 		r = k.Result
 		if !k.Exact {
 			res.Approximation = Approximate

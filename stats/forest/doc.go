@@ -14,6 +14,12 @@
 // node's cover (the training weight that reached it), which
 // path-dependent TreeSHAP needs.
 //
+// Raw walks one row down the nodes; RawRows evaluates many rows on a flat
+// copy of the trees (16-byte nodes, children side by side, made on its
+// first call) in blocks of 64 rows taken level by level, with the same
+// numbers bit for bit. Random makes random valid ensembles for property
+// tests.
+//
 // Inputs of XGBoost and scikit-learn models are compared in float32, as
 // those libraries (and shap) do; LightGBM compares in float64.
 // Categorical splits and multi-output models are refused (ErrInvalid) for

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 )
 
 // ErrInvalid is wrapped by every error about a model that cannot be read
@@ -67,6 +68,8 @@ type Ensemble struct {
 	NumFeatures int      // features the model reads
 	Features    []string // their names, when the artifact has them
 	Link        string   // "identity" or "logit": what turns the raw output into the prediction
+
+	flatCache atomic.Pointer[flatForest] // RawRows' layout, made on its first call
 }
 
 // Input rounds x as the model compares it (float32 where Float32 is set).
@@ -126,29 +129,6 @@ func (e *Ensemble) Raw(x []float64) float64 {
 		s += e.Leaf(&e.Trees[i], x).Value
 	}
 	return e.Base + e.Scale*s
-}
-
-// rawBlock is how many rows RawRows takes through each tree in turn.
-const rawBlock = 64
-
-// RawRows writes the raw output of each row to out (len(out) ≥
-// len(rows)), equal to Raw's. It takes blocks of rows through one tree
-// after another, so that a tree's nodes are read from cache once per block
-// rather than once per row, as XGBoost's predictor does.
-func (e *Ensemble) RawRows(rows [][]float64, out []float64) {
-	for from := 0; from < len(rows); from += rawBlock {
-		block, sums := rows[from:min(from+rawBlock, len(rows))], out[from:min(from+rawBlock, len(rows))]
-		clear(sums)
-		for ti := range e.Trees {
-			t := &e.Trees[ti]
-			for r, x := range block {
-				sums[r] += e.Leaf(t, x).Value
-			}
-		}
-		for r := range sums {
-			sums[r] = e.Base + e.Scale*sums[r]
-		}
-	}
 }
 
 // Predict maps a raw output through the link: the probability for logit.

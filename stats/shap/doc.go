@@ -20,6 +20,10 @@
 //     background set: every coalition enumerated when there are at most
 //     ExactFeatures varying features (equal to shap.KernelExplainer to
 //     1e-9), sampled coalitions with the Shapley kernel's weights otherwise.
+//     KernelTree is Kernel for a forest.Ensemble's raw output with the same
+//     numbers bit for bit: instead of evaluating coalitions × background
+//     hybrid rows, it walks each tree once per coalition carrying the set
+//     of background rows (64 to a uint64) that reach each node.
 //
 // Figures match shap 0.49.1 (testdata/generate.py pins it and writes the
 // golden files golden_test.go reads).

@@ -27,6 +27,9 @@ type KernelOptions struct {
 	// rows gets no more calls than before).
 	Progress func(done, total int)
 	Batch    int
+	// Workers is how many goroutines KernelTree evaluates the coalitions
+	// on (default 1); Kernel calls its model from one.
+	Workers int
 }
 
 // ProgressSteps is about how many calls of the model the coalitions are
@@ -46,6 +49,13 @@ type KernelResult struct {
 // varying features). The base value is the mean output over the
 // background.
 func Kernel(f Model, x []float64, background [][]float64, opt KernelOptions) (KernelResult, error) {
+	return kernel(f, nil, x, background, opt)
+}
+
+// kernel is Kernel with the coalitions' values computed by the function
+// newEval returns for the varying features when it is set (the same numbers
+// as f gives on the hybrid rows), from f's hybrid rows otherwise.
+func kernel(f Model, newEval func(varying []int) func(masks []uint64) ([]float64, error), x []float64, background [][]float64, opt KernelOptions) (KernelResult, error) {
 	if len(background) == 0 {
 		return KernelResult{}, fmt.Errorf("%w: the background set is empty", ErrInvalid)
 	}
@@ -58,6 +68,10 @@ func Kernel(f Model, x []float64, background [][]float64, opt KernelOptions) (Ke
 		opt.ExactFeatures = 11
 	}
 	g := &game{f: f, x: x, background: background, varying: varying(x, background), progress: opt.Progress, batch: max(1, opt.Batch)}
+	g.eval = g.evaluate
+	if newEval != nil {
+		g.eval = newEval(g.varying)
+	}
 	m := len(g.varying)
 	fx, err := f([][]float64{x})
 	if err != nil {
@@ -111,6 +125,7 @@ type game struct {
 	varying    []int
 	progress   func(done, total int)
 	batch      int
+	eval       func(masks []uint64) ([]float64, error) // v(S) of each coalition: evaluate, or a tree traversal
 }
 
 // values returns v(S) for each coalition, given as a mask over the varying
@@ -119,14 +134,14 @@ type game struct {
 // reporting each.
 func (g *game) values(masks []uint64) ([]float64, error) {
 	if g.progress == nil || len(masks) < 2 {
-		return g.evaluate(masks)
+		return g.eval(masks)
 	}
 	nb := len(g.background)
 	unit := g.batch / gcd(nb, g.batch) // coalitions whose rows fill whole batches
 	step := max(unit, len(masks)/ProgressSteps/unit*unit)
 	v := make([]float64, 0, len(masks))
 	for from := 0; from < len(masks); from += step {
-		part, err := g.evaluate(masks[from:min(from+step, len(masks))])
+		part, err := g.eval(masks[from:min(from+step, len(masks))])
 		if err != nil {
 			return nil, err
 		}

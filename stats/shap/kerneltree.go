@@ -1,0 +1,235 @@
+package shap
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"sync"
+
+	"github.com/vigilhq/vigil/stats/forest"
+)
+
+// KernelTree is Kernel for the raw output of tree ensemble e (what
+// e.RawRows returns) with the same numbers, bit for bit: every
+// coalition's value is still the mean over the background of e's output
+// on the hybrid rows (x on the coalition, the background row elsewhere),
+// but each tree is walked once per coalition carrying the set of
+// background rows down: a split on a feature of the coalition sends the
+// whole set the way x goes, any other split divides the set by the
+// threshold, and a leaf adds its value to each row of the set that
+// reaches it. Each row still gets its trees' values added in tree order,
+// so the sums, and so the Shapley values, are those of the hybrid rows;
+// what goes is walking |background| rows through every tree one by one.
+// opt.Workers goroutines share the coalitions.
+func KernelTree(e *forest.Ensemble, x []float64, background [][]float64, opt KernelOptions) (KernelResult, error) {
+	if len(x) < e.NumFeatures {
+		return KernelResult{}, fmt.Errorf("%w: the row has %d features, the model reads %d", ErrInvalid, len(x), e.NumFeatures)
+	}
+	f := func(rows [][]float64) ([]float64, error) {
+		out := make([]float64, len(rows))
+		e.RawRows(rows, out)
+		return out, nil
+	}
+	newEval := func(varying []int) func([]uint64) ([]float64, error) {
+		return newCoalitionForest(e, x, background, varying, max(1, opt.Workers)).values
+	}
+	return kernel(f, newEval, x, background, opt)
+}
+
+// chunkRows is how many background rows one set (a uint64) carries.
+const chunkRows = 64
+
+// cnode is one node of a coalitionForest, at the forest node's place.
+type cnode struct {
+	left, right int32   // children (indices into nodes); left < 0 on a leaf
+	next        int32   // the child x goes to
+	vbit        uint64  // the coalition bit of the split's feature; 0 when it does not vary
+	value       float64 // leaf value
+}
+
+// coalitionForest evaluates coalitions of one explained row on a tree
+// ensemble against one background set.
+type coalitionForest struct {
+	e       *forest.Ensemble
+	nodes   []cnode
+	roots   []int32
+	lefts   [][]uint64 // per chunk of 64 background rows, per node: the rows that go left
+	rows    int        // background rows
+	workers int
+}
+
+// frame is a subtree still to walk with the rows that reach it.
+type frame struct {
+	node int32
+	set  uint64
+}
+
+// newCoalitionForest flattens e's trees, works out where x goes at every
+// split and which background rows go left there.
+func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64, varying []int, workers int) *coalitionForest {
+	bit := make([]uint64, len(x))
+	for k, i := range varying {
+		bit[i] = 1 << k
+	}
+	c := &coalitionForest{e: e, rows: len(background), workers: workers}
+	total := 0
+	for ti := range e.Trees {
+		total += len(e.Trees[ti].Nodes)
+	}
+	c.nodes = make([]cnode, 0, total)
+	for ti := range e.Trees {
+		base := int32(len(c.nodes))
+		c.roots = append(c.roots, base)
+		for _, n := range e.Trees[ti].Nodes {
+			cn := cnode{left: -1, value: n.Value}
+			if !n.Leaf() {
+				cn = cnode{left: base + int32(n.Left), right: base + int32(n.Right), vbit: bit[n.Feature]}
+				cn.next = base + int32(e.Next(&n, e.Input(x[n.Feature])))
+			}
+			c.nodes = append(c.nodes, cn)
+		}
+	}
+	for from := 0; from < len(background); from += chunkRows {
+		c.lefts = append(c.lefts, leftSets(e, background[from:min(from+chunkRows, len(background))], len(c.nodes)))
+	}
+	return c
+}
+
+// leftSets returns, for every node of e's trees (numbered as a
+// coalitionForest does), the set of rows (at most 64) that go left there.
+func leftSets(e *forest.Ensemble, rows [][]float64, nodes int) []uint64 {
+	nf := e.NumFeatures
+	col := make([]float64, nf*len(rows)) // feature-major, rounded as e compares
+	var nan, zero = make([]uint64, nf), make([]uint64, nf)
+	for r, z := range rows {
+		for j, v := range z[:nf] {
+			v = e.Input(v)
+			col[j*len(rows)+r] = v
+			if v != v {
+				nan[j] |= 1 << r
+			} else if math.Abs(v) <= 1e-35 {
+				zero[j] |= 1 << r
+			}
+		}
+	}
+	left := make([]uint64, nodes)
+	at := 0
+	for ti := range e.Trees {
+		for ni := range e.Trees[ti].Nodes {
+			n := &e.Trees[ti].Nodes[ni]
+			if n.Leaf() {
+				at++
+				continue
+			}
+			var set uint64
+			vals := col[n.Feature*len(rows) : (n.Feature+1)*len(rows)]
+			if e.Compare == forest.Less {
+				for r, v := range vals {
+					set |= one(v < n.Threshold) << r
+				}
+			} else {
+				for r, v := range vals {
+					set |= one(v <= n.Threshold) << r
+				}
+			}
+			odd := nan[n.Feature]
+			if n.Missing == forest.MissingZero {
+				odd |= zero[n.Feature]
+			}
+			for ; odd != 0; odd &= odd - 1 { // Next's rules for missing values
+				r := bits.TrailingZeros64(odd)
+				set &^= 1 << r
+				if e.Next(n, vals[r]) == n.Left {
+					set |= 1 << r
+				}
+			}
+			left[at] = set
+			at++
+		}
+	}
+	return left
+}
+
+// one is 1 for true.
+func one(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// values returns v(S) of each coalition (bit k: varying feature k takes
+// x's value), as game.evaluate computes it from the hybrid rows.
+func (c *coalitionForest) values(masks []uint64) ([]float64, error) {
+	nb := c.rows
+	acc := make([]float64, len(masks)*nb+chunkRows) // the last coalition's last set may index up to 63 rows past its sums
+	per := (len(masks) + c.workers - 1) / c.workers
+	var wg sync.WaitGroup
+	for from := 0; from < len(masks); from += per {
+		wg.Add(1)
+		go func(from, to int) {
+			defer wg.Done()
+			c.walkAll(masks[from:to], acc[from*nb:]) // to the end: the padding
+		}(from, min(from+per, len(masks)))
+	}
+	wg.Wait()
+	v := make([]float64, len(masks))
+	for m := range masks {
+		s := 0.0
+		for _, a := range acc[m*nb : (m+1)*nb] {
+			s += c.e.Base + c.e.Scale*a
+		}
+		v[m] = s / float64(nb)
+	}
+	return v, nil
+}
+
+// walkAll adds every tree's leaf values to each coalition's background
+// rows (acc: len(masks) blocks of c.rows sums), tree after tree.
+func (c *coalitionForest) walkAll(masks []uint64, acc []float64) {
+	stack := make([]frame, 0, 64)
+	for _, root := range c.roots {
+		for m, mask := range masks {
+			for ch, left := range c.lefts {
+				from := ch * chunkRows
+				n := min(chunkRows, c.rows-from)
+				stack = c.walk(root, 1<<n-1, mask, left, (*[chunkRows]float64)(acc[m*c.rows+from:]), stack)
+			}
+		}
+	}
+}
+
+// walk takes the rows of set down the tree from node i for coalition
+// mask, adding each leaf's value to acc of the rows that reach it; stack
+// is scratch space, returned for reuse.
+func (c *coalitionForest) walk(i int32, set, mask uint64, left []uint64, acc *[chunkRows]float64, stack []frame) []frame {
+	for {
+		n := &c.nodes[i]
+		if n.left < 0 {
+			for s := set; s != 0; s &= s - 1 {
+				acc[bits.TrailingZeros64(s)&(chunkRows-1)] += n.value
+			}
+			if len(stack) == 0 {
+				return stack
+			}
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			i, set = top.node, top.set
+			continue
+		}
+		if mask&n.vbit != 0 {
+			i = n.next
+			continue
+		}
+		l := set & left[i]
+		switch l {
+		case 0:
+			i = n.right
+		case set:
+			i = n.left
+		default:
+			stack = append(stack, frame{n.right, set &^ l})
+			i, set = n.left, l
+		}
+	}
+}
