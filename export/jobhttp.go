@@ -250,5 +250,5 @@ func (a *API) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return SendFile(c, a.Dir, j)
+	return SendFile(c, a.Files, j)
 }

@@ -25,10 +25,10 @@ import (
 // public side under /share/{share_slug}.
 type API struct {
 	// Store keeps the shares, Jobs the exports they share, whose files
-	// are read from Dir.
+	// are read from Files.
 	Store Store
 	Jobs  export.JobStore
-	Dir   string
+	Files export.Files
 	// Limits counts the recipient side's requests (codes per share and
 	// per recipient, verifications per share) across replicas.
 	Limits ratelimit.Store
