@@ -192,7 +192,11 @@ func (r *Runner) render(ctx context.Context, j, was *Job) error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("writing the export: %w", err)
 	}
-	if err := r.Files.Put(ctx, j.File, tmp, j.Size); err != nil {
+	// A put must end well before the job turns stale: another runner
+	// would take the job over and this one then remove the file it put.
+	putCtx, cancel := context.WithTimeout(ctx, Stale/2)
+	defer cancel()
+	if err := r.Files.Put(putCtx, j.File, tmp, j.Size); err != nil {
 		return fmt.Errorf("the file store did not keep the export's file (ask for the export again): %w", err)
 	}
 	return nil
