@@ -149,12 +149,7 @@ func TestExportFilesS3Retention(t *testing.T) {
 		c.ExportRetention = time.Millisecond
 	}, func(t *testing.T, s *server) {
 		admin := s.admin()
-		model := s.model(admin, "churn", "1")
-		id := s.do("POST", "/export/exports", admin, map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model},
-			"format": "csv", "start": "2026-01-01", "end": "2026-01-07"}).want(t, 202).str("export_id")
-		waitFor(t, "the export expired", func() bool {
-			return s.do("GET", "/export/exports/"+id, admin, nil).want(t, 200).str("status") == export.StatusExpired
-		})
+		id := s.expiredExport(t, admin)
 		if left := bucketFiles(t, gw); len(left) > 0 {
 			t.Errorf("got objects %v left in the bucket, want the expired export's deleted", left)
 		}
