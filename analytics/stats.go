@@ -77,13 +77,7 @@ func Cover(r Range) (head, hours, tail Range) {
 // month costs about 720 rows rather than 43,200.
 func ReadPredictionStats(ctx context.Context, read Reader, t RollupTables, orgID, modelID string, r Range) (PredictionStats, error) {
 	st := PredictionStats{Outputs: OutputDistribution{}}
-	head, hours, tail := Cover(r)
-	rows, err := read(ctx, `SELECT `+RollupColumns+` FROM `+t.PredictionMinutes+`
-		WHERE org_id = ? AND model_id = ? AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
-		UNION ALL SELECT `+RollupColumns+` FROM `+t.PredictionHours+`
-		WHERE org_id = ? AND model_id = ? AND hour >= ? AND hour < ?`,
-		orgID, modelID, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(),
-		orgID, modelID, hours.From.UnixMicro(), hours.To.UnixMicro())
+	rows, err := read(ctx, coverSelect(RollupColumns, t, "model_id = ?"), coverArgs(orgID, []any{modelID}, r)...)
 	if err != nil {
 		return st, fmt.Errorf("prediction stats: %w", err)
 	}
@@ -119,10 +113,7 @@ func ReadPredictionStatsByModel(ctx context.Context, read Reader, t RollupTables
 		return out, nil
 	}
 	args := coverArgs(orgID, inArgs, r)
-	rows, err := read(ctx, `SELECT model_id, `+RollupColumns+` FROM `+t.PredictionMinutes+`
-		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
-		UNION ALL SELECT model_id, `+RollupColumns+` FROM `+t.PredictionHours+`
-		WHERE org_id = ? AND `+in+` AND hour >= ? AND hour < ?`, args...)
+	rows, err := read(ctx, coverSelect("model_id, "+RollupColumns, t, in), args...)
 	if err != nil {
 		return nil, fmt.Errorf("prediction stats by model: %w", err)
 	}
@@ -292,11 +283,8 @@ func (b *Bucket) Scan(row Row, first ...any) error {
 // arguments (SQLite: an IN list; ClickHouse: has() over an array).
 func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgID, in string, inArgs []any, r Range) (map[string]int64, error) {
 	args := coverArgs(orgID, inArgs, r)
-	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (
-		SELECT model_id, predictions FROM `+t.PredictionMinutes+`
-		WHERE org_id = ? AND `+in+` AND (minute >= ? AND minute < ? OR minute >= ? AND minute < ?)
-		UNION ALL SELECT model_id, predictions FROM `+t.PredictionHours+`
-		WHERE org_id = ? AND `+in+` AND hour >= ? AND hour < ?) GROUP BY model_id`, args...)
+	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (`+
+		coverSelect("model_id, predictions", t, in)+`) GROUP BY model_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("prediction counts: %w", err)
 	}
@@ -319,11 +307,24 @@ func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgI
 }
 
 // coverArgs are the arguments of a read of the models' rollups over r as
-// Cover splits it: the minute rollup's (organization, models, head and
-// tail), then the hour rollup's (organization, models, hours).
+// Cover splits it, in coverSelect's order: the minute rollup's head,
+// its tail, then the hour rollup's hours, each with the organization and
+// the models.
 func coverArgs(orgID string, inArgs []any, r Range) []any {
 	head, hours, tail := Cover(r)
-	args := append([]any{orgID}, inArgs...)
-	args = append(args, head.From.UnixMicro(), head.To.UnixMicro(), tail.From.UnixMicro(), tail.To.UnixMicro(), orgID)
-	return append(append(args, inArgs...), hours.From.UnixMicro(), hours.To.UnixMicro())
+	var args []any
+	for _, p := range []Range{head, tail, hours} {
+		args = append(append(append(args, orgID), inArgs...), p.From.UnixMicro(), p.To.UnixMicro())
+	}
+	return args
+}
+
+// coverSelect reads cols of the models' rollups (in tests model_id) over
+// the three parts of Cover, each its own range of the tables' primary
+// key: one OR of the two minute ranges would have the engine read every
+// minute of the models (43,200 rows, sketches included, for 30 days).
+func coverSelect(cols string, t RollupTables, in string) string {
+	minutes := `SELECT ` + cols + ` FROM ` + t.PredictionMinutes + ` WHERE org_id = ? AND ` + in + ` AND minute >= ? AND minute < ?`
+	return minutes + ` UNION ALL ` + minutes + ` UNION ALL SELECT ` + cols + ` FROM ` + t.PredictionHours +
+		` WHERE org_id = ? AND ` + in + ` AND hour >= ? AND hour < ?`
 }

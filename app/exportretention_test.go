@@ -10,6 +10,19 @@ import (
 	"github.com/vigilhq/vigil/platform/config"
 )
 
+// expiredExport asks for an export and waits until the runner has
+// expired it (the server's retention is short): its id.
+func (s *server) expiredExport(t *testing.T, admin string) string {
+	t.Helper()
+	model := s.model(admin, "churn", "1")
+	id := s.do("POST", "/export/exports", admin, map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model},
+		"format": "csv", "start": "2026-01-01", "end": "2026-01-07"}).want(t, 202).str("export_id")
+	waitFor(t, "the export expired", func() bool {
+		return s.do("GET", "/export/exports/"+id, admin, nil).want(t, 200).str("status") == export.StatusExpired
+	})
+	return id
+}
+
 // TestExportRetention (issue 17 point 8): past VIGIL_EXPORT_RETENTION a
 // completed export's file is removed by the runner and its status says
 // expired; it is listed under that status, and neither downloaded nor
@@ -17,12 +30,7 @@ import (
 func TestExportRetention(t *testing.T) {
 	eachBackend(t, func(c *config.Config) { c.ExportRetention = time.Millisecond }, func(t *testing.T, s *server) {
 		admin := s.admin()
-		model := s.model(admin, "churn", "1")
-		id := s.do("POST", "/export/exports", admin, map[string]any{"template_id": export.Builtins()[0].ID, "model_ids": []string{model},
-			"format": "csv", "start": "2026-01-01", "end": "2026-01-07"}).want(t, 202).str("export_id")
-		waitFor(t, "the export expired", func() bool {
-			return s.do("GET", "/export/exports/"+id, admin, nil).want(t, 200).str("status") == export.StatusExpired
-		})
+		id := s.expiredExport(t, admin)
 		if left, _ := filepath.Glob(filepath.Join(s.app.cfg.DataDir, "exports", id+"*")); len(left) > 0 {
 			t.Errorf("got files %v left of the expired export, want none", left)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/bucket"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
@@ -284,7 +285,10 @@ func (a *App) initAPI(ctx context.Context) error {
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: explainCache, Clock: a.clock()}
-	exports := a.exportAPI()
+	exports, err := a.exportAPI()
+	if err != nil {
+		return err
+	}
 	shares, err := a.shareAPI(exports)
 	if err != nil {
 		return err
@@ -311,17 +315,26 @@ func (a *App) initAPI(ctx context.Context) error {
 }
 
 // exportAPI serves /export. Export jobs are rendered in the API process
-// into the data folder's exports folder; owed ones are read from the
-// store, so that a restart loses none.
-func (a *App) exportAPI() *export.API {
+// into the data folder's exports folder, or into the S3 bucket that
+// VIGIL_EXPORT_S3_* configure; owed ones are read from the store, so
+// that a restart loses none.
+func (a *App) exportAPI() (*export.API, error) {
 	dir := filepath.Join(a.cfg.DataDir, "exports")
-	runner := &export.Runner{Jobs: a.store, Branding: a.store, Dir: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+	var files export.Files = export.Folder{Dir: dir}
+	if c := a.cfg.ExportS3; c.Endpoint != "" {
+		b, err := bucket.New(bucket.Config(c))
+		if err != nil {
+			return nil, err
+		}
+		files = b
+	}
+	runner := &export.Runner{Jobs: a.store, Branding: a.store, Files: files, Scratch: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Sources: report.Sources{
 		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
 		Explanations: explanationWeights{a.store}},
 		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}
 	a.services = append(a.services, service{"exports", runner.Run})
 	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Configs: a.store, Branding: a.store, Quota: a.reportQuota,
-		Runner: runner, Dir: dir, Clock: a.clock()}
+		Runner: runner, Files: files, Clock: a.clock()}, nil
 }
 
 // reportQuota takes one more unit of the organization's report-generation
@@ -351,7 +364,7 @@ func (a *App) shareAPI(exports *export.API) (*share.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &share.API{Store: a.store, Jobs: a.store, Dir: exports.Dir, Limits: a.limits, Relay: relay, Clock: a.clock(), Log: a.log}, nil
+	return &share.API{Store: a.store, Jobs: a.store, Files: exports.Files, Limits: a.limits, Relay: relay, Clock: a.clock(), Log: a.log}, nil
 }
 
 // scheduleAPI serves the scheduled reports; their Scheduler runs in the
@@ -371,7 +384,7 @@ func (a *App) deliveryAPI(exports *export.API, box *secretbox.Keyring, guard *ou
 	if err != nil {
 		return nil, err
 	}
-	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Dir: exports.Dir, Box: box, Guard: guard,
+	d := &delivery.Deliverer{Deliveries: a.store, Integrations: a.store, Jobs: a.store, Files: exports.Files, Box: box, Guard: guard,
 		Relay: relay, Clock: a.clock(), Log: a.log}
 	a.services = append(a.services, service{"export-deliveries", d.Run})
 	exports.Delivering = &delivery.Queue{Integrations: a.store, Deliveries: a.store, Clock: a.clock()}

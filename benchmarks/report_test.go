@@ -1,11 +1,13 @@
 package benchmarks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -23,7 +25,8 @@ import (
 // embedded analytical store, then measures a 30-day model_performance
 // report of the model: "gather" reads the rollups alone (the baseline of
 // the run), each format gathers, builds and renders. The report reads
-// about 720 hour rows whatever the predictions' number.
+// about 720 hour rows whatever the predictions' number. With
+// VIGIL_REPORT_OUT set, the PDF is also written there as report.pdf.
 func BenchmarkReport(b *testing.B) {
 	rows := 200_000
 	if v, err := strconv.Atoi(os.Getenv("VIGIL_BENCH_REPORT_ROWS")); err == nil && v > 0 {
@@ -38,6 +41,7 @@ func BenchmarkReport(b *testing.B) {
 	from := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
 	span := 30 * 24 * time.Hour
 	const batch = 5000
+	seeded := time.Now()
 	for i := 0; i < rows; i += batch {
 		var bt analytics.Batch
 		for j := i; j < min(i+batch, rows); j++ {
@@ -49,6 +53,11 @@ func BenchmarkReport(b *testing.B) {
 		if err := s.Write(ctx, bt); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if b.N == 1 { // the first of the benchmark's calls: say how fast the store took them
+		el := time.Since(seeded)
+		b.Logf("seeded %d predictions through analytics.Sink.Write in batches of %d in %s (%.0f rows/s)", rows, batch,
+			el.Round(time.Second), float64(rows)/el.Seconds())
 	}
 	var mt analytics.Batch
 	for h := range 30 * 24 {
@@ -69,6 +78,15 @@ func BenchmarkReport(b *testing.B) {
 	}
 	if got := gather(b); got.Stats["m"][0].TotalPredictions == 0 {
 		b.Fatal("got no predictions on the first day")
+	}
+	if dir := os.Getenv("VIGIL_REPORT_OUT"); dir != "" { // to look at the report by hand
+		var pdf bytes.Buffer
+		if err := report.Render(&pdf, report.Build(gather(b), spec), report.FormatPDF); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "report.pdf"), pdf.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.Run("gather", func(b *testing.B) {
 		b.ReportAllocs()

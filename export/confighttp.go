@@ -1,6 +1,7 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -66,25 +67,10 @@ func (a *API) config(c *fiber.Ctx, into Config) (Config, error) {
 	return into, err
 }
 
-// configPage is a page of configurations in the pagination envelope.
-type configPage struct {
-	web.Page
-	Configs []Config `json:"configs"`
-}
-
 func (a *API) listConfigs(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	cs, total, err := a.Configs.ExportConfigs(c.UserContext(), identity.OrgID(c), (page-1)*size, size)
-	if err != nil {
-		return err
-	}
-	if cs == nil {
-		cs = []Config{}
-	}
-	return c.JSON(configPage{Page: web.NewPage(total, page, size), Configs: cs})
+	return web.SendPage(c, "configs", func(ctx context.Context, offset, limit int) ([]Config, int64, error) {
+		return a.Configs.ExportConfigs(ctx, identity.OrgID(c), offset, limit)
+	}, func(cfg Config) Config { return cfg })
 }
 
 func (a *API) createConfig(c *fiber.Ctx) error {

@@ -1,10 +1,10 @@
 package export
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -19,18 +19,20 @@ func PathJob(c *fiber.Ctx, jobs JobStore) (Job, error) {
 	return identity.PathRecord(c, "export_id", "export", jobs.ExportJob)
 }
 
-// SendFile answers the completed job's file from the runner's folder dir,
-// as an attachment with the format's media type: 409 until completed,
-// 404 when the file is gone.
-func SendFile(c *fiber.Ctx, dir string, j Job) error {
+// SendFile answers the completed job's file from files, as an attachment
+// with the format's media type: 409 until completed, 404 when the file is
+// gone, 503 when the file store cannot be reached.
+func SendFile(c *fiber.Ctx, files Files, j Job) error {
 	if j.Status != StatusCompleted {
 		return web.Conflict("the export is " + j.Status + ", not completed")
 	}
-	f, err := os.Open(filepath.Join(dir, j.File))
-	if errors.Is(err, os.ErrNotExist) {
+	// The body is streamed after the handler returns: the read must not
+	// end with the request's context.
+	f, err := files.Open(context.WithoutCancel(c.UserContext()), j.File)
+	if errors.Is(err, ErrNoFile) {
 		return web.NotFound("export file")
 	} else if err != nil {
-		return err
+		return web.Unavailable("the export file store is unavailable; retry shortly", 5*time.Second, err)
 	}
 	media := report.ContentTypes[j.Format]
 	if j.Pack() {

@@ -40,10 +40,10 @@ type API struct {
 	// each export of a bulk request beyond the first.
 	Quota Quota
 	// Runner, when set, is woken for each new job (without it the job
-	// waits for a Runner of another replica); Dir is its folder, where
-	// downloads are read.
+	// waits for a Runner of another replica); Files keeps the generated
+	// files, where downloads are read.
 	Runner *Runner
-	Dir    string
+	Files  Files
 	// Delivering, when set, stores an export asked for with deliveries
 	// together with them.
 	Delivering Delivering

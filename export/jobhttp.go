@@ -174,35 +174,19 @@ func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
 	return j, a.checkIntegrations(ctx, org, deref(b.Deliveries))
 }
 
-// jobPage is a page of jobs in the pagination envelope.
-type jobPage struct {
-	web.Page
-	Exports []jobView `json:"exports"`
-}
-
 // listJobs answers GET /export/exports, newest first, of one status when
 // the query names one.
 func (a *API) listJobs(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	f := JobFilter{Offset: (page - 1) * size, Limit: size}
-	if s := web.Query(c, "status"); s != nil {
-		if !slices.Contains(Statuses, *s) {
-			return web.Invalid("status", "must be one of "+strings.Join(Statuses, ", "))
+	return web.SendPage(c, "exports", func(ctx context.Context, offset, limit int) ([]Job, int64, error) {
+		f := JobFilter{Offset: offset, Limit: limit}
+		if s := web.Query(c, "status"); s != nil {
+			if !slices.Contains(Statuses, *s) {
+				return nil, 0, web.Invalid("status", "must be one of "+strings.Join(Statuses, ", "))
+			}
+			f.Status = *s
 		}
-		f.Status = *s
-	}
-	js, total, err := a.Jobs.ExportJobs(c.UserContext(), identity.OrgID(c), f)
-	if err != nil {
-		return err
-	}
-	out := jobPage{Page: web.NewPage(total, page, size), Exports: make([]jobView, 0, len(js))}
-	for _, j := range js {
-		out.Exports = append(out.Exports, newJobView(j))
-	}
-	return c.JSON(out)
+		return a.Jobs.ExportJobs(ctx, identity.OrgID(c), f)
+	}, newJobView)
 }
 
 // job returns the organization's job of the path's id.
@@ -250,5 +234,5 @@ func (a *API) download(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return SendFile(c, a.Dir, j)
+	return SendFile(c, a.Files, j)
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/vigilhq/vigil/platform/clock"
@@ -27,13 +26,16 @@ const (
 	MaxAttempts = 3
 )
 
-// Runner renders owed export jobs, one at a time, into Dir. The store is
+// Runner renders owed export jobs, one at a time, into Files. The store is
 // its queue: on start, on every Poll tick and when woken it reads the
 // owed jobs and claims each by a compare-and-swap, so that a job outlives
 // a restart (pending, or in progress and stale, it is claimed again) and
 // two replicas never render the same job at once. Each stage stores the
 // progress; a job cancelled meanwhile loses the next compare-and-swap and
-// the runner drops it and its file.
+// the runner drops it and its file. A file is rendered into a temporary
+// file of Scratch, then put in Files, and only once Files holds it whole
+// is the job marked completed: a file store that fails the put fails the
+// job with a reason that says to ask again, never completes it.
 type Runner struct {
 	Jobs JobStore
 	// Branding, when set, brands every report with the organization's
@@ -42,8 +44,11 @@ type Runner struct {
 	Sources  report.Sources
 	// Evidence are the stores an evidence pack reads beyond a report's.
 	Evidence Evidence
-	Dir      string
-	Poll     time.Duration
+	// Files keeps the generated files; Scratch is the local folder they
+	// are rendered in first (empty: the system's temporary folder).
+	Files   Files
+	Scratch string
+	Poll    time.Duration
 	// Retention, when positive, is how long a completed job's file is
 	// kept: at each poll the runner removes the files of jobs completed
 	// longer ago and marks them expired.
@@ -72,8 +77,10 @@ func (r *Runner) Wake() {
 // Run renders owed jobs until ctx ends. A job cut short by the end of
 // ctx stays in progress and is taken over once stale.
 func (r *Runner) Run(ctx context.Context) error {
-	if err := os.MkdirAll(r.Dir, 0o750); err != nil {
-		return fmt.Errorf("export folder: %w", err)
+	if r.Scratch != "" {
+		if err := os.MkdirAll(r.Scratch, 0o750); err != nil {
+			return fmt.Errorf("export scratch folder: %w", err)
+		}
 	}
 	poll := r.Poll
 	if poll <= 0 {
@@ -140,7 +147,7 @@ func (r *Runner) run(ctx context.Context, j Job) {
 	}
 	err := r.render(ctx, &j, &was)
 	if ctx.Err() != nil || errors.Is(err, errDropped) {
-		r.remove(j)
+		r.remove(ctx, j)
 		return
 	}
 	r.finish(ctx, &j, &was, err)
@@ -171,23 +178,26 @@ func (r *Runner) render(ctx context.Context, j, was *Job) error {
 		write = func(w io.Writer) error { return r.writePack(ctx, w, *j, d, spec) }
 		j.File = j.ID + ".zip"
 	}
-	tmp, err := os.CreateTemp(r.Dir, j.ID+"-*.tmp")
+	tmp, err := os.CreateTemp(r.Scratch, j.ID+"-*.tmp")
 	if err != nil {
 		return fmt.Errorf("writing the export: %w", err)
 	}
-	defer os.Remove(tmp.Name())
+	defer func() { tmp.Close(); os.Remove(tmp.Name()) }()
 	sum := sha256.New()
 	counted := &countWriter{w: io.MultiWriter(tmp, sum)}
-	err = write(counted)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := write(counted); err != nil {
 		return err
 	}
 	j.Size, j.Digest = counted.n, hex.EncodeToString(sum.Sum(nil))
-	if err := os.Rename(tmp.Name(), filepath.Join(r.Dir, j.File)); err != nil {
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("writing the export: %w", err)
+	}
+	// A put must end well before the job turns stale: another runner
+	// would take the job over and this one then remove the file it put.
+	putCtx, cancel := context.WithTimeout(ctx, Stale/2)
+	defer cancel()
+	if err := r.Files.Put(putCtx, j.File, tmp, j.Size); err != nil {
+		return fmt.Errorf("the file store did not keep the export's file (ask for the export again): %w", err)
 	}
 	return nil
 }
@@ -210,21 +220,31 @@ func (r *Runner) finish(ctx context.Context, j, was *Job, err error) {
 	progress := 100
 	j.Status, j.CompletedAt = StatusCompleted, &now
 	if err != nil {
-		r.remove(*j)
+		r.remove(ctx, *j)
 		j.Status, j.Error, j.File, j.Size, j.Digest, progress = StatusFailed, err.Error(), "", 0, "", j.Progress
 	}
 	serr := r.step(ctx, j, was, progress)
 	if errors.Is(serr, errDropped) {
-		r.remove(*j)
+		r.remove(ctx, *j)
 	} else if serr != nil && ctx.Err() == nil {
 		r.log().Error("storing an export job failed", "export_id", j.ID, "err", serr)
 	}
 }
 
-// remove deletes j's file, if any.
-func (r *Runner) remove(j Job) {
-	if j.File != "" {
-		_ = os.Remove(filepath.Join(r.Dir, j.File))
+// removeTimeout bounds the removal of a dropped job's file.
+const removeTimeout = 30 * time.Second
+
+// remove deletes j's file, if any, even once ctx has ended (a shutdown
+// cut the job short): a file the store keeps anyway is replaced when the
+// job is rendered again, or removed by retention.
+func (r *Runner) remove(ctx context.Context, j Job) {
+	if j.File == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removeTimeout)
+	defer cancel()
+	if err := r.Files.Delete(ctx, j.File); err != nil {
+		r.log().Warn("removing a dropped export's file failed", "export_id", j.ID, "err", err)
 	}
 }
 
@@ -244,7 +264,7 @@ func (r *Runner) Expire(ctx context.Context) error {
 		}
 		for _, j := range jobs {
 			if j.File != "" {
-				if err := os.Remove(filepath.Join(r.Dir, j.File)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				if err := r.Files.Delete(ctx, j.File); err != nil {
 					return fmt.Errorf("remove the file of export %s: %w", j.ID, err)
 				}
 			}

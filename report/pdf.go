@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/signintech/gopdf"
@@ -138,6 +139,9 @@ func (p *pdf) section(s Section) {
 	need := 60.0 // a heading never ends a page: it stays with its first block
 	if s.Chart != nil && !s.Empty {
 		need = 30 + chart.Height*contentW/chart.Width
+		if s.Chart.Title == s.Title {
+			need -= titleRoom * contentW / chart.Width
+		}
 	}
 	p.room(need)
 	p.text(s.Title, "bold", 14, p.primary, 0)
@@ -156,21 +160,36 @@ func (p *pdf) section(s Section) {
 		p.text("• "+l, "regular", 10, black, 8)
 	}
 	if s.Chart != nil {
-		p.chart(chart.Draw(*s.Chart, hex(p.primary)))
+		d, cut := chart.Draw(*s.Chart, hex(p.primary)), 0.0
+		if d.Title == s.Title { // the heading above says it: not twice, nor its room
+			// The title goes, and the white background that would now
+			// reach over the heading (the page is white).
+			d.Marks = slices.DeleteFunc(d.Marks, func(m chart.Mark) bool {
+				return m.Kind == chart.MarkText && m.Bold && m.Text == d.Title ||
+					m.Kind == chart.MarkRect && m.X == 0 && m.Y == 0 && m.W == chart.Width && m.H == chart.Height
+			})
+			cut = titleRoom
+		}
+		p.chart(d, cut)
 	}
 	if s.Table != nil {
 		p.table(*s.Table)
 	}
 }
 
-// chart paints the drawing's marks scaled to the content width.
-func (p *pdf) chart(d chart.Drawing) {
+// titleRoom is the band at the top of a chart that holds its title, in
+// drawing units.
+const titleRoom = 24.0
+
+// chart paints the drawing's marks scaled to the content width, less cut
+// drawing units at its top.
+func (p *pdf) chart(d chart.Drawing, cut float64) {
 	if p.err != nil {
 		return
 	}
 	k := contentW / chart.Width
-	p.room(chart.Height * k)
-	x0, y0 := margin, p.y
+	p.room((chart.Height - cut) * k)
+	x0, y0 := margin, p.y-cut*k
 	X := func(v float64) float64 { return x0 + v*k }
 	Y := func(v float64) float64 { return y0 + v*k }
 	for _, m := range d.Marks {
@@ -200,7 +219,7 @@ func (p *pdf) chart(d chart.Drawing) {
 			p.mark(m, X(m.X), Y(m.Y), m.Size*k)
 		}
 	}
-	p.y += chart.Height*k + 4
+	p.y += (chart.Height-cut)*k + 4
 }
 
 // mark writes a text mark at x, y (its baseline or middle), anchored.

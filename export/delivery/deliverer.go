@@ -8,8 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -52,9 +50,9 @@ type Deliverer struct {
 	Deliveries   DeliveryStore
 	Integrations Store
 	Jobs         export.JobStore
-	// Dir is the export runner's folder; Box opens the secrets; Guard
+	// Files keeps the exports' files; Box opens the secrets; Guard
 	// guards network targets (webhook, S3, SFTP); Relay sends e-mail.
-	Dir   string
+	Files export.Files
 	Box   *secretbox.Keyring
 	Guard *outbound.Guard
 	Relay *mail.Relay
@@ -156,12 +154,14 @@ func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
 	if in.Type == TypeAPI {
 		return "available at GET /api/v1/export/exports/" + j.ID + "/download", nil
 	}
-	file, err := os.ReadFile(filepath.Join(d.Dir, j.File))
-	if err != nil {
-		return "", fmt.Errorf("the export's file: %w", err)
-	}
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
+	file, err := readFile(ctx, d.Files, j.File)
+	if errors.Is(err, export.ErrNoFile) {
+		return "", fmt.Errorf("%w: the export's file is gone", errFinal)
+	} else if err != nil {
+		return "", fmt.Errorf("the export's file: %w", err)
+	}
 	switch in.Type {
 	case TypeEmail:
 		return d.email(ctx, in, j, file)
@@ -225,4 +225,14 @@ func (d *Deliverer) webhook(ctx context.Context, in Integration, dl Delivery, j 
 		return "", fmt.Errorf("the webhook answered %s", res.Status)
 	}
 	return "posted to the webhook, answered " + res.Status, nil
+}
+
+// readFile reads the file name whole from files.
+func readFile(ctx context.Context, files export.Files, name string) ([]byte, error) {
+	f, err := files.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }

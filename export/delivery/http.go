@@ -1,6 +1,7 @@
 package delivery
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -234,26 +235,10 @@ func (a *API) create(c *fiber.Ctx) error {
 	return c.Status(http.StatusCreated).JSON(newView(in))
 }
 
-// integrationPage is a page of integrations in the pagination envelope.
-type integrationPage struct {
-	web.Page
-	Integrations []view `json:"integrations"`
-}
-
 func (a *API) list(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	ins, total, err := a.Store.ExportIntegrations(c.UserContext(), identity.OrgID(c), (page-1)*size, size)
-	if err != nil {
-		return err
-	}
-	out := integrationPage{Page: web.NewPage(total, page, size), Integrations: make([]view, 0, len(ins))}
-	for _, in := range ins {
-		out.Integrations = append(out.Integrations, newView(in))
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "integrations", func(ctx context.Context, offset, limit int) ([]Integration, int64, error) {
+		return a.Store.ExportIntegrations(ctx, identity.OrgID(c), offset, limit)
+	}, newView)
 }
 
 // integration is the organization's integration of the path's id.
@@ -324,31 +309,17 @@ type deliveryView struct {
 	UpdatedAt     time.Time `json:"updated_at"`
 }
 
-// deliveryPage is a page of deliveries in the pagination envelope.
-type deliveryPage struct {
-	web.Page
-	Deliveries []deliveryView `json:"deliveries"`
-}
-
 // deliveries answers GET /export/exports/{export_id}/deliveries: the
 // export's deliveries with their status, oldest first.
 func (a *API) deliveries(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	j, err := export.PathJob(c, a.Jobs)
-	if err != nil {
-		return err
-	}
-	ds, total, err := a.Deliveries.ExportDeliveries(c.UserContext(), j.OrgID, j.ID, (page-1)*size, size)
-	if err != nil {
-		return err
-	}
-	out := deliveryPage{Page: web.NewPage(total, page, size), Deliveries: make([]deliveryView, 0, len(ds))}
-	for _, d := range ds {
-		out.Deliveries = append(out.Deliveries, deliveryView{ID: d.ID, IntegrationID: d.IntegrationID, Status: d.Status,
-			Attempts: d.Attempts, Error: d.Error, Detail: d.Detail, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()})
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "deliveries", func(ctx context.Context, offset, limit int) ([]Delivery, int64, error) {
+		j, err := export.PathJob(c, a.Jobs)
+		if err != nil {
+			return nil, 0, err
+		}
+		return a.Deliveries.ExportDeliveries(ctx, j.OrgID, j.ID, offset, limit)
+	}, func(d Delivery) deliveryView {
+		return deliveryView{ID: d.ID, IntegrationID: d.IntegrationID, Status: d.Status,
+			Attempts: d.Attempts, Error: d.Error, Detail: d.Detail, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()}
+	})
 }

@@ -1,6 +1,7 @@
 package reportschedule
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -207,27 +208,11 @@ func (a *API) create(c *fiber.Ctx) error {
 	return c.Status(http.StatusCreated).JSON(newView(s, now))
 }
 
-// schedulePage is a page of schedules in the pagination envelope.
-type schedulePage struct {
-	web.Page
-	Schedules []view `json:"scheduled_reports"`
-}
-
 func (a *API) list(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	ss, total, err := a.Store.ReportSchedules(c.UserContext(), identity.OrgID(c), (page-1)*size, size)
-	if err != nil {
-		return err
-	}
 	now := a.Clock.Now()
-	out := schedulePage{Page: web.NewPage(total, page, size), Schedules: make([]view, 0, len(ss))}
-	for _, s := range ss {
-		out.Schedules = append(out.Schedules, newView(s, now))
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "scheduled_reports", func(ctx context.Context, offset, limit int) ([]Schedule, int64, error) {
+		return a.Store.ReportSchedules(ctx, identity.OrgID(c), offset, limit)
+	}, func(s Schedule) view { return newView(s, now) })
 }
 
 // schedule is the organization's schedule of the path's id.
@@ -317,29 +302,13 @@ func (a *API) run(c *fiber.Ctx) error {
 	return c.Status(http.StatusAccepted).JSON(newRunView(r))
 }
 
-// runPage is a page of runs in the pagination envelope.
-type runPage struct {
-	web.Page
-	Runs []runView `json:"runs"`
-}
-
 // runs answers GET .../{report_id}/runs, newest first.
 func (a *API) runs(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	s, err := a.schedule(c)
-	if err != nil {
-		return err
-	}
-	rs, total, err := a.Store.ReportScheduleRuns(c.UserContext(), s.OrgID, s.ID, (page-1)*size, size)
-	if err != nil {
-		return err
-	}
-	out := runPage{Page: web.NewPage(total, page, size), Runs: make([]runView, 0, len(rs))}
-	for _, r := range rs {
-		out.Runs = append(out.Runs, newRunView(r))
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "runs", func(ctx context.Context, offset, limit int) ([]Run, int64, error) {
+		s, err := a.schedule(c)
+		if err != nil {
+			return nil, 0, err
+		}
+		return a.Store.ReportScheduleRuns(ctx, s.OrgID, s.ID, offset, limit)
+	}, newRunView)
 }

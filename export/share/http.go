@@ -1,6 +1,7 @@
 package share
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,10 +26,10 @@ import (
 // public side under /share/{share_slug}.
 type API struct {
 	// Store keeps the shares, Jobs the exports they share, whose files
-	// are read from Dir.
+	// are read from Files.
 	Store Store
 	Jobs  export.JobStore
-	Dir   string
+	Files export.Files
 	// Limits counts the recipient side's requests (codes per share and
 	// per recipient, verifications per share) across replicas.
 	Limits ratelimit.Store
@@ -152,32 +153,16 @@ func (a *API) event(s Share, kind, detail, actor string, at time.Time) Event {
 	return Event{ID: uuid.Must(uuid.NewV7()).String(), ShareID: s.ID, OrgID: s.OrgID, Kind: kind, Detail: detail, Actor: actor, At: at}
 }
 
-// sharePage is a page of shares in the pagination envelope.
-type sharePage struct {
-	web.Page
-	Shares []view `json:"shares"`
-}
-
 // list answers GET /export/exports/{export_id}/shares, newest first.
 func (a *API) list(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	j, err := export.PathJob(c, a.Jobs)
-	if err != nil {
-		return err
-	}
-	ss, total, err := a.Store.Shares(c.UserContext(), j.OrgID, j.ID, (page-1)*size, size)
-	if err != nil {
-		return err
-	}
 	now := a.Clock.Now()
-	out := sharePage{Page: web.NewPage(total, page, size), Shares: make([]view, 0, len(ss))}
-	for _, s := range ss {
-		out.Shares = append(out.Shares, newView(s, now))
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "shares", func(ctx context.Context, offset, limit int) ([]Share, int64, error) {
+		j, err := export.PathJob(c, a.Jobs)
+		if err != nil {
+			return nil, 0, err
+		}
+		return a.Store.Shares(ctx, j.OrgID, j.ID, offset, limit)
+	}, func(s Share) view { return newView(s, now) })
 }
 
 // share is the organization's share of the path's slug.
@@ -226,30 +211,16 @@ type eventView struct {
 	At     time.Time `json:"at"`
 }
 
-// eventPage is a page of the audit trail in the pagination envelope.
-type eventPage struct {
-	web.Page
-	Events []eventView `json:"events"`
-}
-
 // events answers GET /export/shares/{share_slug}/events: the share's
 // audit trail, oldest first.
 func (a *API) events(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
-	if err != nil {
-		return err
-	}
-	s, err := a.share(c)
-	if err != nil {
-		return err
-	}
-	es, total, err := a.Store.ShareEvents(c.UserContext(), s.OrgID, s.ID, (page-1)*size, size)
-	if err != nil {
-		return err
-	}
-	out := eventPage{Page: web.NewPage(total, page, size), Events: make([]eventView, 0, len(es))}
-	for _, e := range es {
-		out.Events = append(out.Events, eventView{Kind: e.Kind, Detail: e.Detail, Actor: e.Actor, At: e.At.UTC()})
-	}
-	return c.JSON(out)
+	return web.SendPage(c, "events", func(ctx context.Context, offset, limit int) ([]Event, int64, error) {
+		s, err := a.share(c)
+		if err != nil {
+			return nil, 0, err
+		}
+		return a.Store.ShareEvents(ctx, s.OrgID, s.ID, offset, limit)
+	}, func(e Event) eventView {
+		return eventView{Kind: e.Kind, Detail: e.Detail, Actor: e.Actor, At: e.At.UTC()}
+	})
 }

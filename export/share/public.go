@@ -241,5 +241,5 @@ func (a *API) download(c *fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	return export.SendFile(c, a.Dir, j)
+	return export.SendFile(c, a.Files, j)
 }

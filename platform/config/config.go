@@ -105,6 +105,21 @@ type SMTP struct {
 	RequireTLS bool
 }
 
+// ExportS3 is the S3-compatible bucket that keeps generated export
+// files instead of the data folder (VIGIL_EXPORT_S3_*); off while
+// Endpoint is empty.
+type ExportS3 struct {
+	// Endpoint is the store's http or https URL; Bucket must exist;
+	// Prefix is put before every file's name; Region defaults to
+	// us-east-1.
+	Endpoint, Bucket, Prefix, Region string
+	// AccessKeyID signs with SecretAccessKey, read from
+	// VIGIL_EXPORT_S3_SECRET_ACCESS_KEY only.
+	AccessKeyID, SecretAccessKey string
+	// PathStyle names the bucket in the path instead of the host name.
+	PathStyle bool
+}
+
 // Config is the effective configuration of one process.
 type Config struct {
 	Addr        string
@@ -186,6 +201,9 @@ type Config struct {
 	// ExportRetention is how long a completed export's file is kept
 	// (spec 1's report history retention by plan); 0 keeps it forever.
 	ExportRetention time.Duration
+	// ExportS3, when its Endpoint is set, keeps generated files in a
+	// bucket instead of <data-dir>/exports.
+	ExportS3 ExportS3
 
 	// MetricsAddr, when set, is a listener of its own for /metrics, open
 	// to whoever reaches it; the API's address then does not serve it.
@@ -246,9 +264,13 @@ func Parse(args []string, getenv func(string) string) (Config, error) {
 	c.SMTP.Password = getenv("VIGIL_SMTP_PASSWORD")
 	c.CodehostOAuth.ClientSecret = getenv("VIGIL_CODEHOST_CLIENT_SECRET")
 	c.CodehostOAuth.StateKey = getenv("VIGIL_CODEHOST_OAUTH_STATE_KEY")
+	c.ExportS3.SecretAccessKey = getenv("VIGIL_EXPORT_S3_SECRET_ACCESS_KEY")
 	var err error
 	if c.SMTP.RequireTLS, err = strconv.ParseBool(f.smtpRequireTLS); err != nil {
 		return Config{}, fmt.Errorf("smtp-require-tls: %w", err)
+	}
+	if c.ExportS3.PathStyle, err = strconv.ParseBool(f.exportS3PathStyle); err != nil {
+		return Config{}, fmt.Errorf("export-s3-path-style: %w", err)
 	}
 	if c.ExportRetention, err = ExportRetention(f.exportRetention); err != nil {
 		return Config{}, fmt.Errorf("export-retention: %w", err)
@@ -307,6 +329,12 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&c.SMTP.CAFile, "smtp-ca-file", "", "PEM certificates the SMTP relay's is checked against instead of the system's")
 	f.str(&f.smtpRequireTLS, "smtp-require-tls", "false", "refuse an SMTP relay that does not offer STARTTLS")
 	f.str(&f.exportRetention, "export-retention", "professional", "how long completed exports are kept, by plan: free or starter (30 days), professional (90 days), enterprise (forever); or a duration such as 2160h")
+	f.str(&c.ExportS3.Endpoint, "export-s3-endpoint", "", "http(s) URL of an S3-compatible store that keeps generated export files (secret key in VIGIL_EXPORT_S3_SECRET_ACCESS_KEY); empty: the data folder's exports folder")
+	f.str(&c.ExportS3.Bucket, "export-s3-bucket", "", "bucket of the export files (it must exist)")
+	f.str(&c.ExportS3.Prefix, "export-s3-prefix", "", "prefix of the export files' keys in the bucket")
+	f.str(&c.ExportS3.Region, "export-s3-region", "us-east-1", "region the export store's requests are signed for")
+	f.str(&c.ExportS3.AccessKeyID, "export-s3-access-key-id", "", "access key id of the export store")
+	f.str(&f.exportS3PathStyle, "export-s3-path-style", "false", "name the bucket in the URL's path (most self-hosted stores) instead of its host name")
 	f.duration(&c.ShutdownGrace, "shutdown-grace", 30*time.Second, "time to drain on SIGTERM")
 	f.str(&f.logLevel, "log-level", "info", "debug, info, warn or error")
 	f.str(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address of its own (open to whoever reaches it) instead of the API's")
@@ -369,6 +397,9 @@ func (c Config) validate() error {
 	if o := c.CodehostOAuth; o.ClientID != "" && (o.ClientSecret == "" || len(o.StateKey) < MinStateKey) {
 		return fmt.Errorf("codehost OAuth client %q needs VIGIL_CODEHOST_CLIENT_SECRET and a VIGIL_CODEHOST_OAUTH_STATE_KEY of at least %d characters", o.ClientID, MinStateKey)
 	}
+	if s := c.ExportS3; s.Endpoint != "" && (s.Bucket == "" || s.AccessKeyID == "" || s.SecretAccessKey == "") {
+		return fmt.Errorf("export-s3-endpoint %q needs export-s3-bucket, export-s3-access-key-id and VIGIL_EXPORT_S3_SECRET_ACCESS_KEY", s.Endpoint)
+	}
 	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
 		return fmt.Errorf("VIGIL_METRICS_TOKEN must be at least %d characters", MinMetricsToken)
 	}
@@ -412,6 +443,7 @@ func (c Config) LogValue() slog.Value {
 		slog.Bool("metrics_token_set", c.MetricsToken != ""),
 		slog.String("codehost_api_url", redactURL(c.CodehostAPIURL)),
 		slog.String("codehost_oauth_client_id", c.CodehostOAuth.ClientID),
+		slog.String("export_files", engine(c.ExportS3.Endpoint != "", "s3 "+redactURL(c.ExportS3.Endpoint)+" bucket "+c.ExportS3.Bucket, "data folder")),
 	)
 }
 

@@ -23,6 +23,7 @@ type flags struct {
 
 	outboundAllow, smtpRequireTLS string
 	exportRetention               string
+	exportS3PathStyle             string
 }
 
 // envName is the environment variable of the flag name: VIGIL_ and the
@@ -64,7 +65,8 @@ func (f *flags) duration(p *time.Duration, name string, def time.Duration, usage
 // secrets are read from the environment only, never from a flag, so that
 // they stay out of process listings.
 var secrets = []string{"VIGIL_ADMIN_PASSWORD", "VIGIL_JWT_SECRET", "VIGIL_MASTER_KEY", "VIGIL_METRICS_TOKEN",
-	"VIGIL_SMTP_PASSWORD", "VIGIL_CODEHOST_CLIENT_SECRET", "VIGIL_CODEHOST_OAUTH_STATE_KEY", "VIGIL_TOXICITY_API_KEY"}
+	"VIGIL_SMTP_PASSWORD", "VIGIL_CODEHOST_CLIENT_SECRET", "VIGIL_CODEHOST_OAUTH_STATE_KEY", "VIGIL_TOXICITY_API_KEY",
+	"VIGIL_EXPORT_S3_SECRET_ACCESS_KEY"}
 
 // Variables lists every environment variable `vigil serve` reads: one per
 // flag (VIGIL_<FLAG>), then the secrets read from the environment only.

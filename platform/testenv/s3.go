@@ -17,6 +17,8 @@ type S3Server struct {
 	Endpoint, AccessKey, SecretKey, Region string
 	// Root is the posix folder it serves.
 	Root string
+
+	cmd *exec.Cmd
 }
 
 // StartS3 starts an S3 server (the versitygw VIGIL_TEST_VERSITYGW names)
@@ -41,7 +43,18 @@ func StartS3(t testing.TB, buckets ...string) *S3Server {
 		t.Fatal(err)
 	}
 	startServer(t, "versitygw", cmd, addr)
+	s.cmd = cmd
 	return s
+}
+
+// Stop kills the server (an outage of the store) and waits for it to
+// exit; its folder stays.
+func (s *S3Server) Stop(t testing.TB) {
+	t.Helper()
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatalf("stop versitygw: %v", err)
+	}
+	_ = s.cmd.Wait() // killed: its exit status says so
 }
 
 // Object returns the stored content of an object, read from the folder.

@@ -280,7 +280,9 @@ func tick(v float64) string {
 	if math.Abs(v) < 1e-9 {
 		return "0"
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
+	// Four significant digits, written out: 40000, not 4e+04.
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // esc escapes text for SVG.
