@@ -262,7 +262,6 @@ func TestDashboardUI(t *testing.T) {
 
 	// Login: a wrong password says so; the right one opens the overview.
 	b.run(chromedp.Navigate(root+"/"), b.loaded("login"))
-	b.shot("login")
 	b.run(chromedp.SendKeys(chromedp.CSS("#username"), "admin"), chromedp.SendKeys(chromedp.CSS("#password"), "wrong password"),
 		b.click("#login-submit"))
 	b.until("the login error", `document.getElementById('login-error').textContent.length > 0`)
@@ -406,5 +405,29 @@ func TestDashboardUI(t *testing.T) {
 	if err != nil || kept != "" {
 		t.Errorf("after logout the token is still kept")
 	}
+	// A token the API refuses (401) sends back to the login page.
+	b.run(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('vigil.token', 'not-a-token')`))
+	b.visit("#/models", "login")
+	b.shot("login")
+
+	// The live channel closes with 4003 when its token is revoked (an API
+	// key here; 4001, a login token expiring, takes the same branch): the
+	// overview goes to the login page.
+	key, keyID := s.key(admin, "read")
+	b.run(chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`sessionStorage.setItem('vigil.token', %q)`, key)))
+	b.visit("#/overview", "overview")
+	b.until("the live state", `document.getElementById('live-state').textContent === 'live'`)
+	s.do("DELETE", "/api-keys/"+keyID, admin, nil).want(t, 204)
+	b.run(b.loaded("login"))
+	if code, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.dataset.liveClosed || ''`)); err != nil || code != "4003" {
+		t.Errorf("got the channel closed with %q (%v), want 4003", code, err)
+	}
+	b.run(chromedp.SetValue(chromedp.CSS("#username"), "admin"), chromedp.SetValue(chromedp.CSS("#password"), adminPassword),
+		b.click("#login-submit"), b.loaded("overview"))
+	b.until("the live state", `document.getElementById('live-state').textContent === 'live'`)
 	b.checkProblems()
+
+	// The server going away: the overview says it is reconnecting.
+	s.shutdown()
+	b.until("the reconnecting state", `document.getElementById('live-state').textContent === 'reconnecting'`)
 }

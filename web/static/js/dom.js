@@ -1,5 +1,6 @@
-// dom.js: building the page without innerHTML. Every value from the API
-// goes into the DOM as a text node, so nothing it holds can run.
+// dom.js: building the page from elements and text nodes, never from markup
+// strings: every value from the API goes into the DOM as a text node, so
+// nothing it holds can run.
 
 // h makes an element: attrs are set as attributes (or, for on*, as event
 // listeners); children are elements or strings (text nodes), nulls skipped.

@@ -31,6 +31,7 @@ export function connect(onStats, onState) {
     ws.addEventListener('open', () => { opened = true; });
     ws.addEventListener('close', (e) => {
       ws = null;
+      document.body.dataset.liveClosed = String(e.code);
       if (closed) return;
       if (e.code === 4001 || e.code === 4003) { endSession(); return; }
       if (!opened) get('/auth/me').catch(() => {});
