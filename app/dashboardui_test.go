@@ -371,6 +371,13 @@ func TestDashboardUI(t *testing.T) {
 	}
 	b.shot("risks")
 	b.run(b.click(fmt.Sprintf(`a[href="#/risks/%s"]`, entry)), b.loaded("risk"))
+	got := s.do("GET", "/risk-register/"+entry, admin, nil).want(t, 200)
+	for field, want := range map[string]string{"status": got.str("status"), "category": got.str("category"), "description": got.str("description"),
+		"score": fmt.Sprintf("%v × %v = %v", got.at("likelihood"), got.at("impact"), got.at("risk_score"))} {
+		if shown := b.text(fmt.Sprintf(`[data-field=%q]`, field)); shown != want {
+			t.Errorf("risk entry %s: got %q, want %q", field, shown, want)
+		}
+	}
 	events := s.do("GET", "/risk-register/"+entry+"/history", admin, nil).want(t, 200).at("events").([]any)
 	var actions []string
 	for _, e := range events {

@@ -14,14 +14,15 @@ const MOVES = [
 ];
 
 export async function render(view, _params, nav) {
-  let list;
+  let list, models;
   try {
-    list = await get('/alerts/instances' + q({ page_size: 100 }));
+    [list, models] = await Promise.all([get('/alerts/instances' + q({ page_size: 100 })), get('/models' + q({ limit: 1000 }))]);
   } catch (err) {
     if (current() === nav) page(view, 'alerts', h('h1', null, 'Alerts'), failure(err));
     return;
   }
   if (current() !== nav) return;
+  const names = Object.fromEntries(models.map((m) => [m.id, `${m.name} ${m.version}`]));
   const message = h('p', { role: 'status', id: 'alerts-message', class: 'muted' });
   const actions = (a) => {
     const cell = h('span', null);
@@ -47,7 +48,7 @@ export async function render(view, _params, nav) {
   page(view, 'alerts', h('h1', null, 'Alerts'), message, table('alerts', [
     { title: 'Triggered', cell: (a) => when(a.triggered_at) },
     { title: 'Rule', key: 'rule_name', cell: (a) => a.rule_name },
-    { title: 'Model', cell: (a) => (a.model_id ? h('a', { href: '#/models/' + encodeURIComponent(a.model_id) }, a.model_id.slice(0, 8)) : '—') },
+    { title: 'Model', cell: (a) => (a.model_id ? h('a', { href: '#/models/' + encodeURIComponent(a.model_id) }, names[a.model_id] || a.model_id) : '—') },
     { title: 'Severity', key: 'severity', cell: (a) => badge(a.severity) },
     { title: 'Status', key: 'status', cell: (a) => badge(a.status) },
     { title: 'Snoozed until', key: 'snoozed_until', cell: (a) => (a.snoozed_until ? when(a.snoozed_until) : '—') },

@@ -1,7 +1,7 @@
 // A risk entry with its audit trail (GET /risk-register/{id}/history).
 
 import { h, page, table, when, badge, failure } from '../dom.js';
-import { get, seg } from '../api.js';
+import { get, q, seg } from '../api.js';
 import { current } from '../router.js';
 import { severityOf } from './risks.js';
 
@@ -9,10 +9,17 @@ function props(pairs) {
   return h('dl', { class: 'props' }, pairs.map(([k, name, v]) => [h('dt', null, k), h('dd', { 'data-field': name }, v)]));
 }
 
+function modelLinks(ids, models) {
+  if (ids.length === 0) return '—';
+  const names = Object.fromEntries(models.map((m) => [m.id, `${m.name} ${m.version}`]));
+  return ids.map((id, i) => [i ? ', ' : '', h('a', { href: '#/models/' + encodeURIComponent(id) }, names[id] || id)]);
+}
+
 export async function render(view, { id }, nav) {
-  let entry, history;
+  let entry, history, models;
   try {
-    [entry, history] = await Promise.all([get('/risk-register/' + seg(id)), get(`/risk-register/${seg(id)}/history`)]);
+    [entry, history, models] = await Promise.all([get('/risk-register/' + seg(id)), get(`/risk-register/${seg(id)}/history`),
+      get('/models' + q({ limit: 1000 }))]);
   } catch (err) {
     if (current() === nav) page(view, 'risk', h('h1', null, 'Risk entry'), failure(err));
     return;
@@ -27,7 +34,7 @@ export async function render(view, { id }, nav) {
       ['Category', 'category', entry.category],
       ['Description', 'description', entry.description || '—'],
       ['Mitigation plan', 'mitigation_plan', entry.mitigation_plan || '—'],
-      ['Models', 'model_ids', (entry.model_ids || []).join(', ') || '—'],
+      ['Models', 'model_ids', modelLinks(entry.model_ids || [], models)],
       ['Source', 'source', entry.source_type ? `${entry.source_type} ${entry.source_id || ''}` : 'entered by hand'],
       ['Created', 'created_at', when(entry.created_at)],
     ]),
