@@ -352,6 +352,17 @@ func TestDashboardUI(t *testing.T) {
 		t.Errorf("after the click the API says %q, want acknowledged", got)
 	}
 	b.shot("alerts")
+	// Snooze, then resolve: the row follows the API's answer.
+	for _, move := range []struct{ action, status string }{{"snooze", "snoozed"}, {"resolve", "resolved"}} {
+		b.run(b.click(row + `button[data-action=` + move.action + `]`))
+		b.until("the alert "+move.status, fmt.Sprintf(`document.querySelector(%s).textContent === %q`, strconv.Quote(row+`[data-col=status]`), move.status))
+		if got := s.do("GET", "/alerts/instances/"+alert, admin, nil).want(t, 200).str("status"); got != move.status {
+			t.Errorf("after %s the API says %q, want %s", move.action, got, move.status)
+		}
+	}
+	if got := b.texts(row + `button:not([disabled])`); len(got) != 0 {
+		t.Errorf("a resolved alert offers %q, want no move", got)
+	}
 
 	// Risk register: the heat map, the list, the entry and its history.
 	b.visit("#/risks", "risks")
