@@ -423,9 +423,16 @@ func TestDashboardUI(t *testing.T) {
 	if err != nil || kept != "" {
 		t.Errorf("after logout the token is still kept")
 	}
+	const ended = "Your session has ended: log in again."
+	if got := b.text("#login-notice"); got != "You have logged out." {
+		t.Errorf("after logout the login page says %q", got)
+	}
 	// A token the API refuses (401) sends back to the login page.
 	b.run(chromedp.Evaluate[chromedp.Void](`sessionStorage.setItem('vigil.token', 'not-a-token')`))
 	b.visit("#/models", "login")
+	if got := b.text("#login-notice"); got != ended {
+		t.Errorf("after a 401 the login page says %q, want %q", got, ended)
+	}
 	b.shot("login")
 
 	// The live channel closes with 4003 when its token is revoked (an API
@@ -439,6 +446,9 @@ func TestDashboardUI(t *testing.T) {
 	b.run(b.loaded("login"))
 	if code, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.body.dataset.liveClosed || ''`)); err != nil || code != "4003" {
 		t.Errorf("got the channel closed with %q (%v), want 4003", code, err)
+	}
+	if got := b.text("#login-notice"); got != ended {
+		t.Errorf("after 4003 the login page says %q, want %q", got, ended)
 	}
 	b.run(chromedp.SetValue(chromedp.CSS("#username"), "admin"), chromedp.SetValue(chromedp.CSS("#password"), adminPassword),
 		b.click("#login-submit"), b.loaded("overview"))

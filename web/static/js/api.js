@@ -4,6 +4,16 @@
 
 const KEY = 'vigil.token';
 const USER = 'vigil.user';
+const NOTICE = 'vigil.notice';
+
+// notice is (once) why the last session ended.
+export function notice() {
+  const n = sessionStorage.getItem(NOTICE) || '';
+  sessionStorage.removeItem(NOTICE);
+  return n;
+}
+
+const ENDED = 'Your session has ended: log in again.';
 
 export function token() { return sessionStorage.getItem(KEY); }
 export function user() { return sessionStorage.getItem(USER) || ''; }
@@ -17,10 +27,11 @@ export class ApiError extends Error {
   }
 }
 
-// endSession forgets the token and shows the login page.
-export function endSession() {
+// endSession forgets the token and shows the login page, with why.
+export function endSession(why) {
   sessionStorage.removeItem(KEY);
   sessionStorage.removeItem(USER);
+  sessionStorage.setItem(NOTICE, typeof why === 'string' ? why : 'You have logged out.');
   if (location.hash !== '#/login') location.hash = '#/login';
 }
 
@@ -46,7 +57,7 @@ export async function call(method, path, body) {
   }
   const res = await fetch('/api/v1' + path, init);
   if (res.status === 401 && path !== '/auth/login') {
-    endSession();
+    endSession(ENDED);
   }
   if (!res.ok) throw await fail(res);
   return res.status === 204 ? null : res.json();
@@ -66,6 +77,8 @@ export function q(params) {
 // id escapes one path segment.
 export const seg = encodeURIComponent;
 
+export { ENDED };
+
 export async function login(username, password) {
   const r = await call('POST', '/auth/login', { username, password });
   sessionStorage.setItem(KEY, r.access_token);
@@ -77,7 +90,7 @@ export async function login(username, password) {
 // under the name the server gives it.
 export async function download(path) {
   const res = await fetch('/api/v1' + path, { headers: { Authorization: 'Bearer ' + token() } });
-  if (res.status === 401) endSession();
+  if (res.status === 401) endSession(ENDED);
   if (!res.ok) throw await fail(res);
   const name = ((res.headers.get('Content-Disposition') || '').match(/filename="?([^";]+)"?/) || [])[1] || 'export';
   const url = URL.createObjectURL(await res.blob());

@@ -4,7 +4,7 @@
 // (token expired) or 4003 (token revoked or role changed) ends the
 // session and goes to the login page.
 
-import { token, endSession, get } from './api.js';
+import { token, endSession, get, ENDED } from './api.js';
 
 // connect opens the channel; onStats gets each message's statistics and
 // onState 'connecting', 'live' or 'reconnecting'. It returns a function
@@ -33,7 +33,7 @@ export function connect(onStats, onState) {
       ws = null;
       document.body.dataset.liveClosed = String(e.code);
       if (closed) return;
-      if (e.code === 4001 || e.code === 4003) { endSession(); return; }
+      if (e.code === 4001 || e.code === 4003) { endSession(ENDED); return; }
       if (!opened) get('/auth/me').catch(() => {});
       onState('reconnecting');
       timer = setTimeout(open, delay);

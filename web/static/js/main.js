@@ -14,6 +14,7 @@ import * as exports from './pages/exports.js';
 route('/login', login.render, { open: true });
 route('/overview', overview.render);
 route('/models', models.render);
+route('/models/page/:n', models.render);
 route('/models/:id', model.render);
 route('/alerts', alerts.render);
 route('/risks', risks.render);
@@ -21,7 +22,7 @@ route('/risks/:id', risk.render);
 route('/exports', exports.render);
 
 const bar = document.getElementById('bar');
-document.getElementById('logout').addEventListener('click', endSession);
+document.getElementById('logout').addEventListener('click', () => endSession());
 
 start(document.getElementById('view'), (path) => {
   bar.hidden = path === '/login' || !token();

@@ -1,7 +1,7 @@
 // The login page: POST /auth/login; the token goes to sessionStorage.
 
 import { h, page } from '../dom.js';
-import { login } from '../api.js';
+import { login, notice } from '../api.js';
 
 export function render(view) {
   const error = h('p', { class: 'error', role: 'alert', id: 'login-error' });
@@ -19,6 +19,7 @@ export function render(view) {
   };
   page(view, 'login', h('form', { class: 'login', onsubmit: submit },
     h('h1', null, 'Log in to Vigil'),
+    h('p', { class: 'muted', id: 'login-notice', role: 'status' }, notice()),
     h('label', { for: 'username' }, 'Username'), username,
     h('label', { for: 'password' }, 'Password'), password,
     h('button', { type: 'submit', id: 'login-submit' }, 'Log in'),

@@ -9,6 +9,9 @@ import { bars, line } from '../chart.js';
 import { current } from '../router.js';
 
 const WINDOWS = 6, HOURS = 4;
+// PAGE models a page: each costs 8 requests of the organization's
+// standard rate limit, so the list is paged rather than drawn whole.
+const PAGE = 10;
 
 // windows are the six 4-hour windows ending at the next whole minute.
 function windows() {
@@ -30,11 +33,20 @@ async function figures(m) {
   return { m, day, series, scores, latest: scores.length ? scores[scores.length - 1] : null };
 }
 
-export async function render(view, _params, nav) {
-  let rows;
+function pager(n, more) {
+  if (n === 1 && !more) return null;
+  return h('p', { class: 'pager' },
+    n > 1 ? h('a', { href: '#/models/page/' + (n - 1), id: 'models-prev' }, '← Previous') : null, ` Page ${n} `,
+    more ? h('a', { href: '#/models/page/' + (n + 1), id: 'models-next' }, 'Next →') : null);
+}
+
+export async function render(view, params, nav) {
+  const n = Math.max(1, parseInt(params.n || '1', 10) || 1);
+  let rows, more;
   try {
-    const list = await get('/models' + q({ limit: 50 }));
-    rows = await Promise.all(list.map(figures));
+    const list = await get('/models' + q({ skip: (n - 1) * PAGE, limit: PAGE + 1 }));
+    more = list.length > PAGE;
+    rows = await Promise.all(list.slice(0, PAGE).map(figures));
   } catch (err) {
     if (current() === nav) page(view, 'models', h('h1', null, 'Models'), failure(err));
     return;
@@ -51,5 +63,5 @@ export async function render(view, _params, nav) {
     { title: 'Latency', key: 'latency', cell: (r) => line(r.series.map((s) => s.avg_latency_ms), { label: 'mean latency per 4 hours', name: 'latency' }) },
     { title: 'Drift score', key: 'drift_score', num: true, cell: (r) => num(r.latest) },
     { title: 'Drift (30 d)', key: 'drift', cell: (r) => line(r.scores, { label: 'drift score per report', name: 'drift' }) },
-  ], rows.map((r) => ({ ...r, id: r.m.id }))));
+  ], rows.map((r) => ({ ...r, id: r.m.id }))), pager(n, more));
 }
