@@ -36,6 +36,7 @@ type room struct {
 var rooms = []room{
 	{"maths", []string{"stats/..."}, nil},
 	{"schemas", []string{"schemas"}, nil},
+	{"web ui", []string{"web"}, nil},
 	{"store contract", []string{"store"}, nil},
 	{"plumbing", []string{"platform/..."}, []string{"store contract"}},
 	{"event log contract", []string{"eventlog", "eventlog/logtest"}, []string{"maths"}},
@@ -71,7 +72,7 @@ var rooms = []room{
 		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "exports", "pricing", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},
-	{"app", []string{"app"}, []string{"maths", "schemas", "store contract", "plumbing", "event log contract",
+	{"app", []string{"app"}, []string{"maths", "schemas", "web ui", "store contract", "plumbing", "event log contract",
 		"analytics contract", "identity", "registry", "governance", "ingest", "event log engines", "drift", "bias",
 		"alerts", "dashboard", "processors", "query", "store engines", "analytics engines", "integrations", "explanation", "exports", "toxicity", "pricing"}},
 	{"cmd", []string{"cmd/..."}, []string{"app", "plumbing"}},

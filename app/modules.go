@@ -40,6 +40,7 @@ import (
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/store/postgres"
 	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/web"
 )
 
 // Module names of the backends; the roles' are config.RoleAPI and
@@ -296,6 +297,13 @@ func (a *App) initAPI(ctx context.Context) error {
 	// The link a share hands out (share_url) opens the recipient's page,
 	// outside /api/v1.
 	a.http.Get("/share/:share_slug", shares.Page)
+	// The web dashboard: its page at / and its versioned assets.
+	site, err := webui.New()
+	if err != nil {
+		return err
+	}
+	a.http.Get("/", site.Index)
+	a.http.Get(webui.Prefix+":version/*", site.Asset)
 	schedules := a.scheduleAPI(exports)
 	guard, err := a.outboundGuard()
 	if err != nil {

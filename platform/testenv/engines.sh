@@ -234,6 +234,7 @@ ensure_installed() {
   command -v mvn >/dev/null || pkgs+=(maven)
   command -v curl >/dev/null || pkgs+=(curl)
   [ -x "$SSHD_BIN" ] || pkgs+=(openssh-server)
+  [ -x "$CHROMIUM_BIN" ] || pkgs+=(chromium)
   if [ "${#pkgs[@]}" -gt 0 ]; then
     apt_install "${pkgs[@]}"
   fi
@@ -1181,6 +1182,11 @@ ensure_versitygw() {
 
 SSHD_BIN=/usr/sbin/sshd
 
+# Debian's Chromium (package chromium, installed by ensure_installed), which the web dashboard's
+# browser test drives headless through chromedp (app/dashboardui_test.go).
+
+CHROMIUM_BIN=/usr/bin/chromium
+
 # Helm, built from its Go module (helm.sh/helm/v3), for deploy's tests: `helm lint` and
 # `helm template` of deploy/helm/vigil. Installed into $STATE/helm/bin once per pinned version.
 
@@ -1272,6 +1278,11 @@ EOF
     echo "export VIGIL_TEST_SSHD='$SSHD_BIN'"
   else
     echo "# $SSHD_BIN is missing (Debian package openssh-server): run $0 up"
+  fi
+  if [ -x "$CHROMIUM_BIN" ]; then
+    echo "export VIGIL_TEST_CHROMIUM='$CHROMIUM_BIN'"
+  else
+    echo "# $CHROMIUM_BIN is missing (Debian package chromium): run $0 up"
   fi
   if sdk_installed; then
     echo "export VIGIL_TEST_SDK_PYTHON='$SDK_PY'"

@@ -66,6 +66,10 @@ const (
 	// from its Go module by engines.sh up), the S3-compatible server on a
 	// posix folder that the S3 delivery tests run on loopback.
 	VersityGW = "VIGIL_TEST_VERSITYGW"
+	// Chromium is the path of Debian's Chromium (/usr/bin/chromium,
+	// package chromium) that the web dashboard's browser test drives
+	// headless.
+	Chromium = "VIGIL_TEST_CHROMIUM"
 )
 
 // URL returns the value of the environment variable name, one of the
