@@ -21,9 +21,10 @@
 //     ExactFeatures varying features (equal to shap.KernelExplainer to
 //     1e-9), sampled coalitions with the Shapley kernel's weights otherwise.
 //     KernelTree is Kernel for a forest.Ensemble's raw output with the same
-//     numbers bit for bit: instead of evaluating coalitions × background
-//     hybrid rows, it walks each tree once per coalition carrying the set
-//     of background rows (64 to a uint64) that reach each node.
+//     numbers up to the order of additions (1e-12): instead of evaluating
+//     coalitions × background hybrid rows, it walks each tree once per
+//     coalition carrying the set of background rows (64 to a uint64) that
+//     reach each node, and adds each leaf's value times the rows reaching it.
 //
 // Figures match shap 0.49.1 (testdata/generate.py pins it and writes the
 // golden files golden_test.go reads).
