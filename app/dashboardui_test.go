@@ -32,6 +32,9 @@ type browser struct {
 	ctx   context.Context
 	root  string
 	shots string
+	// updated is where -update writes the screenshots
+	// (web/testdata/screenshots unless a test says otherwise).
+	updated string
 	mu    sync.Mutex
 	// problems are the page's uncaught exceptions, console errors and
 	// CSP violations, none of which the dashboard may cause.
@@ -46,7 +49,7 @@ func openBrowser(t *testing.T, root string) *browser {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	tab, cancel := chromedp.NewContext(alloc)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
-	b := &browser{t: t, root: root, shots: t.TempDir()}
+	b := &browser{t: t, root: root, shots: t.TempDir(), updated: filepath.Join("..", "web", "testdata", "screenshots")}
 	// The first call starts the browser, on a context without a deadline
 	// (a deadline there would stop the browser); the steps have one.
 	err := chromedp.Listen(tab, func(ev any) {
@@ -129,7 +132,7 @@ func (b *browser) until(what, condition string) {
 }
 
 // shot writes the page's screenshot to the test's folder and, with
-// -update, to web/testdata/screenshots/<name>.png.
+// -update, to <b.updated>/<name>.png.
 func (b *browser) shot(name string) {
 	b.t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
@@ -140,11 +143,10 @@ func (b *browser) shot(name string) {
 		b.t.Fatal(err)
 	}
 	if *updateScreenshots {
-		dir := filepath.Join("..", "web", "testdata", "screenshots")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(b.updated, 0o755); err != nil {
 			b.t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(b.updated, name+".png"), png, 0o644); err != nil {
 			b.t.Fatal(err)
 		}
 	}

@@ -1010,6 +1010,22 @@ SDK_IMPORTS='httpx, pandas, pyarrow, pytest, mypy, hatchling'
 sdk_installed() { venv_installed "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
 ensure_sdk() { ensure_venv sdk "$SDK_VENV" sdk_requirements "$SDK_IMPORTS"; }
 
+# openpyxl, the reader most spreadsheet tooling in Python is built on, for the test that opens the
+# Excel report as a person's tools would (app/reportread_test.go), from PyPI.
+
+REPORTS_VENV="$STATE/reports"
+REPORTS_PY="$REPORTS_VENV/bin/python"
+
+reports_requirements() {
+  cat <<EOF
+et_xmlfile==2.0.0
+openpyxl==3.1.5
+EOF
+}
+
+reports_installed() { venv_installed "$REPORTS_VENV" reports_requirements openpyxl; }
+ensure_reports() { ensure_venv reports "$REPORTS_VENV" reports_requirements openpyxl; }
+
 OTEL_IMPORTS='opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, openinference.semconv, openai, openinference.instrumentation.openai'
 otel_installed() { venv_installed "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
 ensure_otel() { ensure_venv otel "$OTEL_VENV" otel_requirements "$OTEL_IMPORTS"; }
@@ -1289,6 +1305,11 @@ EOF
   else
     echo "# the Python SDK's test tools are not installed in $SDK_VENV: run $0 up"
   fi
+  if reports_installed; then
+    echo "export VIGIL_TEST_REPORTS_PYTHON='$REPORTS_PY'"
+  else
+    echo "# openpyxl is not installed in $REPORTS_VENV: run $0 up"
+  fi
   if helm_installed; then
     echo "export VIGIL_TEST_HELM='$HELM_BIN'"
   else
@@ -1349,6 +1370,7 @@ cmd_up() {
   ensure_modelserver
   ensure_otel
   ensure_sdk
+  ensure_reports
   ensure_octokit_openapi
   ensure_helm
   ensure_versitygw
@@ -1414,8 +1436,7 @@ main() {
       engine_log "$1"
       ;;
     -h | --help | help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' ;;
-    *) die "unknown command '$cmd' (try: up down start stop restart kill status env versions kafka-topics logs gitea-build)" ;;
-    *) die "unknown command '$cmd' (try: up down start stop restart kill status env explain versions kafka-topics logs)" ;;
+    *) die "unknown command '$cmd' (try: up down start stop restart kill status env explain versions kafka-topics logs gitea-build)" ;;
   esac
 }
 

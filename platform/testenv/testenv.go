@@ -47,6 +47,9 @@ const (
 	// SDKPython is a Python with what the Python SDK's tests need (httpx,
 	// pandas, pyarrow, pytest, mypy, hatchling), installed by engines.sh up.
 	SDKPython = "VIGIL_TEST_SDK_PYTHON"
+	// ReportsPython is a Python with openpyxl, installed by engines.sh up,
+	// that the report test reads the Excel workbook with.
+	ReportsPython = "VIGIL_TEST_REPORTS_PYTHON"
 	// Helm is the path of a helm executable, built from its Go module by
 	// engines.sh up, that deploy's tests lint and render the chart with.
 	Helm = "VIGIL_TEST_HELM"
