@@ -35,7 +35,7 @@ type browser struct {
 	// updated is where -update writes the screenshots
 	// (web/testdata/screenshots unless a test says otherwise).
 	updated string
-	mu    sync.Mutex
+	mu      sync.Mutex
 	// problems are the page's uncaught exceptions, console errors and
 	// CSP violations, none of which the dashboard may cause.
 	problems []string
