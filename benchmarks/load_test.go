@@ -175,6 +175,7 @@ func runLoad(b *testing.B, base string, rate, n int) {
 	}
 	b.ReportMetric(float64(rss(os.Getpid(), "VmHWM:"))/1024, "peak-RSS-MB")
 	b.Logf("every 500k accepted: %s", strings.Join(memLog, " "))
+	b.Logf("accepted and counted every 20 s: %s", progress(start, acks, samples, 20*time.Second))
 }
 
 // lagsOf is, for each batch answered (acks, in the order answered), the
@@ -194,6 +195,27 @@ func lagsOf(acks []time.Time, samples []stamp) []time.Duration {
 		lags = append(lags, max(samples[j].at.Sub(at), 0))
 	}
 	return slices.Clip(lags)
+}
+
+// progress lists, every step from start, the predictions accepted and
+// counted by then.
+func progress(start time.Time, acks []time.Time, samples []stamp, step time.Duration) string {
+	var out []string
+	i, j := 0, 0
+	for at := start.Add(step); j < len(samples); at = at.Add(step) {
+		for i < len(acks) && !acks[i].After(at) {
+			i++
+		}
+		for j < len(samples) && !samples[j].at.After(at) {
+			j++
+		}
+		counted := 0
+		if j > 0 {
+			counted = samples[j-1].n
+		}
+		out = append(out, fmt.Sprintf("%ds:%dk/%dk", int(at.Sub(start).Seconds()), i*loadBatch/1000, counted/1000))
+	}
+	return strings.Join(out, " ")
 }
 
 // countPredictions is the model's total_predictions in its stats.
