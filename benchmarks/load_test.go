@@ -161,11 +161,17 @@ func runLoad(b *testing.B, base string, rate, n int) {
 		b.Fatalf("not every prediction counted 10 minutes after the last was accepted")
 	}
 	b.StopTimer()
+	end := readCPU(b)
+	b.Logf("process CPU %.1f s per million predictions", (end.process-cpu.process).Seconds()*1e6/float64(n))
 	reportCPUPerMillion(b, cpu, float64(n))
 	if failed > 0 {
 		b.Fatalf("%d batches not answered 201", failed)
 	}
 	lags := lagsOf(acks, samples)
+	// Logged too: a failing cleanup (an engine slow to drop the test's
+	// database) drops a failed benchmark's metrics from the output.
+	b.Logf("offered %.0f/s; lag p50 %v p95 %v p99 %v max %v; peak RSS %d MB", float64(n)/offered.Seconds(),
+		quantile(lags, 0.5), quantile(lags, 0.95), quantile(lags, 0.99), quantile(lags, 1), rss(os.Getpid(), "VmHWM:")/1024)
 	b.ReportMetric(float64(n)/offered.Seconds(), "offered/s")
 	for _, q := range []struct {
 		name string
