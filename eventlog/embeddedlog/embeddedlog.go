@@ -9,7 +9,13 @@
 // every caller with the outcome of its own records.
 //
 // Readers are consumer groups (Log.Consumer): each group reads the whole log
-// in sequence order and stores its committed offset in the same file.
+// in sequence order and stores its committed offset in the same file. A
+// group close behind the head is handed the records this process
+// committed last from memory (a bounded tail, filled after each fsynced
+// commit, Options.TailRecords and TailBytes), so that the process that
+// appended them does not read them back from the file; a group further
+// behind, or after a restart, reads the file. Offsets and commits are the
+// same either way.
 // Records every known group has committed are deleted in bounded chunks
 // (Log.Trim, run periodically), so the file stops growing.
 //
