@@ -158,6 +158,7 @@ func runLoad(b *testing.B, base string, rate, n int) {
 	case <-time.After(10 * time.Minute):
 		close(quit)
 		<-sampled
+		b.Logf("accepted and counted every 20 s: %s", progress(start, acks, samples, 20*time.Second))
 		b.Fatalf("not every prediction counted 10 minutes after the last was accepted")
 	}
 	b.StopTimer()
