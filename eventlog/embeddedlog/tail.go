@@ -67,12 +67,13 @@ func (t *tail) publish(first int64, recs []tailRecord) {
 	}
 	for i, r := range recs {
 		seq := first + int64(i)
+		// Room first: the slot of seq is the oldest record's when full.
+		for seq-t.first+1 > int64(t.maxRecords) || (t.bytes+r.size() > t.maxBytes && t.first < seq) {
+			t.drop()
+		}
 		t.ring[seq%int64(len(t.ring))] = r
 		t.bytes += r.size()
 		t.last = seq
-		for t.last-t.first+1 > int64(t.maxRecords) || (t.bytes > t.maxBytes && t.first < t.last) {
-			t.drop()
-		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package embeddedlog_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -52,6 +53,19 @@ func TestTail(t *testing.T) {
 	for i, m := range pollN(t, near, 1) {
 		if i == 0 && (m.Kind != eventlog.KindGovernance || m.Offset != int64(len(want)+1)) {
 			t.Fatalf("near consumer: got %s at %d, want governance at %d", m.Kind, m.Offset, len(want)+1)
+		}
+	}
+	// One record at a time, each read from the tail right after its
+	// commit, around the ring more than once.
+	small := open(t, t.TempDir(), embeddedlog.Options{TailRecords: 4, TailBytes: 1 << 20, TrimInterval: -1})
+	all, preds := small.Consumer("all"), small.Consumer("predictions", eventlog.KindPrediction)
+	for i := range 13 {
+		v := fmt.Sprint("r", i)
+		mustAppend(t, small, []eventlog.Record{{Kind: eventlog.KindPrediction, Key: "org/m", Value: []byte(v)}})
+		for _, c := range []eventlog.Source{all, preds} {
+			if got := pollN(t, c, 1); len(got) != 1 || string(got[0].Value) != v || got[0].Kind != eventlog.KindPrediction || got[0].Key != "org/m" {
+				t.Fatalf("record %d: got %+v, want prediction org/m %s", i, got, v)
+			}
 		}
 	}
 }
