@@ -295,6 +295,14 @@ func (x *AutoExplainer) take() bool {
 // model returns the model's configuration and artifact when it is
 // auto-explained, nil when it is not (auto_explain or enabled off, no
 // artifact), reading them again once ConfigTTL has passed.
+// Explains says whether the model's predictions are auto-explained (its
+// configuration, as Explain reads it): a caller may leave the others
+// undecoded. It answers an error only when the store fails.
+func (x *AutoExplainer) Explains(ctx context.Context, orgID, modelID string) (bool, error) {
+	m, err := x.model(ctx, [2]string{orgID, modelID})
+	return m != nil, err
+}
+
 func (x *AutoExplainer) model(ctx context.Context, k [2]string) (*autoModel, error) {
 	ttl := x.ConfigTTL
 	if ttl <= 0 {

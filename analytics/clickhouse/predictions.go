@@ -3,8 +3,10 @@ package clickhouse
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -60,11 +62,15 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 }
 
 // addToRollups adds the batch's counted predictions to their minute and
-// hour buckets: one INSERT per rollup table for the whole batch. A model's
-// buckets are taken from the cache when it holds them fresh, else read.
+// hour buckets: one INSERT per rollup table for the whole batch, the
+// tables' INSERTs sent concurrently (each holds the log offsets it
+// counted, so a crash between them is repaired table by table by the
+// replay). A model's buckets are taken from the cache when it holds them
+// fresh, else read.
 func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled,
 	positions map[analytics.EventKey]analytics.Position) (map[modelKey][len(resolutions)]map[int64]*counted, error) {
 	written := map[modelKey][len(resolutions)]map[int64]*counted{}
+	var tables [len(resolutions)][]bucketRow
 	for i, r := range resolutions {
 		var rows []bucketRow
 		for k, mps := range byModel {
@@ -99,9 +105,16 @@ func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled
 			w[i] = buckets
 			written[k] = w
 		}
-		if err := s.insertBuckets(ctx, r, rows); err != nil {
-			return nil, err
-		}
+		tables[i] = rows
+	}
+	var errs [len(resolutions)]error
+	var wg sync.WaitGroup
+	for i, r := range resolutions {
+		wg.Go(func() { errs[i] = s.insertBuckets(ctx, r, tables[i]) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return nil, err
 	}
 	return written, nil
 }

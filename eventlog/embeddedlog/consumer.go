@@ -128,8 +128,13 @@ func (c *Consumer) start(ctx context.Context) error {
 }
 
 // read returns the messages after c.pos, up to PollMax records, and the
-// offset of the last record read, of any kind (c.pos when none).
+// offset of the last record read, of any kind (c.pos when none): from the
+// log's in-memory tail when it holds the record after c.pos, else from
+// the file.
 func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, int64, error) {
+	if msgs, last, ok := c.l.tail.read(c.pos, c.l.opts.PollMax, c.kinds); ok {
+		return msgs, last, nil
+	}
 	q, args := `SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, []any{c.pos, c.l.opts.PollMax}
 	if c.kindsSQL != "" {
 		q = `SELECT seq, kind, CASE WHEN ` + c.kindsSQL + ` THEN key END, CASE WHEN ` + c.kindsSQL + ` THEN value END

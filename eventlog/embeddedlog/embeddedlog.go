@@ -9,7 +9,13 @@
 // every caller with the outcome of its own records.
 //
 // Readers are consumer groups (Log.Consumer): each group reads the whole log
-// in sequence order and stores its committed offset in the same file.
+// in sequence order and stores its committed offset in the same file. A
+// group close behind the head is handed the records this process
+// committed last from memory (a bounded tail, filled after each fsynced
+// commit, Options.TailRecords and TailBytes), so that the process that
+// appended them does not read them back from the file; a group further
+// behind, or after a restart, reads the file. Offsets and commits are the
+// same either way.
 // Records every known group has committed are deleted in bounded chunks
 // (Log.Trim, run periodically), so the file stops growing.
 //
@@ -69,6 +75,10 @@ type Options struct {
 	BusyTimeout time.Duration
 	// Logger receives the background task's errors (slog.Default()).
 	Logger *slog.Logger
+	// TailRecords and TailBytes bound the records committed last that
+	// the log keeps in memory for its consumers (DefaultTailRecords,
+	// DefaultTailBytes); negative keeps none: every Poll reads the file.
+	TailRecords, TailBytes int
 }
 
 func (o Options) withDefaults() Options {
@@ -89,6 +99,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
+	}
+	if o.TailRecords == 0 {
+		o.TailRecords = DefaultTailRecords
+	}
+	if o.TailBytes == 0 {
+		o.TailBytes = DefaultTailBytes
 	}
 	return o
 }
@@ -123,6 +139,11 @@ type Log struct {
 	wconn  *sql.Conn
 	insert map[int]*sql.Stmt // by rows, prepared on first use
 	args   []any
+	// pending are the records of the transaction being written, each run
+	// with its first sequence number, published to tail once committed.
+	pending []pendingRun
+
+	tail *tail
 
 	mu     sync.Mutex
 	closed bool
@@ -170,6 +191,7 @@ func OpenOptions(ctx context.Context, dir string, opts Options) (*Log, error) {
 		stop:       make(chan struct{}),
 		writerDone: make(chan struct{}),
 		trimDone:   make(chan struct{}),
+		tail:       newTail(opts.TailRecords, opts.TailBytes),
 	}
 	if err := l.init(ctx); err != nil {
 		l.closeDB()
@@ -327,6 +349,7 @@ func (l *Log) commit(jobs []*job) {
 	ctx := context.Background()
 	for len(live) > 0 {
 		failed := -1
+		l.pending = l.pending[:0]
 		err := l.inTx(ctx, func() error {
 			for i, j := range live {
 				if err := l.run(ctx, j); err != nil {
@@ -337,6 +360,11 @@ func (l *Log) commit(jobs []*job) {
 			return nil
 		})
 		if err == nil {
+			for _, p := range l.pending {
+				l.tail.publish(p.first, p.recs)
+			}
+			clear(l.pending)
+			l.pending = l.pending[:0]
 			for _, j := range live {
 				j.done <- nil
 			}
@@ -410,11 +438,49 @@ func (l *Log) run(ctx context.Context, j *job) error {
 			r := &recs[i]
 			args = append(args, r.Kind, r.Key, blob(r.Value), now)
 		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
+		res, err := st.ExecContext(ctx, args...)
+		if err != nil {
 			return fmt.Errorf("insert: %w", err)
+		}
+		if err := l.keep(res, recs[:n]); err != nil {
+			return err
 		}
 		recs = recs[n:]
 	}
+	return nil
+}
+
+// pendingRun is one statement's records for the tail: their sequence
+// numbers are first, first+1, ...
+type pendingRun struct {
+	first int64
+	recs  []tailRecord
+}
+
+// keep notes the records one INSERT wrote, for the tail once the
+// transaction commits: copies of them (Append keeps no reference to the
+// caller's records) in one allocation. One statement's rows take
+// consecutive sequence numbers, the last of which is the insert's rowid.
+func (l *Log) keep(res sql.Result, recs []eventlog.Record) error {
+	if len(l.tail.ring) == 0 {
+		return nil
+	}
+	last, err := res.LastInsertId()
+	if err != nil {
+		return fmt.Errorf("insert: last sequence number: %w", err)
+	}
+	size := 0
+	for i := range recs {
+		size += len(recs[i].Value)
+	}
+	buf := make([]byte, 0, size)
+	run := pendingRun{first: last - int64(len(recs)) + 1, recs: make([]tailRecord, len(recs))}
+	for i := range recs {
+		start := len(buf)
+		buf = append(buf, recs[i].Value...)
+		run.recs[i] = tailRecord{kind: recs[i].Kind, key: recs[i].Key, value: buf[start:len(buf):len(buf)]}
+	}
+	l.pending = append(l.pending, run)
 	return nil
 }
 

@@ -16,11 +16,25 @@ import (
 	"github.com/vigilhq/vigil/eventlog/logtest"
 )
 
+// TestContract runs the contract suite with the default in-memory tail,
+// a tail of three records (consumers move between the file and the tail)
+// and none (every Poll reads the file).
 func TestContract(t *testing.T) {
-	logtest.Run(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
-		l := open(t, t.TempDir(), embeddedlog.Options{})
-		return l, func(g string) eventlog.Source { return l.Consumer(g) }
-	})
+	for _, c := range []struct {
+		name string
+		opts embeddedlog.Options
+	}{
+		{"tail", embeddedlog.Options{}},
+		{"small tail", embeddedlog.Options{TailRecords: 3, TailBytes: 1 << 20}},
+		{"no tail", embeddedlog.Options{TailRecords: -1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			logtest.Run(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
+				l := open(t, t.TempDir(), c.opts)
+				return l, func(g string) eventlog.Source { return l.Consumer(g) }
+			})
+		})
+	}
 }
 
 func TestProgress(t *testing.T) {

@@ -69,13 +69,35 @@ func (s *Service) Run(ctx context.Context) error {
 			}
 			continue
 		}
-		if !s.batch(ctx, Logged(s.Log, msgs)) {
+		if !s.batch(ctx, Logged(s.Log, s.explained(ctx, msgs))) {
 			return nil
 		}
 		if err := s.Source.Commit(ctx); err != nil && ctx.Err() == nil {
 			s.Log.Warn("auto-explain: committing offsets failed; the batch will be read again and skipped", "err", err)
 		}
 	}
+}
+
+// explained is msgs without the predictions of models that are not
+// auto-explained, told apart by the record's organization and model alone
+// (eventlog.RecordModel), so that those are never decoded. A record that
+// is not a binary prediction, or whose model's configuration cannot be
+// read now, is kept: Logged and Explain deal with it as before.
+func (s *Service) explained(ctx context.Context, msgs []eventlog.Message) []eventlog.Message {
+	out := msgs[:0:0]
+	var lastOrg, lastModel string
+	var lastKeep bool
+	for _, m := range msgs {
+		org, model, ok := eventlog.RecordModel(m.Value)
+		if ok && (org != lastOrg || model != lastModel || lastOrg == "") {
+			keep, err := s.Explain.Explains(ctx, org, model)
+			lastOrg, lastModel, lastKeep = org, model, keep || err != nil
+		}
+		if !ok || lastKeep {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // batch explains ps, retrying while the store fails; false when ctx ended
