@@ -26,18 +26,6 @@ from typing import Any, Mapping
 
 from . import errors
 from ._rows import _clean
-
-_PLAIN = (int, str, bool)
-
-
-def _plain(m: Mapping[str, Any]) -> dict[str, Any]:
-    """m as JSON-ready values: as it is when every value is a plain int, str, bool or finite float."""
-    for v in m.values():
-        t = type(v)
-        if t in _PLAIN or (t is float and v - v == 0):
-            continue
-        return {str(k): _clean(x) for k, x in m.items()}
-    return dict(m)
 from .client import MAX_BATCH, Client
 
 log = logging.getLogger("vigil")
@@ -52,6 +40,19 @@ except ImportError:  # pragma: no cover - exercised where orjson is absent
 
     def _encode(body: Any) -> bytes:
         return _json.dumps(body, separators=(",", ":"), allow_nan=False).encode()
+
+
+_PLAIN = (int, str, bool)
+
+
+def _plain(m: Mapping[str, Any]) -> dict[str, Any]:
+    """m as JSON-ready values: as it is when every value is a plain int, str, bool or finite float."""
+    for v in m.values():
+        t = type(v)
+        if t in _PLAIN or (t is float and v - v == 0):
+            continue
+        return {str(k): _clean(x) for k, x in m.items()}
+    return dict(m)
 
 
 def _close_at_exit(ref: weakref.ReferenceType[BatchLogger]) -> None:
