@@ -323,6 +323,9 @@ func (g *gitea) commit(clone, branch string, files map[string]string) string {
 // are not here: Gitea has no check runs and its branch protection API is
 // not GitHub's (the validated fake covers them).
 func TestCodehostGitea(t *testing.T) {
+	// Parallel: it runs after the package's other tests, which leaves the
+	// background build of Gitea (engines.sh up) the most time to end.
+	t.Parallel()
 	g := startGitea(t)
 	eachBackend(t, func(c *config.Config) {
 		c.CodehostAPIURL = g.url + "/api/v1/"

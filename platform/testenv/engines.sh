@@ -1121,8 +1121,8 @@ gitea_build() {
   log "gitea: building $GITEA_VERSION into $GITEA_DIR (log: $GITEA_LOG)"
   echo "gitea: building $GITEA_VERSION" >"$GITEA_LOG"
   dir="$(go mod download -json "code.gitea.io/gitea@$GITEA_VERSION" 2>>"$GITEA_LOG" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-  if [ ! -d "$dir" ] || ! (cd "$dir" && CGO_ENABLED=1 GOFLAGS='-trimpath -buildvcs=false -mod=readonly' \
-    nice -n 19 go build -tags 'sqlite sqlite_unlock_notify' -o "$GITEA_BIN.tmp" . >>"$GITEA_LOG" 2>&1 8>&-); then
+  if [ ! -d "$dir" ] || ! (cd "$dir" && CGO_ENABLED=0 GOFLAGS='-trimpath -buildvcs=false -mod=readonly' \
+    nice -n 19 go build -ldflags='-s -w' -o "$GITEA_BIN.tmp" . >>"$GITEA_LOG" 2>&1 8>&-); then
     echo "gitea: build failed after $((SECONDS - t0))s" >>"$GITEA_LOG"
     fail_engine gitea "go build of code.gitea.io/gitea@$GITEA_VERSION failed" "$GITEA_LOG"
   fi
