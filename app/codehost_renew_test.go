@@ -7,16 +7,19 @@ import (
 	"testing"
 )
 
+const renewSHA = "5f0c6b8e1d2a3b4c5d6e7f8091a2b3c4d5e6f708"
+
 // TestCodehostOAuthRefreshOn401: an OAuth token the code host expires
 // early (401) on any call, not only verify, is refreshed once and the call
 // asked again with the new token: eight concurrent repository listings
 // cost one refresh (single-flight) and all succeed; a webhook setup's POST
-// is sent again whole; a second 401 (the refreshed token refused too) is
+// is sent again whole; the delivery processor's calls refresh too; a second 401 (the refreshed token refused too) is
 // the answer, after one refresh; a refresh token the host refuses marks
 // the connection reauthorization_required.
 func TestCodehostOAuthRefreshOn401(t *testing.T) {
 	f := newForge(t)
 	f.addRepo("octo", "models", true, true)
+	f.setFiles(renewSHA, map[string]string{".monitor.yml": monitorFile, "models/churn.pkl": "\x80\x04"})
 	o := newOAuthHost(t, f)
 	o.expiresIn = 3600 // beyond the refresh margin: only a 401 refreshes
 	eachBackend(t, o.config(f), func(t *testing.T, s *server) {
@@ -69,17 +72,28 @@ func TestCodehostOAuthRefreshOn401(t *testing.T) {
 			t.Errorf("webhook after a 401: got %s, want active", r.raw)
 		}
 		f.mu.Lock()
-		hooks := 0 // the forge's hooks of this repository (the forge serves every backend)
+		hooks, secret := 0, "" // the forge's hooks of this repository (the forge serves every backend)
 		for _, h := range f.hooks {
 			if strings.HasSuffix(h.URL, "repository="+repo.str("id")) && h.Secret != "" && len(h.Events) == 3 {
-				hooks++
+				hooks, secret = hooks+1, h.Secret
 			}
 		}
 		f.mu.Unlock()
 		if hooks != 1 {
-			t.Errorf("got %d hooks of the repository on the forge, want 1 with its secret and events", hooks)
+			t.Fatalf("got %d hooks of the repository on the forge, want 1 with its secret and events", hooks)
 		}
 		current = refreshed(2)
+
+		// The delivery processor's calls (tree, .monitor.yml) too.
+		f.set(current, "")
+		delivery := s.hook(t, repo.str("id"), secret, "push", push("main", renewSHA, "models/churn.pkl", ".monitor.yml"))
+		waitFor(t, "the delivery processed", func() bool {
+			return outcomes(t, s, admin, repo.str("id"))[delivery]["status"] == "processed"
+		})
+		if n := len(s.do("GET", "/models/churn/versions", admin, nil).want(t, 200).list); n != 1 {
+			t.Errorf("got %d versions of churn, want the one the push registers", n)
+		}
+		current = refreshed(3)
 
 		// The refreshed token is refused too: that second 401 is the
 		// answer, after one refresh; the connection stays active (its
@@ -89,7 +103,7 @@ func TestCodehostOAuthRefreshOn401(t *testing.T) {
 		o.mu.Unlock()
 		f.set(current, "")
 		s.do("GET", listing, admin, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
-		refreshed(3)
+		refreshed(4)
 		if st := status(); st != "active" {
 			t.Errorf("after a second 401: got status %s, want active", st)
 		}
@@ -110,6 +124,6 @@ func TestCodehostOAuthRefreshOn401(t *testing.T) {
 		if st := status(); st != "reauthorization_required" {
 			t.Errorf("revoked: got status %s, want reauthorization_required", st)
 		}
-		refreshed(3)
+		refreshed(4)
 	})
 }
