@@ -13,9 +13,10 @@ const renewSHA = "5f0c6b8e1d2a3b4c5d6e7f8091a2b3c4d5e6f708"
 // early (401) on any call, not only verify, is refreshed once and the call
 // asked again with the new token: eight concurrent repository listings
 // cost one refresh (single-flight) and all succeed; a webhook setup's POST
-// is sent again whole; the delivery processor's calls refresh too; a second 401 (the refreshed token refused too) is
-// the answer, after one refresh; a refresh token the host refuses marks
-// the connection reauthorization_required.
+// is sent again whole; the delivery processor's calls refresh too; a
+// second 401 (the refreshed token refused too) is the answer, after one
+// refresh; a refresh token the host refuses marks the connection
+// reauthorization_required.
 func TestCodehostOAuthRefreshOn401(t *testing.T) {
 	f := newForge(t)
 	f.addRepo("octo", "models", true, true)
