@@ -1097,9 +1097,10 @@ ensure_octokit_openapi() {
 # frontend assets: the API needs none). v1.26.0 is the newest release whose every dependency the
 # module proxy serves. Pure Go: CGO off and no sqlite tags (the test keeps Gitea's tables on the
 # tests' PostgreSQL), no bindata (options/ and templates/ are read from disk), only the main
-# package, -trimpath, stripped (-s -w): a 107 MB static binary. A cold build (empty GOCACHE) took
-# 6.5 CPU-minutes, 35 minutes of wall time at nice 10 on a 2-core machine loaded 30-43 by other
-# builds (the build with go-sqlite3's C took 86 minutes, 31 of them in cc1). `up` starts it in the
+# package, -trimpath, stripped (-s -w): a 107 MB static binary. A cold build (empty GOCACHE, modules
+# downloaded) took 6.5 CPU-minutes (the link 5 CPU-seconds, 1.4 GB), 35 minutes of wall time at
+# nice 10 on a 2-core machine loaded 8-46 (mostly 25-40) by other helpers' tests (the build with
+# go-sqlite3's C took 86 minutes, 31 of them in cc1). `up` starts it in the
 # background (gitea_build_background) so that it overlaps the first tests, and the test waits for
 # it; `gitea-build` builds it in the foreground (`make test-forge`). The binary is cached in $STATE:
 # later runs do not build.
