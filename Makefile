@@ -53,12 +53,12 @@ test-fault:
 	$(ENGINES) up
 	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -tags fault -p 1 -run '^TestFault' $(PKGS)
 
-# The code-host test against a real Gitea (build tag forge): Gitea is built from its Go module first,
-# in the foreground (long on a cold machine: see engines.sh), then the test runs on both stores.
+# The code-host test against a real Gitea alone (`make test` runs it too): Gitea is built from its
+# Go module first, in the foreground (see engines.sh), then the test runs on both stores.
 test-forge:
 	$(ENGINES) up
 	$(ENGINES) gitea-build
-	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -tags forge -run '^TestCodehostGitea' ./app
+	@eval "$$($(ENGINES) env)"; $(GO) test $(GO_TEST_FLAGS) -run '^TestCodehostGitea' ./app
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)

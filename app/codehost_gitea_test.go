@@ -1,9 +1,7 @@
-//go:build forge
-
-// The test against a real Gitea runs with the build tag forge (`make test-forge`),
-// not in `make test`: building Gitea from its Go module took 86 minutes on this
-// kind of machine (31 of them compiling go-sqlite3's C), beyond CI's budget of
-// well under an hour. The validated fake forge covers the same flows in CI.
+// The test against a real Gitea runs in `make test` (CI): engines.sh up
+// starts building Gitea (pure Go, CGO off, no SQLite) in the background,
+// and the test waits for the binary, bounded; Gitea keeps its data in a
+// schema of its own on the tests' PostgreSQL.
 
 package app
 
@@ -15,6 +13,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,8 +68,10 @@ func lastLines(b []byte, n int) string {
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
-// gitea is a real Gitea on loopback: SQLite in a temporary folder, an
-// admin user and a token with the scopes a Vigil connection needs.
+// gitea is a real Gitea on loopback: its tables in a schema of their own
+// on the tests' PostgreSQL (dropped when the test ends), its repositories
+// in a temporary folder, an admin user and a token with the scopes a
+// Vigil connection needs.
 type gitea struct {
 	t                      *testing.T
 	url                    string // http://127.0.0.1:port
@@ -83,6 +84,7 @@ func startGitea(t *testing.T) *gitea {
 	t.Helper()
 	bin, static := giteaBinary(t)
 	dir := t.TempDir()
+	db := giteaDatabase(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -109,8 +111,7 @@ STATIC_ROOT_PATH = %[4]s
 APP_DATA_PATH = %[1]s/data
 
 [database]
-DB_TYPE = sqlite3
-PATH = %[1]s/data/gitea.db
+%[6]s
 
 [security]
 INSTALL_LOCK = true
@@ -152,7 +153,7 @@ PROVIDER = memory
 
 [cache]
 ADAPTER = memory
-`, dir, port, g.url, static, rand.Text())
+`, dir, port, g.url, static, rand.Text(), db)
 	if err := os.WriteFile(g.ini, []byte(ini), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +213,24 @@ ADAPTER = memory
 		"scopes": []string{"read:user", "write:repository", "read:organization", "write:issue"}}, 201, &tok)
 	g.token = tok.SHA1
 	return g
+}
+
+// giteaDatabase returns the [database] section of Gitea's app.ini: a new
+// schema on the tests' PostgreSQL (testenv.PostgresSchema), which Gitea
+// creates its tables in.
+func giteaDatabase(t *testing.T) string {
+	t.Helper()
+	u, err := url.Parse(testenv.PostgresSchema(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass, _ := u.User.Password()
+	ssl := u.Query().Get("sslmode")
+	if ssl == "" {
+		ssl = "prefer"
+	}
+	return fmt.Sprintf("DB_TYPE = postgres\nHOST = %s\nNAME = %s\nUSER = %s\nPASSWD = `%s`\nSSL_MODE = %s\nSCHEMA = %s",
+		u.Host, strings.TrimPrefix(u.Path, "/"), u.User.Username(), pass, ssl, u.Query().Get("search_path"))
 }
 
 func (g *gitea) command(args ...string) *exec.Cmd {
@@ -304,6 +323,9 @@ func (g *gitea) commit(clone, branch string, files map[string]string) string {
 // are not here: Gitea has no check runs and its branch protection API is
 // not GitHub's (the validated fake covers them).
 func TestCodehostGitea(t *testing.T) {
+	// Parallel: it runs after the package's other tests, which leaves the
+	// background build of Gitea (engines.sh up) the most time to end.
+	t.Parallel()
 	g := startGitea(t)
 	eachBackend(t, func(c *config.Config) {
 		c.CodehostAPIURL = g.url + "/api/v1/"

@@ -34,6 +34,9 @@ type oauthHost struct {
 	refresh   map[string]string
 	refreshes int
 	forge     *forge
+	// dud makes the access tokens of refresh grants ones the forge
+	// refuses.
+	dud bool
 }
 
 const (
@@ -89,7 +92,9 @@ func (o *oauthHost) grantRefresh(form url.Values) map[string]any {
 	tok, rt := "ghu_"+rand.Text(), "ghr_"+rand.Text()
 	o.refresh[rt] = tok
 	o.forge.set(old, "")
-	o.forge.set(tok, "repo, read:org")
+	if !o.dud {
+		o.forge.set(tok, "repo, read:org")
+	}
 	return map[string]any{"access_token": tok, "expires_in": 28800, "refresh_token": rt, "refresh_token_expires_in": 15897600,
 		"scope": "repo,read:org", "token_type": "bearer"}
 }

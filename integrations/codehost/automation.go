@@ -77,7 +77,7 @@ func (a *API) target(c *fiber.Ctx) (target, error) {
 	if err != nil {
 		return target{}, err
 	}
-	tok, err := a.token(c.UserContext(), conn)
+	tok, err := a.token(c, conn)
 	return target{r, tok}, err
 }
 

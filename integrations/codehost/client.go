@@ -108,7 +108,7 @@ func (g *GitHub) client(token string) (*github.Client, error) {
 		base = http.DefaultTransport
 	}
 	g.once.Do(func() { g.pacer = &pacer{} })
-	c := github.NewClient(outboundClient(paced{g.pacer, base})).WithAuthToken(token)
+	c := github.NewClient(outboundClient(renewing{paced{g.pacer, base}})).WithAuthToken(token)
 	u, err := url.Parse(g.BaseURL)
 	if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
 		return nil, fmt.Errorf("codehost: API URL %q is not an http(s) URL", g.BaseURL)
@@ -144,9 +144,8 @@ func (g *GitHub) Account(ctx context.Context, token string) (Account, error) {
 
 // classify tells a refused token from a host that cannot answer.
 func classify(res *github.Response, err error) error {
-	var b *Busy
-	if errors.As(err, &b) {
-		return b
+	if e := passThrough(err); e != nil {
+		return e
 	}
 	if res != nil && (res.StatusCode == http.StatusUnauthorized || res.StatusCode == http.StatusForbidden && res.Header.Get("X-RateLimit-Remaining") != "0") {
 		return fmt.Errorf("%w: %v", ErrInvalidToken, err)

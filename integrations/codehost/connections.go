@@ -1,7 +1,6 @@
 package codehost
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -111,21 +110,20 @@ func (a *API) connectionToken(c *fiber.Ctx) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return a.token(c.UserContext(), conn)
+	return a.token(c, conn)
 }
 
 // token returns the connection's access token, refreshed first when it
-// is an expiring OAuth token about to expire; a connection that needs
-// reauthorization answers 403.
-func (a *API) token(ctx context.Context, conn Connection) (string, error) {
-	t, err := a.accessTokens().Access(ctx, conn)
-	if errors.Is(err, ErrReauthorize) {
-		return "", web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
-			"the code host refused to refresh the connection's token: authorize the connection again")
-	}
+// is an expiring OAuth token about to expire, and binds c's context to
+// the connection (Tokens.Bind: a call the code host answers 401 renews
+// the token and is asked again); a connection that needs reauthorization
+// answers 403.
+func (a *API) token(c *fiber.Ctx, conn Connection) (string, error) {
+	ctx, t, err := a.accessTokens().Call(c.UserContext(), conn)
 	if err != nil {
 		return "", repoHostError(err, "")
 	}
+	c.SetUserContext(ctx)
 	return t, nil
 }
 
@@ -149,21 +147,17 @@ func (a *API) verify(c *fiber.Ctx) error {
 		return err
 	}
 	refused := verification{Valid: false, Missing: []string{}, Status: StatusReauthorize}
-	tok, err := a.accessTokens().Access(c.UserContext(), conn)
+	ctx, tok, err := a.accessTokens().Call(c.UserContext(), conn)
 	if errors.Is(err, ErrReauthorize) {
 		return c.JSON(refused)
 	}
 	if err != nil {
 		return repoHostError(err, "")
 	}
-	acct, err := a.Host.Account(c.UserContext(), tok)
-	if errors.Is(err, ErrInvalidToken) && conn.SealedRefreshToken != "" {
-		// A 401 on an OAuth token that refreshes: refresh and ask again.
-		if tok, err = a.accessTokens().Renew(c.UserContext(), conn, tok); errors.Is(err, ErrReauthorize) {
-			return c.JSON(refused)
-		} else if err == nil {
-			acct, err = a.Host.Account(c.UserContext(), tok)
-		}
+	// A 401 on an OAuth token that refreshes: refreshed, asked again.
+	acct, err := a.Host.Account(ctx, tok)
+	if errors.Is(err, ErrReauthorize) {
+		return c.JSON(refused)
 	}
 	if errors.Is(err, ErrInvalidToken) {
 		return c.JSON(verification{Valid: false, Missing: []string{}, Status: conn.Status})

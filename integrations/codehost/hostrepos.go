@@ -67,9 +67,8 @@ func busy(h http.Header, now time.Time) (time.Duration, bool) {
 
 // classifyRepo maps the host's answer to a repository call.
 func classifyRepo(res *github.Response, err error) error {
-	var b *Busy
-	if errors.As(err, &b) {
-		return b
+	if e := passThrough(err); e != nil {
+		return e
 	}
 	if res == nil {
 		return fmt.Errorf("%w: %v", ErrHostUnavailable, err)

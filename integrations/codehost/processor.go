@@ -170,7 +170,8 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 	if err != nil {
 		return o, 0, 0, err
 	}
-	token, err := p.accessTokens().Access(ctx, conn)
+	// A 401 on any call renews the token (Tokens.Bind).
+	ctx, token, err := p.accessTokens().Call(ctx, conn)
 	if err != nil {
 		return o, 0, 0, err
 	}

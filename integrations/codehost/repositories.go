@@ -47,6 +47,9 @@ func repoHostError(err error, field string) error {
 	case errors.Is(err, ErrNoPermission):
 		return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
 			"the connection's token lacks permission for this repository on the code host (webhook setup needs admin access)")
+	case errors.Is(err, ErrReauthorize):
+		return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
+			"the code host refused to refresh the connection's token: authorize the connection again")
 	case errors.Is(err, ErrInvalidToken):
 		return web.NewError(http.StatusForbidden, web.CodeInsufficientPermissions,
 			"the code host refuses the connection's token; verify or reconnect it")
@@ -158,7 +161,7 @@ func (a *API) track(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	tok, err := a.token(c.UserContext(), conn)
+	tok, err := a.token(c, conn)
 	if err != nil {
 		return err
 	}
@@ -287,7 +290,7 @@ func (a *API) untrack(c *fiber.Ctx) error {
 	}
 	if r.WebhookID != 0 {
 		if conn, err := a.Store.CodehostConnection(c.UserContext(), r.OrgID, r.ConnectionID); err == nil {
-			if tok, err := a.token(c.UserContext(), conn); err == nil {
+			if tok, err := a.token(c, conn); err == nil {
 				_ = a.Host.DeleteHook(c.UserContext(), tok, r.Owner, r.Name, r.WebhookID)
 			}
 		}

@@ -68,6 +68,14 @@ func (t *Tokens) Access(ctx context.Context, c Connection) (string, error) {
 	return t.refresh(ctx, c, "")
 }
 
+// Call returns what a call to the code host with c needs: ctx bound to c
+// (Bind: a 401 renews the token and the call is asked again) and c's
+// access token (Access).
+func (t *Tokens) Call(ctx context.Context, c Connection) (context.Context, string, error) {
+	tok, err := t.Access(ctx, c)
+	return t.Bind(ctx, c), tok, err
+}
+
 // Renew returns a new access token for c after the code host refused
 // stale (401): refreshed unless another caller did already;
 // ErrInvalidToken when c has no refresh token.
