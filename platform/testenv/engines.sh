@@ -1123,13 +1123,16 @@ ensure_octokit_openapi() {
 # later runs do not build.
 
 GITEA_VERSION=v1.26.0
+# GITEA_BUILD names the version and the recipe in the install marker: a binary built another way
+# (the earlier cgo + SQLite one) is built again.
+GITEA_BUILD="$GITEA_VERSION pure-go"
 GITEA_DIR="$STATE/gitea"
 GITEA_BIN="$GITEA_DIR/gitea"
 GITEA_STATIC="$GITEA_DIR/static"
 GITEA_LOG="$GITEA_DIR/build.log"
 
 gitea_installed() {
-  [ -x "$GITEA_BIN" ] && [ -d "$GITEA_STATIC/options" ] && [ "$(cat "$GITEA_DIR/.installed" 2>/dev/null)" = "$GITEA_VERSION" ]
+  [ -x "$GITEA_BIN" ] && [ -d "$GITEA_STATIC/options" ] && [ "$(cat "$GITEA_DIR/.installed" 2>/dev/null)" = "$GITEA_BUILD" ]
 }
 
 # gitea_build: build Gitea unless installed; one build at a time ($GITEA_DIR/.build-lock). Its last
@@ -1154,7 +1157,7 @@ gitea_build() {
   chmod -R u+w "$GITEA_STATIC.tmp"
   mv "$GITEA_STATIC.tmp" "$GITEA_STATIC"
   mv "$GITEA_BIN.tmp" "$GITEA_BIN"
-  echo "$GITEA_VERSION" >"$GITEA_DIR/.installed"
+  echo "$GITEA_BUILD" >"$GITEA_DIR/.installed"
   echo "gitea: built in $((SECONDS - t0))s" >>"$GITEA_LOG"
   log "gitea: built in $((SECONDS - t0))s"
   exec 8>&-
