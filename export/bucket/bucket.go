@@ -3,8 +3,9 @@
 // (Signature V4, path-style or virtual-host addressing), so that API
 // replicas without a shared folder serve each other's reports.
 //
-// It imports export (the Files contract it implements) and nothing else
-// of Vigil.
+// Its Client and Key also serve the S3 delivery integration
+// (export/delivery). It imports export (the Files contract it implements)
+// and nothing else of Vigil.
 package bucket
 
 import (
@@ -56,34 +57,47 @@ func New(c Config) (*Bucket, error) {
 	if c.Bucket == "" || c.AccessKeyID == "" || c.SecretAccessKey == "" {
 		return nil, errors.New("export S3 store: want a bucket, an access key id and a secret access key")
 	}
-	region := c.Region
-	if region == "" {
-		region = DefaultRegion
-	}
-	lookup := minio.BucketLookupAuto
-	if c.PathStyle {
-		lookup = minio.BucketLookupPath
-	}
-	client, err := minio.New(u.Host, &minio.Options{
-		Creds:        credentials.NewStaticV4(c.AccessKeyID, c.SecretAccessKey, ""),
-		Secure:       u.Scheme == "https",
-		Region:       region,
-		BucketLookup: lookup,
-		MaxRetries:   2, // the runner fails the job: the user asks again
-	})
+	client, err := Client(u, c.AccessKeyID, c.SecretAccessKey, c.Region, c.PathStyle, nil,
+		2) // the runner fails the job: the user asks again
 	if err != nil {
 		return nil, fmt.Errorf("export S3 store: %w", err)
 	}
 	return &Bucket{client: client, bucket: c.Bucket, prefix: strings.Trim(c.Prefix, "/")}, nil
 }
 
-// key is the object of the file name.
-func (b *Bucket) key(name string) string {
-	if b.prefix == "" {
+// Client is a client of the S3-compatible store at u signing with
+// Signature V4 for region (DefaultRegion when empty), the bucket named in
+// the path when pathStyle, through transport (minio's own when nil),
+// trying a failed request up to retries times.
+func Client(u *url.URL, accessKeyID, secretAccessKey, region string, pathStyle bool, transport http.RoundTripper, retries int) (*minio.Client, error) {
+	if region == "" {
+		region = DefaultRegion
+	}
+	lookup := minio.BucketLookupAuto
+	if pathStyle {
+		lookup = minio.BucketLookupPath
+	}
+	return minio.New(u.Host, &minio.Options{
+		Creds:        credentials.NewStaticV4(accessKeyID, secretAccessKey, ""),
+		Secure:       u.Scheme == "https",
+		Region:       region,
+		BucketLookup: lookup,
+		Transport:    transport,
+		MaxRetries:   retries,
+	})
+}
+
+// Key is the object of the file name under prefix (slashes around the
+// prefix ignored; none: the name itself).
+func Key(prefix, name string) string {
+	if prefix = strings.Trim(prefix, "/"); prefix == "" {
 		return name
 	}
-	return path.Join(b.prefix, name)
+	return path.Join(prefix, name)
 }
+
+// key is the object of the file name.
+func (b *Bucket) key(name string) string { return Key(b.prefix, name) }
 
 // Put uploads the file as one object, its MD5 checked by the store: S3
 // makes an object visible only once it is whole (a multipart upload cut

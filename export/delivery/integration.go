@@ -5,8 +5,9 @@
 // (platform/secretbox) and masked in every answer. Network targets
 // (webhook URL, S3 endpoint, SFTP host) must pass the outbound guard.
 //
-// It imports export, identity, the platform's plumbing and the store
-// contract; never the store engines that keep its records.
+// It imports export (and export/bucket for the S3 client), identity,
+// the platform's plumbing and the store contract; never the store engines
+// that keep its records.
 package delivery
 
 import (

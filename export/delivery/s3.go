@@ -6,30 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"path"
-	"strings"
 
 	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/export/bucket"
 	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/report"
 )
-
-// defaultRegion is the region an S3 integration signs for when its
-// settings name none (the one S3-compatible servers expect by default).
-const defaultRegion = "us-east-1"
 
 // S3Key is where an export's file goes in an S3 integration's bucket:
 // under the integration's prefix, by the export's file name (which holds
 // the export's id, so two exports never share a key).
 func S3Key(s Settings, j export.Job) string {
-	prefix := strings.Trim(s.Prefix, "/")
-	if prefix == "" {
-		return j.Filename()
-	}
-	return path.Join(prefix, j.Filename())
+	return bucket.Key(s.Prefix, j.Filename())
 }
 
 // s3Client is a client of the integration's S3-compatible store signing
@@ -39,22 +29,8 @@ func s3Client(g *outbound.Guard, in Integration, sec Secrets) (*minio.Client, er
 	if err != nil {
 		return nil, err
 	}
-	region := in.Settings.Region
-	if region == "" {
-		region = defaultRegion
-	}
-	lookup := minio.BucketLookupAuto
-	if in.Settings.PathStyle {
-		lookup = minio.BucketLookupPath
-	}
-	return minio.New(u.Host, &minio.Options{
-		Creds:        credentials.NewStaticV4(sec.AccessKeyID, sec.SecretAccessKey, ""),
-		Secure:       u.Scheme == "https",
-		Region:       region,
-		BucketLookup: lookup,
-		Transport:    g.Client(sendTimeout).Transport,
-		MaxRetries:   1, // the deliverer retries at its next poll
-	})
+	return bucket.Client(u, sec.AccessKeyID, sec.SecretAccessKey, in.Settings.Region, in.Settings.PathStyle,
+		g.Client(sendTimeout).Transport, 1) // the deliverer retries at its next poll
 }
 
 // s3 uploads the file to the integration's bucket.
