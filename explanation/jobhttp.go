@@ -61,16 +61,20 @@ type explanationView struct {
 	Progress float64 `json:"progress"`
 	// Work is what Progress counts; nil until the computation reports
 	// (TreeSHAP and linear SHAP never do: they take one step).
-	Work          *workView      `json:"progress_detail"`
-	Cached        bool           `json:"cached"`
-	ModelAccess   *string        `json:"model_access"`
-	ModelRequests *int           `json:"model_requests"`
-	Fidelity      *Fidelity      `json:"fidelity"`
-	Error         *string        `json:"error"`
-	Instance      map[string]any `json:"instance"`
-	CreatedAt     time.Time      `json:"created_at"`
-	UpdatedAt     time.Time      `json:"updated_at"`
-	CompletedAt   *time.Time     `json:"completed_at"`
+	Work          *workView `json:"progress_detail"`
+	Cached        bool      `json:"cached"`
+	ModelAccess   *string   `json:"model_access"`
+	ModelRequests *int      `json:"model_requests"`
+	Fidelity      *Fidelity `json:"fidelity"`
+	// BackgroundSource and BackgroundRows say where the background rows
+	// came from and how many; nil while pending and when none was taken.
+	BackgroundSource *string        `json:"background_source"`
+	BackgroundRows   *int           `json:"background_rows"`
+	Error            *string        `json:"error"`
+	Instance         map[string]any `json:"instance"`
+	CreatedAt        time.Time      `json:"created_at"`
+	UpdatedAt        time.Time      `json:"updated_at"`
+	CompletedAt      *time.Time     `json:"completed_at"`
 }
 
 // workView is a job's units of work: done of total, in unit
@@ -121,6 +125,9 @@ func newExplanationView(e Explanation) explanationView {
 		}
 		if o.ModelAccess == AccessServed {
 			v.ModelRequests = &o.ModelRequests
+		}
+		if o.BackgroundSource != "" {
+			v.BackgroundSource, v.BackgroundRows = &o.BackgroundSource, &o.BackgroundRows
 		}
 		for _, f := range o.Ranking {
 			if len(v.TopFeatures) == maxTopFeatures {
@@ -176,18 +183,19 @@ func (a *API) generate(c *fiber.Ctx) error {
 	}
 	req := Request{Instance: b.Instance, Background: b.Background}
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	var withArt *Artifact // the cache keeps artifacts' explanations alone
+	key := "" // the cache keeps artifacts' explanations alone
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		req, err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
 	case err == nil:
-		withArt = &art
-		_, err = planFor(&art, req, b.Method)
+		var p plan
+		p, err = planFor(&art, req, b.Method, a.Access.fallbacks(ctx, orgID, b.ModelID))
+		key = p.cacheKey(&art, req, b.Method)
 	}
 	if err != nil {
 		return err
 	}
-	e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, withArt, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
+	e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, key, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
 	if err != nil {
 		return err
 	}
@@ -202,11 +210,12 @@ func (a *API) generate(c *fiber.Ctx) error {
 		Message: msg, CreatedAt: e.CreatedAt})
 }
 
-// enqueue stores a checked request of the model of art: completed at once
-// from the cache when useCache and the model's cache_enabled allow and an
-// identical request was computed, else pending for the Runner (which then
-// keeps its outcome in the cache for cache_ttl_hours).
-func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID string, art *Artifact, predictionID, method string, req Request,
+// enqueue stores a checked request of the model: completed at once from
+// the cache (under key; "" for none: a model without an artifact) when
+// useCache and the model's cache_enabled allow and an identical request
+// was computed, else pending for the Runner (which then keeps its outcome
+// in the cache for cache_ttl_hours).
+func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID, key, predictionID, method string, req Request,
 	useCache bool) (Explanation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -215,8 +224,8 @@ func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID string, ar
 	now := a.Clock.Now()
 	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: modelID, PredictionID: predictionID, Method: method,
 		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
-	if useCache && cfg.CacheEnabled && a.Cache != nil && art != nil {
-		if o := cached(ctx, a.Cache, art, req, method); o != nil {
+	if useCache && cfg.CacheEnabled && a.Cache != nil && key != "" {
+		if o := cached(ctx, a.Cache, key); o != nil {
 			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
 		}
 		req.CacheTTLHours = cfg.CacheTTLHours
