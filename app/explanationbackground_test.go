@@ -1,14 +1,11 @@
 package app
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"testing"
 
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // TestExplanationBackground: a served scikit-learn model (server.py, KServe
@@ -22,19 +19,7 @@ import (
 // append; after the reference is deleted the newest logged predictions
 // are the background.
 func TestExplanationBackground(t *testing.T) {
-	raw, err := os.ReadFile("../explanation/modelserver/testdata/golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g servedGolden
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
-	srv := testenv.StartModelServer(t, "../explanation/modelserver/testdata/server.py")
-	background := make([]any, len(g.Kernel.Background))
-	for i, r := range g.Kernel.Background {
-		background[i] = g.named(r)
-	}
+	g, srv, background := servedFixture(t)
 	// The reference: the golden background's rows as columns, a text column
 	// and, third, a row whose age is null (a served model needs every
 	// feature: skipped).
@@ -131,5 +116,50 @@ func TestExplanationBackground(t *testing.T) {
 		s.waitStored(t, key, model, float64(len(items)))
 		logged := done(nil, "logged_predictions", float64(len(items)))
 		nearValue(t, "base_value (logged)", logged.at("base_value"), g.Kernel.Base)
+	})
+}
+
+// TestExplanationBackgroundArtifact: linear SHAP of an uploaded linear
+// model without background rows, on both backends: 422 naming background
+// with no reference; then the reference's rows (a row with a null
+// skipped: a linear model has no missing values), weights coef × (x −
+// mean of those rows); the second identical request comes from the cache
+// saying drift_reference; a new reference is a new key (computed afresh,
+// its own mean), and the same rows sent in the request are not taken from
+// the reference's cache entry.
+func TestExplanationBackgroundArtifact(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, s *server) {
+		key, _ := s.key(s.admin(), "read", "write")
+		model := s.model(key, "line", "1")
+		s.do("PUT", "/models/"+model+"/artifact", key, map[string]any{"kind": "linear", "features": []string{"a", "b"},
+			"coefficients": []float64{2, -1}, "intercept": 0.5, "link": "identity"}).want(t, 200)
+		s.do("PUT", "/explanations/config/"+model, key, map[string]any{"cache_ttl_hours": 2}).want(t, 200)
+		body := map[string]any{"model_id": model, "instance": map[string]any{"a": 4.0, "b": 1.0}}
+		s.do("POST", "/explanations/generate", key, body).wantField(t, "background")
+		generate := func(b map[string]any, cached bool, source string, rows, wa, wb float64) {
+			t.Helper()
+			acc := s.do("POST", "/explanations/generate", key, b).want(t, http.StatusAccepted)
+			if acc.at("cached") != cached {
+				t.Fatalf("got cached %v, want %v", acc.at("cached"), cached)
+			}
+			r := pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
+			if r.str("background_source") != source || r.at("background_rows") != rows {
+				t.Errorf("got background %v of %v rows, want %s of %v", r.at("background_source"), r.at("background_rows"), source, rows)
+			}
+			nearValue(t, "feature_weights.a", r.at("feature_weights.a"), wa)
+			nearValue(t, "feature_weights.b", r.at("feature_weights.b"), wb)
+		}
+		s.do("PUT", "/drift/reference/"+model, key, map[string]any{"reference_data": map[string]any{
+			"a": []any{1.0, 3.0, nil, 5.0}, "b": []any{2.0, 4.0, 7.0, 6.0}, "city": []any{"Oslo", "Bergen", "Oslo", "Tromsø"}}}).want(t, 200)
+		// Mean of the usable rows (3, 4): 2·(4−3), −1·(1−4).
+		generate(body, false, "drift_reference", 3, 2, 3)
+		generate(body, true, "drift_reference", 3, 2, 3)
+		sent := map[string]any{"model_id": model, "instance": body["instance"], "background": []any{
+			map[string]any{"a": 1.0, "b": 2.0}, map[string]any{"a": 3.0, "b": 4.0}, map[string]any{"a": 5.0, "b": 6.0}}}
+		generate(sent, false, "request", 3, 2, 3)
+		s.do("PUT", "/drift/reference/"+model, key, map[string]any{"reference_data": map[string]any{
+			"a": []any{0.0, 2.0}, "b": []any{0.0, 2.0}}}).want(t, 200)
+		// Mean (1, 1): 2·(4−1), −1·(1−1).
+		generate(body, false, "drift_reference", 2, 6, 0)
 	})
 }
