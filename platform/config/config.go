@@ -143,7 +143,7 @@ type Config struct {
 	// KafkaProducers is how many producer clients the API spreads its
 	// appends over (kafka.DefaultClients when 0).
 	KafkaProducers int
-	ClickHouseURL   string
+	ClickHouseURL  string
 
 	AdminUsername string
 	AdminPassword string
