@@ -141,7 +141,7 @@ type Config struct {
 	// processor needs its own id.
 	KafkaInstanceID string
 	// KafkaProducers is how many producer clients the API spreads its
-	// appends over (kafka.DefaultClients when 0).
+	// appends over (1 to 64; 4 by default).
 	KafkaProducers int
 	ClickHouseURL  string
 
