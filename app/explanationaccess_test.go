@@ -129,6 +129,33 @@ func TestServedExplanations(t *testing.T) {
 			t.Errorf("got algorithm %v for shap on a served model, want kernel_shap", r.at("algorithm"))
 		}
 
+		// A V2 model answering two outputs ("scaled" first): output_name
+		// reads "predict" (shap's values again); a name it lacks fails the
+		// explanation naming the outputs it has.
+		multi := s.model(key, "credit-multi", "1")
+		byName := map[string]any{"protocol": "kserve_v2", "url": srv.URL, "model_name": "credit-multi", "features": g.Features,
+			"max_batch": 64, "request_budget": 10, "output_name": "predict"}
+		if r := s.do("PUT", "/models/"+multi+"/serving", key, byName).want(t, 200); r.str("output_name") != "predict" {
+			t.Errorf("got %s, want output_name predict", r.raw)
+		}
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": multi, "instance": g.named(g.Kernel.Rows[0]),
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		r := pollExplanation(t, s, key, id, "completed")
+		nearValue(t, "output predict: predicted_value", r.at("predicted_value"), g.Kernel.Outputs[0])
+		for j, f := range g.Features {
+			nearValue(t, "output predict: "+f, r.at("feature_weights."+f), g.Kernel.Values[0][j])
+		}
+		byName["output_name"] = "predict_proba"
+		s.do("PUT", "/models/"+multi+"/serving", key, byName).want(t, 200)
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": multi, "instance": g.named(g.Kernel.Rows[0]),
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		if r := pollExplanation(t, s, key, id, "failed"); !strings.Contains(r.str("error"), `no output named "predict_proba"; its outputs are ["scaled" "predict"]`) {
+			t.Errorf("got error %q, want the missing output and the outputs returned", r.str("error"))
+		}
+		if r := s.do("GET", "/models/"+model+"/serving", key, nil).want(t, 200); r.at("output_name") != nil {
+			t.Errorf("got output_name %v for an endpoint without one, want null", r.at("output_name"))
+		}
+
 		// Bad input: 422 naming the field, nothing changed.
 		gen := func(instance map[string]any, bg []any) response {
 			return s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
@@ -161,6 +188,10 @@ func TestServedExplanations(t *testing.T) {
 		bad("url", map[string]any{"url": "ftp://models.example.com"})
 		bad("model_name", map[string]any{"protocol": "mlflow"})
 		bad("features", map[string]any{"features": []string{}})
+		bad("output_name", map[string]any{"output_name": ""})
+		bad("output_name", map[string]any{"output_name": strings.Repeat("o", 201)})
+		bad("output_name", map[string]any{"protocol": "kserve_v1", "output_name": "predict"})
+		bad("output_name", map[string]any{"protocol": "mlflow", "model_name": nil, "output_name": "predict"})
 		bad("max_batch", map[string]any{"max_batch": 0})
 		bad("request_budget", map[string]any{"request_budget": 1001})
 		bad("headers", map[string]any{"headers": map[string]any{"Host": "x"}})
