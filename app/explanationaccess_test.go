@@ -261,6 +261,10 @@ func TestSurrogateExplanations(t *testing.T) {
 		if v, _ := e.at("fidelity.value").(float64); v < 1-1e-9 {
 			t.Errorf("got r2 %v, want 1 for an exactly linear model", v)
 		}
+		if tree, _ := e.at("surrogate.fidelities.tree").(float64); e.str("surrogate.kind") != "linear" ||
+			e.at("surrogate.fidelities.linear") != e.at("fidelity.value") || tree >= 1-1e-9 {
+			t.Errorf("got surrogate %v, want the linear one kept over a worse tree", e.at("surrogate"))
+		}
 		nearValue(t, "predicted_value", e.at("predicted_value"), 3*1.0-2*2.0+1)
 		sum, _ := e.at("base_value").(float64)
 		for _, w := range e.body["feature_weights"].(map[string]any) {
@@ -285,5 +289,37 @@ func TestSurrogateExplanations(t *testing.T) {
 		}
 		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": map[string]any{"a": 1.0, "c": 2.0}}).
 			wantField(t, "instance.c")
+
+		// A logged model that is a rule on two features: the tree wins
+		// (r2 1 on the held-out rows; the line's is far lower) and TreeSHAP
+		// explains it, its values adding up to the rule's output.
+		rule := s.model(key, "rule", "1")
+		var items []any
+		for i := range 200 {
+			x1, x2, x3 := float64(i*37%100)/100, float64(i*61%100)/100, float64(i%10)
+			y := 0.0
+			if x1 > 0.5 && x2 < 0.3 {
+				y = 10
+			}
+			items = append(items, map[string]any{"prediction_id": fmt.Sprintf("r-%d", i),
+				"input_data": map[string]any{"x1": x1, "x2": x2, "x3": x3}, "output_data": map[string]any{"prediction": y}})
+		}
+		s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": rule, "predictions": items}).want(t, 201)
+		s.waitStored(t, key, rule, 200)
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": rule,
+			"instance": map[string]any{"x1": 0.9, "x2": 0.1, "x3": 4.0}}).want(t, http.StatusAccepted).str("explanation_id")
+		e = pollExplanation(t, s, key, id, "completed")
+		linear, _ := e.at("surrogate.fidelities.linear").(float64)
+		if e.str("surrogate.kind") != "tree" || e.str("algorithm") != "tree_shap" || e.str("perturbation") != "interventional" ||
+			e.str("model_access") != "surrogate" || e.str("fidelity.metric") != "r2" || e.at("fidelity.value") != 1.0 ||
+			e.at("surrogate.fidelities.tree") != 1.0 || linear > 0.9 {
+			t.Errorf("got %s, want the tree surrogate (r2 1, the line's below 0.9) explained by TreeSHAP", e.raw)
+		}
+		nearValue(t, "the tree's predicted_value", e.at("predicted_value"), 10)
+		sum, _ = e.at("base_value").(float64)
+		for _, w := range e.body["feature_weights"].(map[string]any) {
+			sum += w.(float64)
+		}
+		nearValue(t, "the tree's base_value plus the weights", sum, 10)
 	})
 }
