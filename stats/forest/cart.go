@@ -51,8 +51,15 @@ func FitCART(xs [][]float64, ys []float64, rows []int, opt CARTOptions) (*Ensemb
 			}
 		}
 	}
-	f := &cartFit{xs: xs, ys: ys, opt: opt, width: width}
-	f.grow(slices.Clone(rows), 0)
+	// Each feature's rows in order of value (then row), kept in order as
+	// nodes split them: one sort per feature for the whole tree.
+	sorted := make([][]int, width)
+	for j := range sorted {
+		sorted[j] = slices.Clone(rows)
+		slices.SortFunc(sorted[j], func(a, b int) int { return cmp.Or(cmp.Compare(xs[a][j], xs[b][j]), cmp.Compare(a, b)) })
+	}
+	f := &cartFit{xs: xs, ys: ys, opt: opt, width: width, left: make([]bool, len(xs))}
+	f.grow(sorted, 0)
 	e := &Ensemble{Trees: []Tree{{Nodes: f.nodes}}, Scale: 1, Compare: LessEqual, NumFeatures: width, Link: "identity"}
 	return e, e.Validate()
 }
@@ -64,54 +71,58 @@ type cartFit struct {
 	opt   CARTOptions
 	width int
 	nodes []Node
+	// left marks, by row, the rows a split sends left.
+	left []bool
 }
 
-// grow adds the node of rows (and its subtree) and returns its index.
-func (f *cartFit) grow(rows []int, depth int) int {
+// grow adds the node of the rows in sorted (each feature's order of the
+// same rows) and its subtree, and returns its index.
+func (f *cartFit) grow(sorted [][]int, depth int) int {
+	rows := sorted[0]
 	at := len(f.nodes)
 	n := float64(len(rows))
-	sum := 0.0
+	sum, constant := 0.0, true
 	for _, i := range rows {
 		sum += f.ys[i]
-	}
-	mean, constant := sum/n, true
-	for _, i := range rows {
 		constant = constant && f.ys[i] == f.ys[rows[0]]
 	}
+	mean := sum / n
 	f.nodes = append(f.nodes, Node{Left: -1, Right: -1, Value: mean, Cover: n})
 	if depth >= f.opt.MaxDepth || len(rows) < 2*f.opt.MinLeaf || constant {
 		return at
 	}
-	feature, threshold, ok := f.split(rows, sum)
+	feature, threshold, ok := f.split(sorted, sum)
 	if !ok {
 		return at
 	}
-	left, right := make([]int, 0, len(rows)), make([]int, 0, len(rows))
 	for _, i := range rows {
-		if f.xs[i][feature] <= threshold {
-			left = append(left, i)
-		} else {
-			right = append(right, i)
+		f.left[i] = f.xs[i][feature] <= threshold
+	}
+	lefts, rights := make([][]int, f.width), make([][]int, f.width)
+	for j, order := range sorted {
+		for _, i := range order {
+			if f.left[i] {
+				lefts[j] = append(lefts[j], i)
+			} else {
+				rights[j] = append(rights[j], i)
+			}
 		}
 	}
-	l := f.grow(left, depth+1)
-	r := f.grow(right, depth+1)
-	f.nodes[at] = Node{Left: l, Right: r, Feature: feature, Threshold: threshold, DefaultLeft: len(left) >= len(right),
+	l := f.grow(lefts, depth+1)
+	r := f.grow(rights, depth+1)
+	f.nodes[at] = Node{Left: l, Right: r, Feature: feature, Threshold: threshold, DefaultLeft: len(lefts[0]) >= len(rights[0]),
 		Value: mean, Cover: n}
 	return at
 }
 
-// split returns the best split of rows (whose outputs sum to total), or
-// false when no threshold leaves MinLeaf rows on each side.
-func (f *cartFit) split(rows []int, total float64) (int, float64, bool) {
+// split returns the best split of the node's rows (sorted by each
+// feature; their outputs sum to total), or false when no threshold leaves
+// MinLeaf rows on each side.
+func (f *cartFit) split(sorted [][]int, total float64) (int, float64, bool) {
 	best, feature, threshold, found := math.Inf(-1), 0, 0.0, false
-	order := slices.Clone(rows)
-	n, minLeaf := len(rows), f.opt.MinLeaf
-	for j := range f.width {
-		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(cmp.Compare(f.xs[a][j], f.xs[b][j]), cmp.Compare(a, b))
-		})
-		left := 0.0
+	minLeaf := f.opt.MinLeaf
+	for j, order := range sorted {
+		n, left := len(order), 0.0
 		for p := 1; p < n; p++ {
 			left += f.ys[order[p-1]]
 			lo, hi := f.xs[order[p-1]][j], f.xs[order[p]][j]
