@@ -91,6 +91,16 @@ func TestFitCARTRules(t *testing.T) {
 	if n := e.Trees[0].Nodes; len(n) != 3 || n[0].Feature != 0 || n[0].Threshold != 1.5 || n[1].Value != 0 || n[2].Value != 1 {
 		t.Errorf("got nodes %+v, want one split on feature 0 at 1.5 into leaves 0 and 1", n)
 	}
+	// Two thresholds of one feature reduce the error equally (outputs 0
+	// on 1-10, 1 on 11-30, 0 on 31-40): the lower one, 10.5, is taken.
+	var sym [][]float64
+	var symY []float64
+	for i := 1; i <= 40; i++ {
+		sym, symY = append(sym, []float64{float64(i)}), append(symY, map[bool]float64{true: 1}[i > 10 && i <= 30])
+	}
+	if e, err := forest.FitCART(sym, symY, rows, forest.CARTOptions{MaxDepth: 1, MinLeaf: 5}); err != nil || e.Trees[0].Nodes[0].Threshold != 10.5 {
+		t.Errorf("got %+v (%v), want the split at 10.5 of the two equal ones", e, err)
+	}
 	f := func(name string, opt forest.CARTOptions, rows []int, wantNodes int) {
 		t.Helper()
 		e, err := forest.FitCART(xs, ys, rows, opt)
