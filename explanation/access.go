@@ -102,7 +102,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 	if err != nil {
 		return nil, err
 	}
-	o.ModelAccess, o.Fidelity = AccessSurrogate, &sur.Fidelity
+	o.ModelAccess, o.Fidelity, o.Surrogate = AccessSurrogate, &sur.Fidelity, &sur.Choice
 	return o, nil
 }
 

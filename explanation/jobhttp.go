@@ -61,16 +61,18 @@ type explanationView struct {
 	Progress float64 `json:"progress"`
 	// Work is what Progress counts; nil until the computation reports
 	// (TreeSHAP and linear SHAP never do: they take one step).
-	Work          *workView      `json:"progress_detail"`
-	Cached        bool           `json:"cached"`
-	ModelAccess   *string        `json:"model_access"`
-	ModelRequests *int           `json:"model_requests"`
-	Fidelity      *Fidelity      `json:"fidelity"`
-	Error         *string        `json:"error"`
-	Instance      map[string]any `json:"instance"`
-	CreatedAt     time.Time      `json:"created_at"`
-	UpdatedAt     time.Time      `json:"updated_at"`
-	CompletedAt   *time.Time     `json:"completed_at"`
+	Work          *workView `json:"progress_detail"`
+	Cached        bool      `json:"cached"`
+	ModelAccess   *string   `json:"model_access"`
+	ModelRequests *int      `json:"model_requests"`
+	Fidelity      *Fidelity `json:"fidelity"`
+	// Surrogate is a surrogate's kind and its candidates' fidelities.
+	Surrogate   *SurrogateChoice `json:"surrogate"`
+	Error       *string          `json:"error"`
+	Instance    map[string]any   `json:"instance"`
+	CreatedAt   time.Time        `json:"created_at"`
+	UpdatedAt   time.Time        `json:"updated_at"`
+	CompletedAt *time.Time       `json:"completed_at"`
 }
 
 // workView is a job's units of work: done of total, in unit
@@ -121,6 +123,9 @@ func newExplanationView(e Explanation) explanationView {
 		}
 		if o.ModelAccess == AccessServed {
 			v.ModelRequests = &o.ModelRequests
+		}
+		if v.Surrogate = o.Surrogate; o.ModelAccess == AccessSurrogate && o.Surrogate == nil && o.Fidelity != nil {
+			v.Surrogate = &SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: o.Fidelity.Value}}
 		}
 		for _, f := range o.Ranking {
 			if len(v.TopFeatures) == maxTopFeatures {
