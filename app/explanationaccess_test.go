@@ -137,6 +137,33 @@ func TestServedExplanations(t *testing.T) {
 			t.Errorf("got algorithm %v for shap on a served model, want kernel_shap", r.at("algorithm"))
 		}
 
+		// A V2 model answering two outputs ("scaled" first): output_name
+		// reads "predict" (shap's values again); a name it lacks fails the
+		// explanation naming the outputs it has.
+		multi := s.model(key, "credit-multi", "1")
+		byName := map[string]any{"protocol": "kserve_v2", "url": srv.URL, "model_name": "credit-multi", "features": g.Features,
+			"max_batch": 64, "request_budget": 10, "output_name": "predict"}
+		if r := s.do("PUT", "/models/"+multi+"/serving", key, byName).want(t, 200); r.str("output_name") != "predict" {
+			t.Errorf("got %s, want output_name predict", r.raw)
+		}
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": multi, "instance": g.named(g.Kernel.Rows[0]),
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		r := pollExplanation(t, s, key, id, "completed")
+		nearValue(t, "output predict: predicted_value", r.at("predicted_value"), g.Kernel.Outputs[0])
+		for j, f := range g.Features {
+			nearValue(t, "output predict: "+f, r.at("feature_weights."+f), g.Kernel.Values[0][j])
+		}
+		byName["output_name"] = "predict_proba"
+		s.do("PUT", "/models/"+multi+"/serving", key, byName).want(t, 200)
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": multi, "instance": g.named(g.Kernel.Rows[0]),
+			"method": "kernel_shap", "background": background}).want(t, http.StatusAccepted).str("explanation_id")
+		if r := pollExplanation(t, s, key, id, "failed"); !strings.Contains(r.str("error"), `no output named "predict_proba"; its outputs are ["scaled" "predict"]`) {
+			t.Errorf("got error %q, want the missing output and the outputs returned", r.str("error"))
+		}
+		if r := s.do("GET", "/models/"+model+"/serving", key, nil).want(t, 200); r.at("output_name") != nil {
+			t.Errorf("got output_name %v for an endpoint without one, want null", r.at("output_name"))
+		}
+
 		// Bad input: 422 naming the field, nothing changed.
 		gen := func(instance map[string]any, bg []any) response {
 			return s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
@@ -169,6 +196,10 @@ func TestServedExplanations(t *testing.T) {
 		bad("url", map[string]any{"url": "ftp://models.example.com"})
 		bad("model_name", map[string]any{"protocol": "mlflow"})
 		bad("features", map[string]any{"features": []string{}})
+		bad("output_name", map[string]any{"output_name": ""})
+		bad("output_name", map[string]any{"output_name": strings.Repeat("o", 201)})
+		bad("output_name", map[string]any{"protocol": "kserve_v1", "output_name": "predict"})
+		bad("output_name", map[string]any{"protocol": "mlflow", "model_name": nil, "output_name": "predict"})
 		bad("max_batch", map[string]any{"max_batch": 0})
 		bad("request_budget", map[string]any{"request_budget": 1001})
 		bad("headers", map[string]any{"headers": map[string]any{"Host": "x"}})
@@ -241,6 +272,10 @@ func TestSurrogateExplanations(t *testing.T) {
 		if v, _ := e.at("fidelity.value").(float64); v < 1-1e-9 {
 			t.Errorf("got r2 %v, want 1 for an exactly linear model", v)
 		}
+		if tree, _ := e.at("surrogate.fidelities.tree").(float64); e.str("surrogate.kind") != "linear" ||
+			e.at("surrogate.fidelities.linear") != e.at("fidelity.value") || tree >= 1-1e-9 {
+			t.Errorf("got surrogate %v, want the linear one kept over a worse tree", e.at("surrogate"))
+		}
 		nearValue(t, "predicted_value", e.at("predicted_value"), 3*1.0-2*2.0+1)
 		sum, _ := e.at("base_value").(float64)
 		for _, w := range e.body["feature_weights"].(map[string]any) {
@@ -265,5 +300,37 @@ func TestSurrogateExplanations(t *testing.T) {
 		}
 		s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": map[string]any{"a": 1.0, "c": 2.0}}).
 			wantField(t, "instance.c")
+
+		// A logged model that is a rule on two features: the tree wins
+		// (r2 1 on the held-out rows; the line's is far lower) and TreeSHAP
+		// explains it, its values adding up to the rule's output.
+		rule := s.model(key, "rule", "1")
+		var items []any
+		for i := range 200 {
+			x1, x2, x3 := float64(i*37%100)/100, float64(i*61%100)/100, float64(i%10)
+			y := 0.0
+			if x1 > 0.5 && x2 < 0.3 {
+				y = 10
+			}
+			items = append(items, map[string]any{"prediction_id": fmt.Sprintf("r-%d", i),
+				"input_data": map[string]any{"x1": x1, "x2": x2, "x3": x3}, "output_data": map[string]any{"prediction": y}})
+		}
+		s.do("POST", "/predictions/log/batch", key, map[string]any{"model_id": rule, "predictions": items}).want(t, 201)
+		s.waitStored(t, key, rule, 200)
+		id = s.do("POST", "/explanations/generate", key, map[string]any{"model_id": rule,
+			"instance": map[string]any{"x1": 0.9, "x2": 0.1, "x3": 4.0}}).want(t, http.StatusAccepted).str("explanation_id")
+		e = pollExplanation(t, s, key, id, "completed")
+		linear, _ := e.at("surrogate.fidelities.linear").(float64)
+		if e.str("surrogate.kind") != "tree" || e.str("algorithm") != "tree_shap" || e.str("perturbation") != "interventional" ||
+			e.str("model_access") != "surrogate" || e.str("fidelity.metric") != "r2" || e.at("fidelity.value") != 1.0 ||
+			e.at("surrogate.fidelities.tree") != 1.0 || linear > 0.9 {
+			t.Errorf("got %s, want the tree surrogate (r2 1, the line's below 0.9) explained by TreeSHAP", e.raw)
+		}
+		nearValue(t, "the tree's predicted_value", e.at("predicted_value"), 10)
+		sum, _ = e.at("base_value").(float64)
+		for _, w := range e.body["feature_weights"].(map[string]any) {
+			sum += w.(float64)
+		}
+		nearValue(t, "the tree's base_value plus the weights", sum, 10)
 	})
 }

@@ -57,7 +57,7 @@ func (a *App) initEventLog(ctx context.Context) error {
 // when missing; with the brokers down at start that waits for the
 // processor role, which retries, and /readyz reports the outage.
 func (a *App) initKafka(ctx context.Context) error {
-	p, err := kafka.NewProducer(a.cfg.KafkaBrokers, kafka.ProducerOptions{Prefix: a.cfg.KafkaTopicPrefix})
+	p, err := kafka.NewProducer(a.cfg.KafkaBrokers, kafka.ProducerOptions{Prefix: a.cfg.KafkaTopicPrefix, Clients: a.cfg.KafkaProducers})
 	if err != nil {
 		return err
 	}

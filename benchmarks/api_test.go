@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/vigilhq/vigil/app"
@@ -27,6 +28,11 @@ func server(b *testing.B, tweak func(*config.Config)) string {
 	cfg.Addr, cfg.DataDir, cfg.AdminPassword = "127.0.0.1:0", b.TempDir(), password
 	// The benchmark measures the request path, not the limiter's refusals.
 	cfg.Limits = config.Limits{Standard: 1 << 40, Predictions: 1 << 40, Batch: 1 << 40, Reports: 1 << 40}
+	if v := os.Getenv("VIGIL_BENCH_KAFKA_PRODUCERS"); v != "" { // to compare producer counts in one run
+		if cfg.KafkaProducers, err = strconv.Atoi(v); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if tweak != nil {
 		tweak(&cfg)
 	}

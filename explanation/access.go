@@ -70,7 +70,7 @@ func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, 
 		return req, err
 	}
 	req.Instance = sur.request(req).Instance
-	_, err = planFor(&sur.Artifact, sur.request(req), method, a.surrogateFallbacks(ctx, sur))
+	_, err = sur.plan(req, method, a.surrogateFallbacks(ctx, sur))
 	return req, err
 }
 
@@ -99,7 +99,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 	if err != nil {
 		return nil, fmt.Errorf("the model has neither artifact nor serving endpoint, and no surrogate: %w", reason(err))
 	}
-	p, err := planFor(&sur.Artifact, sur.request(e.Request), e.Method, a.surrogateFallbacks(ctx, sur))
+	p, err := sur.plan(e.Request, e.Method, a.surrogateFallbacks(ctx, sur))
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's surrogate: %w", reason(err))
 	}
@@ -114,7 +114,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 	if err != nil {
 		return nil, err
 	}
-	o.ModelAccess, o.Fidelity = AccessSurrogate, &sur.Fidelity
+	o.ModelAccess, o.Fidelity, o.Surrogate = AccessSurrogate, &sur.Fidelity, &sur.Choice
 	o.background(p)
 	return o, nil
 }

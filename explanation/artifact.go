@@ -22,6 +22,8 @@ const (
 	KindXGBoost  = "xgboost_json"
 	KindLightGBM = "lightgbm_text"
 	KindSklearn  = "sklearn_json"
+	// KindTree is a surrogate's regression tree, never uploaded.
+	KindTree = "tree"
 )
 
 // Kinds lists every artifact kind.
@@ -57,6 +59,8 @@ type Artifact struct {
 	NumTrees    int
 	MaxDepth    int
 	UploadedAt  time.Time
+	// ensemble is a surrogate tree's model (KindTree), which has no file.
+	ensemble *forest.Ensemble
 }
 
 // ArtifactStore keeps artifacts; the transactional store is one.

@@ -104,9 +104,12 @@ func (a *Artifact) Compute(x []float64, method string, background [][]float64, s
 func (a *Artifact) compute(x []float64, method string, background [][]float64, seed uint64, rep *reporter) (Result, error) {
 	var e *forest.Ensemble
 	var lin *shap.LinearModel
-	if a.Kind == KindLinear {
+	switch {
+	case a.ensemble != nil:
+		e = a.ensemble
+	case a.Kind == KindLinear:
 		lin, _ = a.Linear()
-	} else {
+	default:
 		var err error
 		if e, err = ParseEnsemble(a.Kind, []byte(a.Content)); err != nil {
 			return Result{}, fmt.Errorf("stored artifact of model %s: %w", a.ModelID, err)

@@ -66,10 +66,12 @@
 // explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
 // /models/{model_id}/serving; Kernel SHAP and LIME call it through
 // explanation/modelserver, batched, within a timeout and a request
-// budget, headers sealed) or else through a Surrogate, a linear model
-// fitted on its logged predictions (Logged, adapted in app) when the
-// explanation runs; every outcome states its model access (artifact,
-// served, surrogate) and a surrogate its fidelity.
+// budget, headers sealed; a V2 answer's output is read by name when the
+// endpoint names one) or else through a Surrogate fitted on its logged
+// predictions (Logged, adapted in app) when the explanation runs: a
+// linear model and a regression tree (forest.FitCART), the one with the
+// higher held-out fidelity kept; every outcome states its model access
+// (artifact, served, surrogate) and a surrogate its kind and fidelity.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

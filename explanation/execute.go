@@ -35,6 +35,13 @@ type plan struct {
 // kernel_shap and lime always need one: without the request's, the first
 // of fallbacks that has rows.
 func planFor(art *Artifact, req Request, method string, fallbacks []fallback) (plan, error) {
+	return planning(art, req, method, fallbacks, false)
+}
+
+// planning is planFor; with interventional, TreeSHAP also takes the
+// background of the first of fallbacks when req sends none (a tree
+// surrogate's: its training rows at the latest).
+func planning(art *Artifact, req Request, method string, fallbacks []fallback, interventional bool) (plan, error) {
 	p := plan{algorithm: method}
 	if method == RequestSHAP {
 		p.algorithm = MethodTreeSHAP
@@ -49,7 +56,7 @@ func planFor(art *Artifact, req Request, method string, fallbacks []fallback) (p
 	err := p.read(req, art.Features, func(instance map[string]any, field string) ([]float64, error) {
 		row, err := art.Instance(instance)
 		return row, renamed(err, "instance", field)
-	}, p.algorithm != MethodTreeSHAP, usable, fallbacks)
+	}, interventional || p.algorithm != MethodTreeSHAP, usable, fallbacks)
 	if err != nil {
 		return p, err
 	}

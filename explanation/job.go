@@ -100,10 +100,12 @@ type Outcome struct {
 	Cached bool `json:"cached,omitempty"`
 	// ModelAccess is artifact, served or surrogate ("" in outcomes
 	// stored before it existed: artifact); ModelRequests counts a served
-	// model's requests; Fidelity is a surrogate's.
-	ModelAccess   string    `json:"model_access,omitempty"`
-	ModelRequests int       `json:"model_requests,omitempty"`
-	Fidelity      *Fidelity `json:"fidelity,omitempty"`
+	// model's requests; Fidelity and Surrogate are a surrogate's (nil
+	// Surrogate in outcomes stored before it existed: linear).
+	ModelAccess   string           `json:"model_access,omitempty"`
+	ModelRequests int              `json:"model_requests,omitempty"`
+	Fidelity      *Fidelity        `json:"fidelity,omitempty"`
+	Surrogate     *SurrogateChoice `json:"surrogate,omitempty"`
 	// BackgroundSource is where the background rows came from
 	// (BackgroundRequest, BackgroundDriftReference, BackgroundLogged; ""
 	// for path-dependent TreeSHAP, which takes none) and BackgroundRows

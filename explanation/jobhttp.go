@@ -66,6 +66,8 @@ type explanationView struct {
 	ModelAccess   *string   `json:"model_access"`
 	ModelRequests *int      `json:"model_requests"`
 	Fidelity      *Fidelity `json:"fidelity"`
+	// Surrogate is a surrogate's kind and its candidates' fidelities.
+	Surrogate *SurrogateChoice `json:"surrogate"`
 	// BackgroundSource and BackgroundRows say where the background rows
 	// came from and how many; nil while pending and when none was taken.
 	BackgroundSource *string        `json:"background_source"`
@@ -125,6 +127,9 @@ func newExplanationView(e Explanation) explanationView {
 		}
 		if o.ModelAccess == AccessServed {
 			v.ModelRequests = &o.ModelRequests
+		}
+		if v.Surrogate = o.Surrogate; o.ModelAccess == AccessSurrogate && o.Surrogate == nil && o.Fidelity != nil {
+			v.Surrogate = &SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: o.Fidelity.Value}}
 		}
 		if o.BackgroundSource != "" {
 			v.BackgroundSource, v.BackgroundRows = &o.BackgroundSource, &o.BackgroundRows

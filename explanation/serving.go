@@ -48,6 +48,8 @@ type Serving struct {
 	Features []string
 	// OutputIndex picks the column of a two-dimensional output.
 	OutputIndex int
+	// OutputName names the V2 output tensor to read ("" reads the first).
+	OutputName string
 	// TimeoutMS bounds each request, MaxBatch the rows of one request,
 	// RequestBudget the requests of one explanation.
 	TimeoutMS, MaxBatch, RequestBudget int
@@ -97,6 +99,7 @@ type servingBody struct {
 	ModelName     string            `json:"model_name"`
 	Features      []string          `json:"features"`
 	OutputIndex   *web.Int          `json:"output_index"`
+	OutputName    *string           `json:"output_name"`
 	TimeoutMS     *web.Int          `json:"timeout_ms"`
 	MaxBatch      *web.Int          `json:"max_batch"`
 	RequestBudget *web.Int          `json:"request_budget"`
@@ -111,6 +114,7 @@ type servingView struct {
 	ModelName     *string           `json:"model_name"`
 	Features      []string          `json:"features"`
 	OutputIndex   int               `json:"output_index"`
+	OutputName    *string           `json:"output_name"`
 	TimeoutMS     int               `json:"timeout_ms"`
 	MaxBatch      int               `json:"max_batch"`
 	RequestBudget int               `json:"request_budget"`
@@ -120,8 +124,8 @@ type servingView struct {
 
 func newServingView(s Serving) servingView {
 	v := servingView{ModelID: s.ModelID, Protocol: s.Protocol, URL: s.URL, ModelName: optional(s.ModelName), Features: s.Features,
-		OutputIndex: s.OutputIndex, TimeoutMS: s.TimeoutMS, MaxBatch: s.MaxBatch, RequestBudget: s.RequestBudget,
-		Headers: map[string]string{}, UpdatedAt: s.UpdatedAt}
+		OutputIndex: s.OutputIndex, OutputName: optional(s.OutputName), TimeoutMS: s.TimeoutMS, MaxBatch: s.MaxBatch,
+		RequestBudget: s.RequestBudget, Headers: map[string]string{}, UpdatedAt: s.UpdatedAt}
 	for _, n := range s.HeaderNames {
 		v.Headers[n] = HeaderMask
 	}
@@ -163,7 +167,7 @@ func (a *ServingAPI) parseServing(b *servingBody) (Serving, error) {
 		v.Add("features", "is required: the inputs in the order the model reads them")
 	}
 	checkFeatures(&v, b.Features)
-	s := Serving{Protocol: b.Protocol, URL: b.URL, ModelName: b.ModelName, Features: b.Features,
+	s := Serving{Protocol: b.Protocol, URL: b.URL, ModelName: b.ModelName, Features: b.Features, OutputName: outputName(&v, b),
 		OutputIndex:   bounded(&v, "output_index", b.OutputIndex, 0, 0, 1000),
 		TimeoutMS:     bounded(&v, "timeout_ms", b.TimeoutMS, DefaultTimeoutMS, 1, MaxTimeoutMS),
 		MaxBatch:      bounded(&v, "max_batch", b.MaxBatch, DefaultMaxBatch, 1, MaxBatchRows),
@@ -182,6 +186,27 @@ func (a *ServingAPI) parseServing(b *servingBody) (Serving, error) {
 		}
 	}
 	return s, v.Err()
+}
+
+// maxOutputName bounds output_name.
+const maxOutputName = 200
+
+// outputName checks output_name: for protocol kserve_v2 only, a non-empty
+// single-line name of at most maxOutputName characters.
+func outputName(v *web.Problems, b *servingBody) string {
+	if b.OutputName == nil {
+		return ""
+	}
+	name := *b.OutputName
+	switch {
+	case b.Protocol != modelserver.KServeV2:
+		v.Add("output_name", "is for protocol kserve_v2 only: it names one output tensor of a V2 answer")
+	case name == "":
+		v.Add("output_name", "must not be empty: leave it out to read the first output")
+	}
+	v.MaxLen("output_name", name, maxOutputName)
+	v.Text("output_name", name)
+	return name
 }
 
 // label binds a model's sealed headers to it.
@@ -296,6 +321,6 @@ func (s Serving) endpoint(box *secretbox.Keyring) (modelserver.Endpoint, error) 
 		return modelserver.Endpoint{}, err
 	}
 	return modelserver.Endpoint{Protocol: s.Protocol, URL: s.URL, ModelName: s.ModelName, Features: s.Features,
-		OutputIndex: s.OutputIndex, Timeout: time.Duration(s.TimeoutMS) * time.Millisecond, MaxBatch: s.MaxBatch,
+		OutputIndex: s.OutputIndex, OutputName: s.OutputName, Timeout: time.Duration(s.TimeoutMS) * time.Millisecond, MaxBatch: s.MaxBatch,
 		RequestBudget: s.RequestBudget, Headers: headers}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/solver"
 )
 
@@ -22,6 +23,22 @@ const (
 	MinSurrogateRows    = 50
 	surrogateBackground = 100
 )
+
+// Kinds of surrogate, and the bounds of the tree one.
+const (
+	SurrogateLinear  = "linear"
+	SurrogateTree    = "tree"
+	surrogateDepth   = 6
+	surrogateMinLeaf = 10
+)
+
+// A SurrogateChoice says which surrogate explained a model (Kind) and the
+// held-out fidelity value of each kind fitted (Fidelities, by kind, in
+// the chosen one's metric).
+type SurrogateChoice struct {
+	Kind       string             `json:"kind"`
+	Fidelities map[string]float64 `json:"fidelities"`
+}
 
 // A LoggedPrediction is one logged prediction's input_data and
 // output_data.
@@ -47,17 +64,23 @@ type Fidelity struct {
 	HoldoutRows int     `json:"holdout_rows"`
 }
 
-// A Surrogate is a linear model fitted by least squares on a model's
-// logged predictions: input_data's numeric fields (those of the newest
-// prediction) to output_data's prediction (a number, or a boolean as 0 or
-// 1). It is fitted afresh for each explanation from the predictions
-// logged by then (the refit rule: no fitted surrogate is kept), so it
-// follows the model as it is logged. Its explanations are exact for the
-// surrogate and approximate for the model.
+// A Surrogate is a model fitted on a model's logged predictions:
+// input_data's numeric fields (those of the newest prediction) to
+// output_data's prediction (a number, or a boolean as 0 or 1). Two are
+// fitted on the same training rows, a linear model by least squares and a
+// regression tree by CART (forest.FitCART, depth at most 6, leaves of at
+// least 10 rows), and the one with the higher fidelity on the held-out
+// rows is kept (the linear one on a tie). It is fitted afresh for each
+// explanation from the predictions logged by then (the refit rule: no
+// fitted surrogate is kept), so it follows the model as it is logged. Its
+// explanations are exact for the surrogate (linear SHAP, or TreeSHAP of
+// the tree) and approximate for the model.
 type Surrogate struct {
-	// Artifact is the fitted model as a linear artifact.
+	// Artifact is the kept model as an artifact: linear, or a tree
+	// (KindTree).
 	Artifact Artifact
 	Fidelity Fidelity
+	Choice   SurrogateChoice
 	// background is up to surrogateBackground training rows.
 	background []map[string]any
 }
@@ -121,7 +144,24 @@ func FitSurrogate(logged []LoggedPrediction) (*Surrogate, int) {
 	coef, intercept := leastSquares(xs, ys, train)
 	s := &Surrogate{Artifact: Artifact{Kind: KindLinear, Features: features, Coefficients: coef, Intercept: intercept,
 		Link: "identity", NumFeatures: len(features)}}
-	s.Fidelity = fidelity(xs, ys, hold, coef, intercept)
+	s.Fidelity = fidelity(ys, hold, func(i int) float64 {
+		p := intercept
+		for j, c := range coef {
+			p += c * xs[i][j]
+		}
+		return p
+	})
+	s.Choice = SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: s.Fidelity.Value}}
+	if tree, err := forest.FitCART(xs, ys, train, forest.CARTOptions{MaxDepth: surrogateDepth, MinLeaf: surrogateMinLeaf}); err == nil {
+		f := fidelity(ys, hold, func(i int) float64 { return tree.Raw(xs[i]) })
+		s.Choice.Fidelities[SurrogateTree] = f.Value
+		if f.Value > s.Fidelity.Value {
+			tree.Features = features
+			s.Artifact = Artifact{Kind: KindTree, Features: features, Link: "identity", NumFeatures: len(features),
+				NumTrees: 1, MaxDepth: tree.MaxDepth(), ensemble: tree}
+			s.Fidelity, s.Choice.Kind = f, SurrogateTree
+		}
+	}
 	s.Fidelity.TrainRows = len(train)
 	for _, i := range train[max(0, len(train)-surrogateBackground):] {
 		b := make(map[string]any, len(features))
@@ -216,19 +256,12 @@ func leastSquares(xs [][]float64, ys []float64, rows []int) ([]float64, float64)
 	return coef, intercept
 }
 
-// fidelity measures the fit on the held-out rows.
-func fidelity(xs [][]float64, ys []float64, hold []int, coef []float64, intercept float64) Fidelity {
+// fidelity measures pred, a fit's output for row i, on the held-out rows.
+func fidelity(ys []float64, hold []int, pred func(i int) float64) Fidelity {
 	f := Fidelity{Metric: "r2", HoldoutRows: len(hold)}
 	binary := true
 	for _, y := range ys {
 		binary = binary && (y == 0 || y == 1)
-	}
-	pred := func(i int) float64 {
-		p := intercept
-		for j, c := range coef {
-			p += c * xs[i][j]
-		}
-		return p
 	}
 	if binary {
 		f.Metric, f.Value = "accuracy", 0
@@ -255,6 +288,13 @@ func fidelity(xs [][]float64, ys []float64, hold []int, coef []float64, intercep
 		f.Value = 0
 	}
 	return f
+}
+
+// plan is planFor of req on s, reading req as s does: TreeSHAP of a
+// tree surrogate is interventional, against the background rows of
+// fallbacks when req sends none.
+func (s *Surrogate) plan(req Request, method string, fallbacks []fallback) (plan, error) {
+	return planning(&s.Artifact, s.request(req), method, fallbacks, true)
 }
 
 // request is req as the surrogate reads it: fields that are not numbers

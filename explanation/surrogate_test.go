@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -64,4 +65,83 @@ func TestFitSurrogate(t *testing.T) {
 			t.Errorf("got accuracy %v, want a threshold on a to be mostly right", s.Fidelity.Value)
 		}
 	})
+}
+
+// random builds n logged predictions (newest first) of out(x1, x2, x3)
+// on uniform inputs from a fixed seed.
+func random(n int, out func(x1, x2, x3 float64) any) []LoggedPrediction {
+	r := rand.New(rand.NewPCG(16, 1))
+	var ps []LoggedPrediction
+	for range n {
+		x1, x2, x3 := r.Float64(), r.Float64(), r.Float64()
+		in, _ := json.Marshal(map[string]any{"x1": x1, "x2": x2, "x3": x3})
+		o, _ := json.Marshal(map[string]any{"prediction": out(x1, x2, x3)})
+		ps = append(ps, LoggedPrediction{Input: in, Output: o})
+	}
+	return ps
+}
+
+// TestSurrogateKind: a tree and a linear model are fitted on the same
+// rows and the higher held-out fidelity wins: the tree for a logged
+// model that is a rule on two features (accuracy above 0.9, the linear
+// one's lower) and for a step in a number (r2), the linear one for a
+// linear model. A tree surrogate is explained exactly by TreeSHAP
+// (interventional on its training rows), its values adding up to its
+// output.
+func TestSurrogateKind(t *testing.T) {
+	f := func(name string, ps []LoggedPrediction, wantKind, wantMetric string, wantAbove float64) *Surrogate {
+		t.Helper()
+		s, _ := FitSurrogate(ps)
+		if s == nil {
+			t.Fatalf("%s: got no surrogate", name)
+		}
+		c := s.Choice
+		other := SurrogateLinear
+		if wantKind == SurrogateLinear {
+			other = SurrogateTree
+		}
+		if c.Kind != wantKind || s.Fidelity.Metric != wantMetric || s.Fidelity.Value <= wantAbove ||
+			c.Fidelities[wantKind] != s.Fidelity.Value || !(c.Fidelities[other] < s.Fidelity.Value) {
+			t.Errorf("%s: got %+v with fidelity %+v, want %s winning with %s above %v", name, c, s.Fidelity, wantKind, wantMetric, wantAbove)
+		}
+		if s.Fidelity.TrainRows != 1600 || s.Fidelity.HoldoutRows != 400 {
+			t.Errorf("%s: got %d training and %d held-out rows, want 1600 and 400", name, s.Fidelity.TrainRows, s.Fidelity.HoldoutRows)
+		}
+		return s
+	}
+	rule := f("rule", random(2000, func(x1, x2, _ float64) any { return x1 > 0.5 && x2 < 0.3 }), SurrogateTree, "accuracy", 0.9)
+	f("step", random(2000, func(x1, _, x3 float64) any {
+		if x1 > 0.5 {
+			return 10 + x3
+		}
+		return x3
+	}), SurrogateTree, "r2", 0.95)
+	f("linear", random(2000, func(x1, x2, x3 float64) any { return 3*x1 - x2 + 0.5*x3 + 2 }), SurrogateLinear, "r2", 1-1e-9)
+
+	a := &rule.Artifact
+	if a.Kind != KindTree || a.NumTrees != 1 || a.MaxDepth > surrogateDepth || a.ensemble == nil {
+		t.Fatalf("got artifact %+v, want one tree of depth at most %d", a, surrogateDepth)
+	}
+	req := Request{Instance: map[string]any{"x1": 0.9, "x2": 0.1, "x3": 0.5}}
+	p, err := rule.plan(req, RequestSHAP, []fallback{{source: BackgroundLogged, rows: func() ([]map[string]any, error) {
+		return rule.background, nil
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Compute(p.row, p.algorithm, p.background, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := res.BaseValue
+	for _, w := range res.FeatureWeights {
+		sum += w.Weight
+	}
+	if res.Method != MethodTreeSHAP || res.Perturbation != "interventional" || res.Approximation != Exact ||
+		math.Abs(sum-res.Output) > 1e-9 || res.Output < 0.9 {
+		t.Errorf("got %+v, want exact interventional TreeSHAP adding up to an output near 1", res)
+	}
+	if w := res.FeatureWeights; len(w) != 3 || (w[0].Feature != "x1" && w[0].Feature != "x2") {
+		t.Errorf("got weights %+v, want x1 or x2 first", w)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -24,6 +25,7 @@ const (
 	DefaultProduceTimeout     = 10 * time.Second
 	DefaultMaxBufferedRecords = 100_000
 	DefaultMaxBufferedBytes   = 256 << 20
+	DefaultClients            = 4
 )
 
 // Topic returns the topic of kind under prefix.
@@ -42,6 +44,13 @@ type ProducerOptions struct {
 	// not fit waits, then fails at its deadline.
 	MaxBufferedRecords int
 	MaxBufferedBytes   int
+	// Clients is how many producer clients Appends are spread over
+	// (DefaultClients), one connection and one idempotent producer id
+	// each. An idempotent producer keeps one produce request in flight
+	// per broker, so with one client every Append waits for the request
+	// before its own; several clients keep several in flight. Each
+	// Append goes whole to one client, so its records stay in order.
+	Clients int
 }
 
 func (o ProducerOptions) withDefaults() ProducerOptions {
@@ -57,6 +66,9 @@ func (o ProducerOptions) withDefaults() ProducerOptions {
 	if o.MaxBufferedBytes <= 0 {
 		o.MaxBufferedBytes = DefaultMaxBufferedBytes
 	}
+	if o.Clients <= 0 {
+		o.Clients = DefaultClients
+	}
 	return o
 }
 
@@ -64,42 +76,54 @@ func (o ProducerOptions) withDefaults() ProducerOptions {
 // as the message key, so that one model's events share a partition and
 // stay in order. It implements eventlog.Log and is safe for concurrent use.
 type Producer struct {
-	cl   *kgo.Client
+	cls  []*kgo.Client // ProducerOptions.Clients clients, taken in turn
+	next atomic.Uint32
 	opts ProducerOptions
 }
 
 var _ eventlog.Log = (*Producer)(nil)
 
-// NewProducer returns a Producer on a new client for brokers: idempotent,
-// acks=all (NewClient), with bounded buffering. opts are added to the
-// client's options. It connects lazily; Close releases it.
+// NewProducer returns a Producer on o.Clients new clients for brokers:
+// idempotent, acks=all (NewClient), with bounded buffering (the bounds
+// shared among the clients). opts are added to each client's options. It
+// connects lazily; Close releases it.
 func NewProducer(brokers []string, o ProducerOptions, opts ...kgo.Opt) (*Producer, error) {
 	o = o.withDefaults()
 	base := []kgo.Opt{
-		kgo.MaxBufferedRecords(o.MaxBufferedRecords),
-		kgo.MaxBufferedBytes(o.MaxBufferedBytes),
+		kgo.MaxBufferedRecords(max(1, o.MaxBufferedRecords/o.Clients)),
+		kgo.MaxBufferedBytes(max(1, o.MaxBufferedBytes/o.Clients)),
 		// A backstop for records whose Append gave up: they fail rather
 		// than wait for the brokers forever.
 		kgo.RecordDeliveryTimeout(o.Timeout),
 		kgo.ProduceRequestTimeout(o.Timeout),
 	}
-	cl, err := NewClient(brokers, append(base, opts...)...)
-	if err != nil {
-		return nil, err
+	p := &Producer{opts: o}
+	for range o.Clients {
+		cl, err := NewClient(brokers, append(base, opts...)...)
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.cls = append(p.cls, cl)
 	}
-	return &Producer{cl: cl, opts: o}, nil
+	return p, nil
 }
 
-// Client returns the producer's client, for Check and EnsureTopics.
-func (p *Producer) Client() *kgo.Client { return p.cl }
+// Client returns one of the producer's clients, for Check and
+// EnsureTopics.
+func (p *Producer) Client() *kgo.Client { return p.cls[0] }
 
 // Prefix returns the prefix of the producer's topics.
 func (p *Producer) Prefix() string { return p.opts.Prefix }
 
-// Close releases the client. An Append still running fails with
+// Close releases the clients. An Append still running fails with
 // eventlog.ErrUnavailable, so stop the callers first (the API drains its
 // requests before the log closes).
-func (p *Producer) Close() { p.cl.Close() }
+func (p *Producer) Close() {
+	for _, cl := range p.cls {
+		cl.Close()
+	}
+}
 
 // Append implements eventlog.Log: it returns nil only once every in-sync
 // replica has acknowledged every record (acks=all, idempotent producer).
@@ -130,8 +154,9 @@ func (p *Producer) Append(ctx context.Context, recs []eventlog.Record) error {
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
 	defer cancel()
+	cl := p.cls[int(p.next.Add(1))%len(p.cls)]
 	done := make(chan error, 1)
-	go func() { done <- p.cl.ProduceSync(ctx, krs...).FirstErr() }()
+	go func() { done <- cl.ProduceSync(ctx, krs...).FirstErr() }()
 	var err error
 	select {
 	case err = <-done:

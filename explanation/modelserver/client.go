@@ -47,6 +47,10 @@ type Endpoint struct {
 	// classifier's class probabilities); a one-dimensional output must
 	// leave it 0.
 	OutputIndex int
+	// OutputName names the output tensor a V2 answer is read from (KServe
+	// models may answer several, e.g. predict and predict_proba, in any
+	// order); empty reads the first.
+	OutputName string
 	// Timeout bounds each request; MaxBatch the rows of one request;
 	// RequestBudget the requests of one Client.
 	Timeout       time.Duration

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -148,3 +149,60 @@ func TestGuard(t *testing.T) {
 }
 
 func nan() float64 { return math.NaN() }
+
+// TestV2OutputByName: a V2 answer of two outputs, predict_proba ([n, 2])
+// and predict ([n]), in either order, is read by name (output_index
+// picking predict_proba's column); without a name the first output is
+// read as before; a name the answer lacks fails naming the outputs it has.
+func TestV2OutputByName(t *testing.T) {
+	for _, probaFirst := range []bool{false, true} {
+		srv, _ := fake(t, func(w http.ResponseWriter, r *http.Request) {
+			var b struct {
+				Inputs []struct{ Data []float64 }
+			}
+			_ = json.NewDecoder(r.Body).Decode(&b)
+			d := b.Inputs[0].Data
+			var predict, proba []float64
+			for i := 0; i < len(d); i += 2 {
+				predict = append(predict, d[i]*10)
+				proba = append(proba, 1-d[i]/100, d[i]/100)
+			}
+			n := len(predict)
+			outs := []map[string]any{{"name": "predict", "shape": []int{n}, "datatype": "FP64", "data": predict},
+				{"name": "predict_proba", "shape": []int{n, 2}, "datatype": "FP64", "data": proba}}
+			if probaFirst {
+				outs[0], outs[1] = outs[1], outs[0]
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{"model_name": "m", "outputs": outs})
+		})
+		f := func(name string, index int, want []float64, wantErr string) {
+			t.Helper()
+			e := endpoint(srv.URL)
+			e.Protocol, e.OutputName, e.OutputIndex = modelserver.KServeV2, name, index
+			c, err := modelserver.New(loopback, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ys, err := c.Predict(context.Background(), rows(3))
+			if wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), wantErr) {
+					t.Errorf("proba first %v, output %q: got %v, want an error with %q", probaFirst, name, err, wantErr)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(ys) != fmt.Sprint(want) {
+				t.Errorf("proba first %v, output %q[%d]: got %v (%v), want %v", probaFirst, name, index, ys, err, want)
+			}
+		}
+		f("predict", 0, []float64{0, 10, 20}, "")
+		f("predict_proba", 1, []float64{0, 0.01, 0.02}, "")
+		f("predict_proba", 0, []float64{1, 0.99, 0.98}, "")
+		if probaFirst {
+			f("", 1, []float64{0, 0.01, 0.02}, "")
+		} else {
+			f("", 0, []float64{0, 10, 20}, "")
+		}
+		f("proba", 0, nil, `no output named "proba"; its outputs are ["`)
+		f("predict", 1, nil, "output_index 1 is past the output's 1 columns")
+	}
+}

@@ -31,13 +31,15 @@ func (c *Client) body(rows [][]float64) any {
 	return map[string]any{"dataframe_split": map[string]any{"columns": c.end.Features, "data": rows}}
 }
 
-// read returns the n outputs of an answer: V2's first output tensor
-// (shape [n], [n, 1] or [n, k], row-major), V1's and MLflow's predictions
-// (numbers or arrays of numbers; MLflow may answer the bare list).
+// read returns the n outputs of an answer: V2's output tensor named
+// OutputName, or its first when OutputName is empty (shape [n], [n, 1] or
+// [n, k], row-major), V1's and MLflow's predictions (numbers or arrays of
+// numbers; MLflow may answer the bare list).
 func (c *Client) read(raw []byte, n int) ([]float64, error) {
 	if c.end.Protocol == KServeV2 {
 		var a struct {
 			Outputs []struct {
+				Name  string          `json:"name"`
 				Shape []int           `json:"shape"`
 				Data  json.RawMessage `json:"data"`
 			} `json:"outputs"`
@@ -45,17 +47,30 @@ func (c *Client) read(raw []byte, n int) ([]float64, error) {
 		if err := json.Unmarshal(raw, &a); err != nil || len(a.Outputs) == 0 {
 			return nil, fmt.Errorf("the answer is not a V2 inference response with outputs")
 		}
-		o := a.Outputs[0]
+		o, what := a.Outputs[0], "the first output"
+		if c.end.OutputName != "" {
+			names, found := make([]string, len(a.Outputs)), false
+			for i, out := range a.Outputs {
+				names[i] = out.Name
+				if out.Name == c.end.OutputName && !found {
+					o, found = out, true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("the answer has no output named %q; its outputs are %q", c.end.OutputName, names)
+			}
+			what = fmt.Sprintf("output %q", c.end.OutputName)
+		}
 		var data []float64
 		if err := json.Unmarshal(o.Data, &data); err != nil {
-			return nil, fmt.Errorf("the first output's data is not numbers")
+			return nil, fmt.Errorf("%s's data is not numbers", what)
 		}
 		width := 1
 		if len(o.Shape) == 2 {
 			width = o.Shape[1]
 		}
 		if len(o.Shape) == 0 || len(o.Shape) > 2 || o.Shape[0] != n || width < 1 || len(data) != n*width {
-			return nil, fmt.Errorf("the first output has shape %v and %d values for %d rows", o.Shape, len(data), n)
+			return nil, fmt.Errorf("%s has shape %v and %d values for %d rows", what, o.Shape, len(data), n)
 		}
 		return c.column(data, width, n)
 	}

@@ -140,7 +140,10 @@ type Config struct {
 	// group waiting out the dead member's session timeout (45 s). Every
 	// processor needs its own id.
 	KafkaInstanceID string
-	ClickHouseURL   string
+	// KafkaProducers is how many producer clients the API spreads its
+	// appends over (1 to 64; 4 by default).
+	KafkaProducers int
+	ClickHouseURL  string
 
 	AdminUsername string
 	AdminPassword string
@@ -295,6 +298,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&f.brokers, "kafka-brokers", "", "comma-separated Kafka brokers; empty: embedded log")
 	f.str(&c.KafkaTopicPrefix, "kafka-topic-prefix", "vigil.", "prefix of the event log's topics and consumer group")
 	f.str(&c.KafkaInstanceID, "kafka-instance-id", "", "this processor's static consumer-group member id; empty: dynamic membership")
+	f.int(&c.KafkaProducers, "kafka-producers", 4, "producer clients the API spreads its appends over (each keeps one produce request in flight)")
 	f.str(&c.ClickHouseURL, "clickhouse-url", "", "ClickHouse URL; empty: SQLite")
 	f.str(&c.AdminUsername, "admin-username", "admin", "first admin's username")
 	f.str(&c.MasterKeyFile, "master-key-file", defaultMasterKeyFile(), "master key file sealing stored secrets, created when missing; back it up apart from the data")
@@ -390,6 +394,9 @@ func (c Config) validate() error {
 	}
 	if !slices.Contains([]string{"perspective", "openai", "plain"}, c.Toxicity.Format) {
 		return fmt.Errorf("toxicity format %q: want perspective, openai or plain", c.Toxicity.Format)
+	}
+	if c.KafkaProducers < 1 || c.KafkaProducers > 64 {
+		return fmt.Errorf("kafka producers must be between 1 and 64")
 	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")

@@ -188,3 +188,25 @@ func TestExportRetention(t *testing.T) {
 		t.Error("got no error for VIGIL_EXPORT_RETENTION=gold, want one")
 	}
 }
+
+// TestParseKafkaProducers: four producer clients by default, the variable
+// sets them, and a count outside 1-64 is refused.
+func TestParseKafkaProducers(t *testing.T) {
+	f := func(value string, want int, wantErr bool) {
+		t.Helper()
+		c, err := Parse(nil, func(name string) string {
+			if name == "VIGIL_KAFKA_PRODUCERS" {
+				return value
+			}
+			return ""
+		})
+		if (err != nil) != wantErr || err == nil && c.KafkaProducers != want {
+			t.Errorf("VIGIL_KAFKA_PRODUCERS=%q: got %d, %v, want %d (error %v)", value, c.KafkaProducers, err, want, wantErr)
+		}
+	}
+	f("", 4, false)
+	f("1", 1, false)
+	f("16", 16, false)
+	f("0", 0, true)
+	f("65", 0, true)
+}

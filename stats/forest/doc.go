@@ -18,7 +18,9 @@
 // copy of the trees (16-byte nodes, children side by side, made on its
 // first call) in blocks of 64 rows taken level by level, with the same
 // numbers bit for bit. Random makes random valid ensembles for property
-// tests.
+// tests. FitCART grows a regression tree by CART (scikit-learn's
+// DecisionTreeRegressor rules, checked against it on a golden file) as an
+// Ensemble of one tree.
 //
 // Inputs of XGBoost and scikit-learn models are compared in float32, as
 // those libraries (and shap) do; LightGBM compares in float64.

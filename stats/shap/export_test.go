@@ -20,3 +20,15 @@ func HybridValues(f Model, x []float64, background [][]float64, varying []int, m
 	g := &game{f: f, x: x, background: background, varying: varying}
 	return g.evaluate(masks)
 }
+
+// CoalitionTableValues returns v(S) of each coalition from KernelTree's
+// table of partial coalitions; nil past tableFeatures varying features,
+// where KernelTree walks once per coalition instead.
+func CoalitionTableValues(e *forest.Ensemble, x []float64, background [][]float64, varying []int, workers int, masks []uint64) []float64 {
+	if len(varying) > tableFeatures {
+		return nil
+	}
+	t := &coalitionTable{c: newCoalitionForest(e, x, background, varying, workers), m: len(varying)}
+	v, _ := t.values(masks)
+	return v
+}

@@ -20,8 +20,10 @@ import (
 // the hybrid rows is the sum over leaves of value x rows reached / rows:
 // the same number up to the order of the additions (within 1e-12 of the
 // hybrid rows' mean, relative), without walking |background| rows through
-// every tree one by one or touching one sum per row at every leaf.
-// opt.Workers goroutines share the coalitions.
+// every tree one by one or touching one sum per row at every leaf. With at
+// most tableFeatures varying features one walk of each tree serves every
+// coalition at once (coalitionTable); past that each coalition walks.
+// opt.Workers goroutines share the trees or the coalitions.
 func KernelTree(e *forest.Ensemble, x []float64, background [][]float64, opt KernelOptions) (KernelResult, error) {
 	if len(x) < e.NumFeatures {
 		return KernelResult{}, fmt.Errorf("%w: the row has %d features, the model reads %d", ErrInvalid, len(x), e.NumFeatures)
@@ -32,7 +34,11 @@ func KernelTree(e *forest.Ensemble, x []float64, background [][]float64, opt Ker
 		return out, nil
 	}
 	newEval := func(varying []int) func([]uint64) ([]float64, error) {
-		return newCoalitionForest(e, x, background, varying, max(1, opt.Workers)).values
+		c := newCoalitionForest(e, x, background, varying, max(1, opt.Workers))
+		if len(varying) <= tableFeatures {
+			return (&coalitionTable{c: c, m: len(varying)}).values
+		}
+		return c.values
 	}
 	return kernel(f, newEval, x, background, opt)
 }
@@ -45,6 +51,7 @@ type cnode struct {
 	left, right int32   // children (indices into nodes); left < 0 on a leaf
 	next        int32   // the child x goes to
 	vbit        uint64  // the coalition bit of the split's feature; 0 when it does not vary
+	vpow        int32   // 3^k for the split's varying feature k (coalitionTable's index)
 	value       float64 // leaf value
 }
 
@@ -68,9 +75,12 @@ type frame struct {
 // newCoalitionForest flattens e's trees, works out where x goes at every
 // split and which background rows go left there.
 func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64, varying []int, workers int) *coalitionForest {
-	bit := make([]uint64, len(x))
+	bit, pow := make([]uint64, len(x)), make([]int32, len(x))
 	for k, i := range varying {
 		bit[i] = 1 << k
+		if k < tableFeatures {
+			pow[i] = int32(pow3(k))
+		}
 	}
 	c := &coalitionForest{e: e, rows: len(background), workers: workers}
 	total := 0
@@ -84,7 +94,7 @@ func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64,
 		for _, n := range e.Trees[ti].Nodes {
 			cn := cnode{left: -1, value: n.Value}
 			if !n.Leaf() {
-				cn = cnode{left: base + int32(n.Left), right: base + int32(n.Right), vbit: bit[n.Feature]}
+				cn = cnode{left: base + int32(n.Left), right: base + int32(n.Right), vbit: bit[n.Feature], vpow: pow[n.Feature]}
 				cn.next = base + int32(e.Next(&n, e.Input(x[n.Feature])))
 			}
 			c.nodes = append(c.nodes, cn)

@@ -75,11 +75,12 @@ const reordered = 1e-12
 // random ensembles, explained rows, backgrounds (1 to 150 rows, across the
 // 64-row sets) and coalitions, the walk's v(S) equals the mean of the
 // model over the hybrid rows (to 1e-12, relative), with features that
-// never vary among them.
+// never vary among them: both walks, one per coalition and the table of
+// partial coalitions.
 func TestKernelTreeEqualsHybridRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 6))
 	for trial := range 300 {
-		nf := 1 + rng.IntN(7)
+		nf := 1 + rng.IntN(14) // up to 13 varying: the table's limit and past it
 		e := forest.Random(rng, nf)
 		if err := e.Validate(); err != nil {
 			t.Fatal(err)
@@ -111,10 +112,57 @@ func TestKernelTreeEqualsHybridRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := shap.CoalitionValues(e, x, bg, varying, 1+trial%3, masks)
-		for m := range masks {
-			if !near(got[m], want[m], reordered) {
-				t.Fatalf("trial %d coalition %b: got %v, want %v", trial, masks[m], got[m], want[m])
+		walks := map[string][]float64{
+			"per coalition": shap.CoalitionValues(e, x, bg, varying, 1+trial%3, masks),
+			"table":         shap.CoalitionTableValues(e, x, bg, varying, 1+trial%3, masks),
+		}
+		for name, got := range walks {
+			if got == nil {
+				continue // past the table's features
+			}
+			for m := range masks {
+				if !near(got[m], want[m], reordered) {
+					t.Fatalf("trial %d coalition %b, %s: got %v, want %v", trial, masks[m], name, got[m], want[m])
+				}
+			}
+		}
+	}
+}
+
+// TestKernelTreeSampledEqualsKernel checks KernelTree where Kernel samples
+// coalitions (12 to 14 varying features: the table, then the walk per
+// coalition) against Kernel over the hybrid rows with the same seed: the
+// same coalitions, values equal but for the order of the additions.
+func TestKernelTreeSampledEqualsKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 12))
+	for _, nf := range []int{12, 13, 14} {
+		e := forest.Random(rng, nf)
+		x := make([]float64, nf)
+		for j := range x {
+			x[j] = forest.RandomInput(rng)
+		}
+		bg := make([][]float64, 70)
+		for b := range bg {
+			bg[b] = make([]float64, nf)
+			for j := range bg[b] {
+				bg[b][j] = forest.RandomInput(rng)
+			}
+		}
+		opt := shap.KernelOptions{Seed: uint64(nf), Samples: 600, Workers: 2}
+		want, err := shap.Kernel(rowModel(e), x, bg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := shap.KernelTree(e, x, bg, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Exact || want.Exact {
+			t.Errorf("%d features: got exact %v (Kernel %v), want sampled", nf, got.Exact, want.Exact)
+		}
+		for j := range want.Values {
+			if !near(got.Values[j], want.Values[j], 1e-9) {
+				t.Errorf("%d features, feature %d: got %v, want %v (to 1e-9)", nf, j, got.Values[j], want.Values[j])
 			}
 		}
 	}

@@ -14,6 +14,7 @@ type servingSpec struct {
 	ModelName     string   `json:"model_name"`
 	Features      []string `json:"features"`
 	OutputIndex   int      `json:"output_index"`
+	OutputName    string   `json:"output_name,omitempty"`
 	TimeoutMS     int      `json:"timeout_ms"`
 	MaxBatch      int      `json:"max_batch"`
 	RequestBudget int      `json:"request_budget"`
@@ -24,7 +25,7 @@ type servingSpec struct {
 // inserts or replaces the endpoint when the organization has the model.
 func (s *DB) PutModelServing(ctx context.Context, v explanation.Serving) error {
 	spec, err := toJSON(servingSpec{ModelName: v.ModelName, Features: v.Features, OutputIndex: v.OutputIndex,
-		TimeoutMS: v.TimeoutMS, MaxBatch: v.MaxBatch, RequestBudget: v.RequestBudget, HeaderNames: v.HeaderNames})
+		OutputName: v.OutputName, TimeoutMS: v.TimeoutMS, MaxBatch: v.MaxBatch, RequestBudget: v.RequestBudget, HeaderNames: v.HeaderNames})
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *DB) ModelServing(ctx context.Context, orgID, modelID string) (explanati
 		return v, err
 	}
 	v.ModelName, v.Features, v.OutputIndex, v.TimeoutMS = sp.ModelName, sp.Features, sp.OutputIndex, sp.TimeoutMS
-	v.MaxBatch, v.RequestBudget, v.HeaderNames, v.UpdatedAt = sp.MaxBatch, sp.RequestBudget, sp.HeaderNames, fromMicros(at)
+	v.OutputName, v.MaxBatch, v.RequestBudget, v.HeaderNames, v.UpdatedAt = sp.OutputName, sp.MaxBatch, sp.RequestBudget, sp.HeaderNames, fromMicros(at)
 	return v, nil
 }
 

@@ -22,7 +22,7 @@ func testServingPutReplaceDelete(t *testing.T, s Store) {
 	_, err := s.ModelServing(ctx(t), a.ID, m.ID)
 	wantErr(t, err, store.ErrNotFound, "ModelServing before any put")
 	v := explanation.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "kserve_v2", URL: "https://models.example.com/",
-		ModelName: "fraud", Features: []string{"age", "income"}, OutputIndex: 1, TimeoutMS: 2500, MaxBatch: 128,
+		ModelName: "fraud", Features: []string{"age", "income"}, OutputIndex: 1, OutputName: "predict_proba", TimeoutMS: 2500, MaxBatch: 128,
 		RequestBudget: 40, SealedHeaders: "sealed:k1:abc", HeaderNames: []string{"Authorization"}, UpdatedAt: at(10)}
 	must(t, s.PutModelServing(ctx(t), v), "PutModelServing")
 	got, err := s.ModelServing(ctx(t), a.ID, m.ID)

@@ -217,9 +217,10 @@ def _broken_rules(op, case):
         broken |= {"explanation_ids", "explanation_ids[*", "feature"}
     if op == "PUT /models/{model_id}/serving":
         # The outbound guard judges the url (its host's address), the
-        # protocol whether model_name must be sent, and header names and
-        # values follow HTTP's rules (and a mask needs a stored value).
-        broken |= {"url", "model_name", "headers"}
+        # protocol whether model_name must be sent (and output_name may
+        # be), and header names and values follow HTTP's rules (and a mask
+        # needs a stored value).
+        broken |= {"url", "model_name", "output_name", "headers"}
     if op == "POST /export/exports":
         broken |= _export_period(body)
     if op == "POST /export/exports/bulk":

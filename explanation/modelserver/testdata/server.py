@@ -5,6 +5,8 @@
 
 Routes (the model is named "credit"; any other name answers 404):
   POST /v2/models/credit/infer      Open Inference Protocol V2 (KServe V2): one FP64 input [n, 4]
+  POST /v2/models/credit-multi/infer  the same model answering two outputs, "scaled" ([n, 2]: 2y and -y)
+                                    first and "predict" second, as KServe models that answer several do
   POST /v1/models/credit:predict    KServe V1: {"instances": [[...], ...]}
   POST /invocations                 MLflow: {"dataframe_split": {"columns": [...], "data": [[...]]}}
   GET  /v2/health/ready             200
@@ -67,13 +69,17 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         try:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            if self.path == "/v2/models/credit/infer":
+            if self.path in ("/v2/models/credit/infer", "/v2/models/credit-multi/infer"):
                 inp = body["inputs"][0]
                 if inp["datatype"] != "FP64" or inp["shape"][1] != len(FEATURES):
                     return self.answer(400, {"error": "want one FP64 input of shape [n, 4]"})
                 out = predict(inp["data"])
-                return self.answer(200, {"model_name": "credit", "id": body.get("id", ""), "outputs": [
-                    {"name": "predict", "shape": [len(out)], "datatype": "FP64", "data": out}]})
+                outputs = [{"name": "predict", "shape": [len(out)], "datatype": "FP64", "data": out}]
+                if "multi" in self.path:
+                    scaled = [v for y in out for v in (2 * y, -y)]
+                    outputs.insert(0, {"name": "scaled", "shape": [len(out), 2], "datatype": "FP64", "data": scaled})
+                name = self.path.split("/")[3]
+                return self.answer(200, {"model_name": name, "id": body.get("id", ""), "outputs": outputs})
             if self.path == "/v1/models/credit:predict":
                 return self.answer(200, {"predictions": predict(body["instances"])})
             if self.path == "/invocations":
