@@ -11,14 +11,17 @@ import (
 // explanationAccess is the serving endpoints' API and the access to
 // models without an artifact: their endpoints, called through the
 // outbound guard with headers sealed by box, else surrogates fitted on
-// the analytical store's logged predictions.
+// the analytical store's logged predictions; background rows of requests
+// that send none from the drift reference's sample in the transactional
+// store, else from logged predictions.
 func (a *App) explanationAccess(box *secretbox.Keyring) (*explanation.ServingAPI, *explanation.Access, error) {
 	guard, err := a.outboundGuard()
 	if err != nil {
 		return nil, nil, err
 	}
 	return &explanation.ServingAPI{Models: a.store, Servings: a.store, Guard: guard, Box: box, Clock: a.clock()},
-		&explanation.Access{Servings: a.store, Guard: guard, Box: box, Logged: loggedPredictions{a.analytics}}, nil
+		&explanation.Access{Servings: a.store, Guard: guard, Box: box, Logged: loggedPredictions{a.analytics},
+			References: a.store}, nil
 }
 
 // loggedPredictions adapts the analytical store to explanation.PredictionLog.

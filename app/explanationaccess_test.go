@@ -26,6 +26,26 @@ type servedGolden struct {
 	} `json:"kernel"`
 }
 
+// servedFixture reads the golden, starts server.py for the test and
+// returns the golden's background rows as instances.
+func servedFixture(t *testing.T) (servedGolden, *testenv.ModelServer, []any) {
+	t.Helper()
+	raw, err := os.ReadFile("../explanation/modelserver/testdata/golden.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g servedGolden
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	srv := testenv.StartModelServer(t, "../explanation/modelserver/testdata/server.py")
+	background := make([]any, len(g.Kernel.Background))
+	for i, r := range g.Kernel.Background {
+		background[i] = g.named(r)
+	}
+	return g, srv, background
+}
+
 // named turns a row into an instance of the golden's features.
 func (g servedGolden) named(row []float64) map[string]any {
 	out := map[string]any{}
@@ -51,19 +71,7 @@ func nearValue(t *testing.T, what string, got any, want float64) {
 // with the reason; bad endpoints and instances are 422 naming the field;
 // the headers are sealed and masked; another organization sees a 404.
 func TestServedExplanations(t *testing.T) {
-	raw, err := os.ReadFile("../explanation/modelserver/testdata/golden.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g servedGolden
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
-	srv := testenv.StartModelServer(t, "../explanation/modelserver/testdata/server.py")
-	background := make([]any, len(g.Kernel.Background))
-	for i, r := range g.Kernel.Background {
-		background[i] = g.named(r)
-	}
+	g, srv, background := servedFixture(t)
 	allow := func(c *config.Config) { c.OutboundAllow = []string{"127.0.0.1"} }
 	eachPipelineWith(t, allow, func(t *testing.T, s *server) {
 		key, _ := s.key(s.admin(), "read", "write")
@@ -254,6 +262,9 @@ func TestSurrogateExplanations(t *testing.T) {
 		if e.str("model_access") != "surrogate" || e.str("algorithm") != "linear_shap" || e.str("exactness") != "approximate" ||
 			e.at("model_requests") != nil {
 			t.Errorf("got %s, want an approximate linear_shap of the surrogate", e.raw)
+		}
+		if e.str("background_source") != "logged_predictions" || e.at("background_rows") != 80.0 {
+			t.Errorf("got background %v of %v rows, want the 80 training rows of logged predictions", e.at("background_source"), e.at("background_rows"))
 		}
 		if e.str("fidelity.metric") != "r2" || e.at("fidelity.train_rows") != 80.0 || e.at("fidelity.holdout_rows") != 20.0 {
 			t.Errorf("got fidelity %v, want r2 on 80 training and 20 held-out rows", e.at("fidelity"))

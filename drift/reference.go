@@ -15,15 +15,20 @@ import (
 // data sent to PUT /drift/reference/{model_id} (and appended with POST
 // /drift/reference/{model_id}/append), the same kind of profile
 // the processors keep of logged predictions. Scheduled runs compare with
-// it when schedule_config.reference.type is uploaded. The data itself is
-// not kept.
+// it when schedule_config.reference.type is uploaded. Of the data itself
+// only Sample is kept: a uniform sample of at most MaxSampleRows rows of
+// reference_data, kept uniform across appends, which explanations take as
+// their background rows when a request sends none. Deleting the reference
+// deletes it.
 type Uploaded struct {
 	OrgID, ModelID string
 	// Input profiles reference_data, the reference of data drift.
 	Input profile.Profile
 	// Output profiles prediction_data, the reference of prediction drift;
 	// nil when none was sent (prediction drift is then not reported).
-	Output     *profile.Profile
+	Output *profile.Profile
+	// Sample is the sample of reference_data's rows.
+	Sample     Sample
 	UploadedAt time.Time
 }
 
@@ -105,7 +110,9 @@ type ReferenceSummary struct {
 	ModelID        string       `json:"model_id"`
 	ReferenceData  SideSummary  `json:"reference_data"`
 	PredictionData *SideSummary `json:"prediction_data"`
-	UploadedAt     time.Time    `json:"uploaded_at"`
+	// SampleRows counts the rows of reference_data kept as a sample.
+	SampleRows int       `json:"sample_rows"`
+	UploadedAt time.Time `json:"uploaded_at"`
 }
 
 // SideSummary summarises one side of an uploaded reference.
@@ -125,7 +132,7 @@ type FeatureSummary struct {
 
 // Summary describes u.
 func (u Uploaded) Summary() ReferenceSummary {
-	s := ReferenceSummary{ModelID: u.ModelID, ReferenceData: sideSummary(&u.Input), UploadedAt: u.UploadedAt}
+	s := ReferenceSummary{ModelID: u.ModelID, ReferenceData: sideSummary(&u.Input), SampleRows: len(u.Sample.Rows), UploadedAt: u.UploadedAt}
 	if u.Output != nil {
 		out := sideSummary(u.Output)
 		s.PredictionData = &out

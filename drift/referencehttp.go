@@ -12,14 +12,15 @@ import (
 )
 
 // putReference answers PUT /drift/reference/{model_id}: the body is
-// checked (422 naming the field), profiled and stored in place of the
-// model's reference; 200 with its summary.
+// checked (422 naming the field), profiled and sampled (Sample) and
+// stored in place of the model's reference; 200 with its summary.
 func (a *API) putReference(c *fiber.Ctx) error { return a.upload(c, false) }
 
 // appendReference answers POST /drift/reference/{model_id}/append: as
 // PUT, but the profiles are merged into the model's reference (a first
 // append makes it), so that a reference larger than one request body is
-// sent in parts. The summary answered is of the whole reference.
+// sent in parts; its rows are offered to the reference's Sample. The
+// summary answered is of the whole reference.
 func (a *API) appendReference(c *fiber.Ctx) error { return a.upload(c, true) }
 
 // upload stores a body's profiles in place of the model's reference, or
@@ -42,10 +43,12 @@ func (a *API) upload(c *fiber.Ctx, merge bool) error {
 	now := a.Clock.Now().UTC()
 	change := func(u *Uploaded, exists bool) error {
 		u.UploadedAt = now
-		if merge && exists {
-			return u.merge(in, out)
+		if !merge || !exists {
+			u.Input, u.Output, u.Sample = *in, out, Sample{}
+		} else if err := u.merge(in, out); err != nil {
+			return err
 		}
-		u.Input, u.Output = *in, out
+		u.Sample.sampleRows(body.ReferenceData, SampleSeed(modelID))
 		return nil
 	}
 	orgID := identity.OrgID(c)

@@ -33,9 +33,13 @@ type Access struct {
 	// sealed headers.
 	Guard *outbound.Guard
 	Box   *secretbox.Keyring
-	// Logged reads logged predictions for surrogates; without it a model
-	// with neither artifact nor endpoint cannot be explained.
+	// Logged reads logged predictions for surrogates and background rows;
+	// without it a model with neither artifact nor endpoint cannot be
+	// explained.
 	Logged PredictionLog
+	// References reads the sample of a model's drift reference: the
+	// background rows of a request that sends none.
+	References ReferenceSample
 }
 
 // noAccess is the 422 of a model that can be explained no way.
@@ -55,7 +59,7 @@ func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, 
 	}
 	s, err := a.Servings.ModelServing(ctx, orgID, modelID)
 	if err == nil {
-		_, err = servedPlan(&s, req, method)
+		_, err = servedPlan(&s, req, method, a.fallbacks(ctx, orgID, modelID))
 		return req, err
 	}
 	if !errors.Is(err, store.ErrNotFound) {
@@ -66,8 +70,16 @@ func (a *Access) check(ctx context.Context, orgID, modelID string, req Request, 
 		return req, err
 	}
 	req.Instance = sur.request(req).Instance
-	_, err = planFor(&sur.Artifact, sur.request(req), method)
+	_, err = sur.plan(req, method, a.surrogateFallbacks(ctx, sur))
 	return req, err
+}
+
+// surrogateFallbacks are the sources of background rows of a request
+// to sur that sends none: the drift reference's sample, then sur's
+// training rows.
+func (a *Access) surrogateFallbacks(ctx context.Context, sur *Surrogate) []fallback {
+	return []fallback{a.reference(ctx, sur.Artifact.OrgID, sur.Artifact.ModelID), {source: BackgroundLogged,
+		rows: func() ([]map[string]any, error) { return sur.background, nil }}}
 }
 
 // execute computes e for a model without an artifact (its endpoint, else
@@ -87,7 +99,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 	if err != nil {
 		return nil, fmt.Errorf("the model has neither artifact nor serving endpoint, and no surrogate: %w", reason(err))
 	}
-	p, err := planFor(&sur.Artifact, sur.request(e.Request), e.Method)
+	p, err := sur.plan(e.Request, e.Method, a.surrogateFallbacks(ctx, sur))
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's surrogate: %w", reason(err))
 	}
@@ -103,28 +115,24 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 		return nil, err
 	}
 	o.ModelAccess, o.Fidelity, o.Surrogate = AccessSurrogate, &sur.Fidelity, &sur.Choice
+	o.background(p)
 	return o, nil
 }
 
 // servedPlan checks req against a served model: every feature a number
 // (JSON cannot carry a missing one), background rows required (Kernel
-// SHAP's absent features, LIME's sampling scale). shap is Kernel SHAP.
-func servedPlan(s *Serving, req Request, method string) (plan, error) {
+// SHAP's absent features, LIME's sampling scale): without the request's,
+// the first of fallbacks with rows holding every feature as a number.
+// shap is Kernel SHAP.
+func servedPlan(s *Serving, req Request, method string, fallbacks []fallback) (plan, error) {
 	p := plan{algorithm: method}
 	if method == RequestSHAP {
 		p.algorithm = MethodKernelSHAP
 	}
-	var err error
-	p.row, p.background, err = readRows(req, func(instance map[string]any, field string) ([]float64, error) {
+	err := p.read(req, s.Features, func(instance map[string]any, field string) ([]float64, error) {
 		return numericRow(s.Features, instance, field)
-	})
-	if err != nil {
-		return p, err
-	}
-	if len(p.background) == 0 {
-		return p, web.Invalid("background", "is required for a served model: send rows like the instance")
-	}
-	return p, nil
+	}, true, nil, fallbacks)
+	return p, err
 }
 
 // numericRow reads instance in features' order: 422 naming field.NAME for
@@ -161,7 +169,7 @@ func numericRow(features []string, instance map[string]any, field string) ([]flo
 // served computes e through the model's endpoint: Kernel SHAP or LIME,
 // every call batched and counted against the endpoint's request budget.
 func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *reporter) (*Outcome, error) {
-	p, err := servedPlan(s, e.Request, e.Method)
+	p, err := servedPlan(s, e.Request, e.Method, a.fallbacks(ctx, e.OrgID, e.ModelID))
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's serving endpoint: %w", reason(err))
 	}
@@ -184,6 +192,7 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *rep
 		return nil, err
 	}
 	o.ModelAccess, o.ModelRequests = AccessServed, client.Requests()
+	o.background(p)
 	return o, nil
 }
 

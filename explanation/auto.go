@@ -239,7 +239,12 @@ func (x *AutoExplainer) explainOne(m *autoModel, p Logged) (Explanation, error) 
 		return e, nil
 	}
 	e.Request.Instance = instance
-	out, err := explain(m.art, e, nil)
+	pl, err := planFor(m.art, e.Request, e.Method, nil)
+	if err != nil {
+		e.Status, e.Error = StatusFailed, failure(fmt.Errorf("the request no longer fits the model's artifact: %w", err))
+		return e, nil
+	}
+	out, err := explain(m.art, pl, e, nil)
 	if err != nil {
 		e.Status, e.Error = StatusFailed, failure(err)
 		return e, nil

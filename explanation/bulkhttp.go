@@ -67,12 +67,15 @@ func (a *API) bulk(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	reqs := make([]Request, len(b.Instances))
+	reqs, keys := make([]Request, len(b.Instances)), make([]string, len(b.Instances))
+	fallbacks := a.Access.fallbacks(ctx, orgID, b.ModelID)
 	for i, in := range b.Instances {
 		reqs[i] = Request{Instance: in, Background: b.Background}
-		if _, err := planFor(&art, reqs[i], b.Method); err != nil {
+		p, err := planFor(&art, reqs[i], b.Method, fallbacks)
+		if err != nil {
 			return renamed(err, "instance", fmt.Sprintf("instances[%d]", i))
 		}
+		keys[i] = p.cacheKey(&art, reqs[i], b.Method)
 	}
 	out := struct {
 		ExplanationIDs []string     `json:"explanation_ids"`
@@ -82,7 +85,7 @@ func (a *API) bulk(c *fiber.Ctx) error {
 	}{ExplanationIDs: []string{}, Total: len(reqs), Results: []bulkResult{},
 		Message: "explanations accepted; poll GET /explanations/{explanation_id} of each until status is not pending"}
 	for i, req := range reqs {
-		e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, &art, "", b.Method, req, b.UseCache == nil || *b.UseCache)
+		e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, keys[i], "", b.Method, req, b.UseCache == nil || *b.UseCache)
 		if err != nil {
 			return err
 		}

@@ -11,11 +11,18 @@ import (
 )
 
 // cacheKey is the cache's key of an explanation of req by method with the
-// artifact art: the organization and model, the artifact's version (its
-// kind and upload time: a new upload is a new version), the method and
-// the request's instance and background rows (feature name order does not
-// matter: JSON objects are written in key order).
-func cacheKey(art *Artifact, req Request, method string) (string, error) {
+// artifact art, planned as p: the organization and model, the artifact's
+// version (its kind and upload time: a new upload is a new version), the
+// method, the request's instance and the background rows (feature name
+// order does not matter: JSON objects are written in key order) with
+// their source when they are not the request's (the rows of the drift
+// reference or of logged predictions as they were read). "" when it
+// cannot be written.
+func (p plan) cacheKey(art *Artifact, req Request, method string) string {
+	background, source := req.Background, ""
+	if p.source != BackgroundRequest && p.source != "" {
+		background, source = p.used, p.source
+	}
 	b, err := json.Marshal(struct {
 		OrgID      string           `json:"org_id"`
 		ModelID    string           `json:"model_id"`
@@ -24,23 +31,19 @@ func cacheKey(art *Artifact, req Request, method string) (string, error) {
 		Method     string           `json:"method"`
 		Instance   map[string]any   `json:"instance"`
 		Background []map[string]any `json:"background"`
-	}{art.OrgID, art.ModelID, art.Kind, art.UploadedAt.UnixMicro(), method, req.Instance, req.Background})
+		Source     string           `json:"background_source,omitempty"`
+	}{art.OrgID, art.ModelID, art.Kind, art.UploadedAt.UnixMicro(), method, req.Instance, background, source})
 	if err != nil {
-		return "", err
+		return ""
 	}
 	sum := sha256.Sum256(b)
-	return "explanation:" + hex.EncodeToString(sum[:]), nil
+	return "explanation:" + hex.EncodeToString(sum[:])
 }
 
-// cached returns the cached outcome of req by method with art; nil when
-// there is none (or the cache cannot answer: the explanation is then
-// computed).
-func cached(ctx context.Context, c kvcache.Cache, art *Artifact, req Request, method string) *Outcome {
-	if c == nil {
-		return nil
-	}
-	key, err := cacheKey(art, req, method)
-	if err != nil {
+// cached returns the outcome cached under key; nil when there is none
+// (or the cache cannot answer: the explanation is then computed).
+func cached(ctx context.Context, c kvcache.Cache, key string) *Outcome {
+	if c == nil || key == "" {
 		return nil
 	}
 	b, ok, err := c.Get(ctx, key)
@@ -55,19 +58,14 @@ func cached(ctx context.Context, c kvcache.Cache, art *Artifact, req Request, me
 	return &o
 }
 
-// keep puts o, the outcome of req by method with art, in the cache for
-// req.CacheTTLHours (nothing when 0).
-func keep(ctx context.Context, c kvcache.Cache, art *Artifact, req Request, method string, o *Outcome) error {
-	if c == nil || req.CacheTTLHours <= 0 || o == nil {
+// keep puts o in the cache under key for ttlHours (nothing when 0).
+func keep(ctx context.Context, c kvcache.Cache, key string, ttlHours int, o *Outcome) error {
+	if c == nil || key == "" || ttlHours <= 0 || o == nil {
 		return nil
-	}
-	key, err := cacheKey(art, req, method)
-	if err != nil {
-		return err
 	}
 	b, err := json.Marshal(o)
 	if err != nil {
 		return err
 	}
-	return c.Set(ctx, key, b, time.Duration(req.CacheTTLHours)*time.Hour)
+	return c.Set(ctx, key, b, time.Duration(ttlHours)*time.Hour)
 }

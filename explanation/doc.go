@@ -25,6 +25,14 @@
 // and default_method are applied by generate; GET /explanations/stats
 // counts a model's explanations.
 //
+// Background rows: a method that needs them (kernel_shap, lime, linear
+// SHAP, every method of a served model) takes the request's, else the
+// sample of the model's uploaded drift reference (ReferenceSample: the
+// transactional store's drift.Sample), else the inputs of its newest
+// logged predictions (a surrogate's training rows); rows the request path
+// would refuse are skipped, and the outcome states BackgroundSource and
+// BackgroundRows. Path-dependent TreeSHAP takes none.
+//
 // Auto-explain (issue 16 point 4): the AutoExplainer, run by the
 // processor role over a consumer group of its own
 // (processors/explaining), explains a sampled share of the logged
@@ -39,7 +47,7 @@
 // Cache (spec 3's use_cache): generate answers a request from the cache
 // (platform/kvcache: Redis when configured, in process otherwise) when an
 // identical one, keyed on model, artifact version, method, instance and
-// background rows, was computed within the model's cache_ttl_hours; the
+// background rows (with their source when not the request's), was computed within the model's cache_ttl_hours; the
 // explanation is then stored completed at once and says cached.
 //
 // Bulk and views: POST /explanations/bulk (up to 100 instances, checked

@@ -17,19 +17,31 @@ import (
 // MaxBackground bounds the background rows of one request.
 const MaxBackground = 200
 
-// plan is a checked request: the rows and the algorithm that explains them.
+// plan is a checked request: the rows and the algorithm that explains
+// them; source says where the background came from ("" when there is
+// none) and used holds a fallback's rows as read (the cache's key).
 type plan struct {
 	row        []float64
 	background [][]float64
 	algorithm  string
+	source     string
+	used       []map[string]any
 }
 
 // planFor checks req against the model's artifact for method: 422 naming
 // instance.NAME, background[i].NAME, background or method. shap needs no
 // background for a tree model (path-dependent TreeSHAP; with one it is
 // interventional) and needs one for a linear model (its mean);
-// kernel_shap and lime always need one.
-func planFor(art *Artifact, req Request, method string) (plan, error) {
+// kernel_shap and lime always need one: without the request's, the first
+// of fallbacks that has rows.
+func planFor(art *Artifact, req Request, method string, fallbacks []fallback) (plan, error) {
+	return planning(art, req, method, fallbacks, false)
+}
+
+// planning is planFor; with interventional, TreeSHAP also takes the
+// background of the first of fallbacks when req sends none (a tree
+// surrogate's: its training rows at the latest).
+func planning(art *Artifact, req Request, method string, fallbacks []fallback, interventional bool) (plan, error) {
 	p := plan{algorithm: method}
 	if method == RequestSHAP {
 		p.algorithm = MethodTreeSHAP
@@ -37,11 +49,14 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 			p.algorithm = MethodLinearSHAP
 		}
 	}
-	var err error
-	p.row, p.background, err = readRows(req, func(instance map[string]any, field string) ([]float64, error) {
+	var usable func([]float64) bool
+	if p.algorithm == MethodLIME {
+		usable = full
+	}
+	err := p.read(req, art.Features, func(instance map[string]any, field string) ([]float64, error) {
 		row, err := art.Instance(instance)
 		return row, renamed(err, "instance", field)
-	})
+	}, interventional || p.algorithm != MethodTreeSHAP, usable, fallbacks)
 	if err != nil {
 		return p, err
 	}
@@ -55,32 +70,7 @@ func planFor(art *Artifact, req Request, method string) (plan, error) {
 			}
 		}
 	}
-	if len(p.background) == 0 && p.algorithm != MethodTreeSHAP {
-		return p, web.Invalid("background", fmt.Sprintf("is required for method %s on a %s artifact: send rows like the instance", method, art.Kind))
-	}
 	return p, nil
-}
-
-// readRows reads req's instance and background rows with read, which
-// names a row's fields under field (instance, background[i]): at most
-// MaxBackground rows (422 on background).
-func readRows(req Request, read func(instance map[string]any, field string) ([]float64, error)) ([]float64, [][]float64, error) {
-	row, err := read(req.Instance, "instance")
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(req.Background) > MaxBackground {
-		return nil, nil, web.Invalid("background", fmt.Sprintf("has %d rows; at most %d", len(req.Background), MaxBackground))
-	}
-	var background [][]float64
-	for i, b := range req.Background {
-		r, err := read(b, fmt.Sprintf("background[%d]", i))
-		if err != nil {
-			return nil, nil, err
-		}
-		background = append(background, r)
-	}
-	return row, background, nil
 }
 
 // complete answers 422 naming field.NAME for a missing value of row:
@@ -114,20 +104,21 @@ func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvc
 	if err != nil {
 		return nil, err
 	}
-	o, err := explain(&art, e, rep)
+	p, err := planFor(&art, e.Request, e.Method, access.fallbacks(ctx, e.OrgID, e.ModelID))
+	if err != nil {
+		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
+	}
+	o, err := explain(&art, p, e, rep)
 	if err == nil {
 		// A cache that cannot keep it costs a recomputation, nothing more.
-		_ = keep(ctx, c, &art, e.Request, e.Method, o)
+		_ = keep(ctx, c, p.cacheKey(&art, e.Request, e.Method), e.Request.CacheTTLHours, o)
 	}
 	return o, err
 }
 
-// explain computes e with the artifact art, reporting to rep.
-func explain(art *Artifact, e Explanation, rep *reporter) (*Outcome, error) {
-	p, err := planFor(art, e.Request, e.Method)
-	if err != nil {
-		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
-	}
+// explain computes e, planned as p, with the artifact art, reporting to
+// rep.
+func explain(art *Artifact, p plan, e Explanation, rep *reporter) (*Outcome, error) {
 	began := time.Now()
 	res, err := art.compute(p.row, p.algorithm, p.background, seed(e.ID), rep)
 	if err != nil {
@@ -138,6 +129,7 @@ func explain(art *Artifact, e Explanation, rep *reporter) (*Outcome, error) {
 		return nil, err
 	}
 	o.ModelAccess = AccessArtifact
+	o.background(p)
 	return o, nil
 }
 
@@ -156,6 +148,12 @@ func newOutcome(res Result, began time.Time) (*Outcome, error) {
 		o.Ranking = append(o.Ranking, w.Feature)
 	}
 	return o, nil
+}
+
+// background states where p's background rows came from and how many
+// there were.
+func (o *Outcome) background(p plan) {
+	o.BackgroundSource, o.BackgroundRows = p.source, len(p.background)
 }
 
 // renamed moves a 422's details from fields under from to fields under to.

@@ -106,6 +106,12 @@ type Outcome struct {
 	ModelRequests int              `json:"model_requests,omitempty"`
 	Fidelity      *Fidelity        `json:"fidelity,omitempty"`
 	Surrogate     *SurrogateChoice `json:"surrogate,omitempty"`
+	// BackgroundSource is where the background rows came from
+	// (BackgroundRequest, BackgroundDriftReference, BackgroundLogged; ""
+	// for path-dependent TreeSHAP, which takes none) and BackgroundRows
+	// how many there were.
+	BackgroundSource string `json:"background_source,omitempty"`
+	BackgroundRows   int    `json:"background_rows,omitempty"`
 }
 
 // Filter selects explanations of a list.

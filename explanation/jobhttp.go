@@ -67,12 +67,16 @@ type explanationView struct {
 	ModelRequests *int      `json:"model_requests"`
 	Fidelity      *Fidelity `json:"fidelity"`
 	// Surrogate is a surrogate's kind and its candidates' fidelities.
-	Surrogate   *SurrogateChoice `json:"surrogate"`
-	Error       *string          `json:"error"`
-	Instance    map[string]any   `json:"instance"`
-	CreatedAt   time.Time        `json:"created_at"`
-	UpdatedAt   time.Time        `json:"updated_at"`
-	CompletedAt *time.Time       `json:"completed_at"`
+	Surrogate *SurrogateChoice `json:"surrogate"`
+	// BackgroundSource and BackgroundRows say where the background rows
+	// came from and how many; nil while pending and when none was taken.
+	BackgroundSource *string        `json:"background_source"`
+	BackgroundRows   *int           `json:"background_rows"`
+	Error            *string        `json:"error"`
+	Instance         map[string]any `json:"instance"`
+	CreatedAt        time.Time      `json:"created_at"`
+	UpdatedAt        time.Time      `json:"updated_at"`
+	CompletedAt      *time.Time     `json:"completed_at"`
 }
 
 // workView is a job's units of work: done of total, in unit
@@ -126,6 +130,9 @@ func newExplanationView(e Explanation) explanationView {
 		}
 		if v.Surrogate = o.Surrogate; o.ModelAccess == AccessSurrogate && o.Surrogate == nil && o.Fidelity != nil {
 			v.Surrogate = &SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: o.Fidelity.Value}}
+		}
+		if o.BackgroundSource != "" {
+			v.BackgroundSource, v.BackgroundRows = &o.BackgroundSource, &o.BackgroundRows
 		}
 		for _, f := range o.Ranking {
 			if len(v.TopFeatures) == maxTopFeatures {
@@ -181,18 +188,19 @@ func (a *API) generate(c *fiber.Ctx) error {
 	}
 	req := Request{Instance: b.Instance, Background: b.Background}
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
-	var withArt *Artifact // the cache keeps artifacts' explanations alone
+	key := "" // the cache keeps artifacts' explanations alone
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		req, err = a.Access.check(ctx, orgID, b.ModelID, req, b.Method)
 	case err == nil:
-		withArt = &art
-		_, err = planFor(&art, req, b.Method)
+		var p plan
+		p, err = planFor(&art, req, b.Method, a.Access.fallbacks(ctx, orgID, b.ModelID))
+		key = p.cacheKey(&art, req, b.Method)
 	}
 	if err != nil {
 		return err
 	}
-	e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, withArt, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
+	e, err := a.enqueue(ctx, cfg, orgID, b.ModelID, key, b.PredictionID, b.Method, req, b.UseCache == nil || *b.UseCache)
 	if err != nil {
 		return err
 	}
@@ -207,11 +215,12 @@ func (a *API) generate(c *fiber.Ctx) error {
 		Message: msg, CreatedAt: e.CreatedAt})
 }
 
-// enqueue stores a checked request of the model of art: completed at once
-// from the cache when useCache and the model's cache_enabled allow and an
-// identical request was computed, else pending for the Runner (which then
-// keeps its outcome in the cache for cache_ttl_hours).
-func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID string, art *Artifact, predictionID, method string, req Request,
+// enqueue stores a checked request of the model: completed at once from
+// the cache (under key; "" for none: a model without an artifact) when
+// useCache and the model's cache_enabled allow and an identical request
+// was computed, else pending for the Runner (which then keeps its outcome
+// in the cache for cache_ttl_hours).
+func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID, key, predictionID, method string, req Request,
 	useCache bool) (Explanation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
@@ -220,8 +229,8 @@ func (a *API) enqueue(ctx context.Context, cfg Config, orgID, modelID string, ar
 	now := a.Clock.Now()
 	e := Explanation{ID: id.String(), OrgID: orgID, ModelID: modelID, PredictionID: predictionID, Method: method,
 		Status: StatusPending, CreatedAt: now, UpdatedAt: now}
-	if useCache && cfg.CacheEnabled && a.Cache != nil && art != nil {
-		if o := cached(ctx, a.Cache, art, req, method); o != nil {
+	if useCache && cfg.CacheEnabled && a.Cache != nil && key != "" {
+		if o := cached(ctx, a.Cache, key); o != nil {
 			e.Status, e.Outcome, e.CompletedAt = StatusCompleted, o, &now
 		}
 		req.CacheTTLHours = cfg.CacheTTLHours

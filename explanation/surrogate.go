@@ -15,7 +15,9 @@ import (
 // logged predictions and needs MinSurrogateRows usable ones; every fifth
 // usable row (oldest first) is held out to measure its fidelity, and up to
 // surrogateBackground of the others are the background of a request that
-// sends none.
+// sends none when the model has no drift reference; as many of the newest
+// logged predictions are the background of a served model or an artifact
+// in that case.
 const (
 	SurrogateRows       = 2000
 	MinSurrogateRows    = 50
@@ -288,18 +290,23 @@ func fidelity(ys []float64, hold []int, pred func(i int) float64) Fidelity {
 	return f
 }
 
+// plan is planFor of req on s, reading req as s does: TreeSHAP of a
+// tree surrogate is interventional, against the background rows of
+// fallbacks when req sends none.
+func (s *Surrogate) plan(req Request, method string, fallbacks []fallback) (plan, error) {
+	return planning(&s.Artifact, s.request(req), method, fallbacks, true)
+}
+
 // request is req as the surrogate reads it: fields that are not numbers
-// and not features of the surrogate are left out (it reads numbers only),
-// and the training rows are the background when req sends none.
+// and not features of the surrogate are left out (it reads numbers only).
+// Without background rows it takes the drift reference's, else the
+// training rows (Access.surrogateFallbacks).
 func (s *Surrogate) request(req Request) Request {
 	out := Request{Instance: make(map[string]any, len(req.Instance)), Background: req.Background}
 	for k, v := range req.Instance {
 		if _, num := v.(float64); num || slices.Contains(s.Artifact.Features, k) {
 			out.Instance[k] = v
 		}
-	}
-	if len(out.Background) == 0 {
-		out.Background = s.background
 	}
 	return out
 }

@@ -122,8 +122,10 @@ func TestSurrogateKind(t *testing.T) {
 	if a.Kind != KindTree || a.NumTrees != 1 || a.MaxDepth > surrogateDepth || a.ensemble == nil {
 		t.Fatalf("got artifact %+v, want one tree of depth at most %d", a, surrogateDepth)
 	}
-	req := rule.request(Request{Instance: map[string]any{"x1": 0.9, "x2": 0.1, "x3": 0.5}})
-	p, err := planFor(a, req, RequestSHAP)
+	req := Request{Instance: map[string]any{"x1": 0.9, "x2": 0.1, "x3": 0.5}}
+	p, err := rule.plan(req, RequestSHAP, []fallback{{source: BackgroundLogged, rows: func() ([]map[string]any, error) {
+		return rule.background, nil
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

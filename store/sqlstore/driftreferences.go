@@ -6,11 +6,15 @@ import (
 	"errors"
 
 	"github.com/vigilhq/vigil/drift"
+	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/stats/profile"
 	"github.com/vigilhq/vigil/store"
 )
 
-var _ drift.ReferenceStore = (*DB)(nil)
+var (
+	_ drift.ReferenceStore        = (*DB)(nil)
+	_ explanation.ReferenceSample = (*DB)(nil)
+)
 
 // UpdateDriftReference implements drift.ReferenceStore: the reference on
 // file is read for update, changed and written back in one transaction.
@@ -44,14 +48,22 @@ func (s *DB) UpdateDriftReference(ctx context.Context, orgID, modelID string, ch
 			}
 			out.Valid = true
 		}
-		if exists {
-			_, err = s.exec(ctx, tx, `UPDATE drift_references SET input_profile = ?, output_profile = ?, uploaded_at = ?
-				WHERE org_id = ? AND model_id = ?`, in, out, micros(u.UploadedAt), orgID, modelID)
+		rows := u.Sample.Rows
+		if rows == nil {
+			rows = []map[string]any{}
+		}
+		sample, err := toJSON(rows)
+		if err != nil {
 			return err
 		}
-		n, err := s.exec(ctx, tx, `INSERT INTO drift_references (model_id, org_id, input_profile, output_profile, uploaded_at)
-			SELECT ?, ?, ?, ?, CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`,
-			modelID, orgID, in, out, micros(u.UploadedAt), orgID, modelID)
+		if exists {
+			_, err = s.exec(ctx, tx, `UPDATE drift_references SET input_profile = ?, output_profile = ?, sample_rows = ?, sample_seen = ?,
+				uploaded_at = ? WHERE org_id = ? AND model_id = ?`, in, out, sample, u.Sample.Seen, micros(u.UploadedAt), orgID, modelID)
+			return err
+		}
+		n, err := s.exec(ctx, tx, `INSERT INTO drift_references (model_id, org_id, input_profile, output_profile, sample_rows, sample_seen, uploaded_at)
+			SELECT ?, ?, ?, ?, ?, CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM models WHERE org_id = ? AND id = ?)`,
+			modelID, orgID, in, out, sample, u.Sample.Seen, micros(u.UploadedAt), orgID, modelID)
 		if err == nil && n == 0 {
 			err = store.ErrNotFound
 		}
@@ -69,16 +81,19 @@ func (s *DB) DriftReference(ctx context.Context, orgID, modelID string) (drift.U
 // dialect's FOR UPDATE).
 func (s *DB) readReference(ctx context.Context, qr querier, orgID, modelID, suffix string) (drift.Uploaded, error) {
 	u := drift.Uploaded{OrgID: orgID, ModelID: modelID}
-	var in string
+	var in, sample string
 	var out sql.NullString
 	var at int64
-	err := qr.QueryRowContext(ctx, s.q(`SELECT input_profile, output_profile, uploaded_at FROM drift_references
-		WHERE org_id = ? AND model_id = ?`+suffix), orgID, modelID).Scan(&in, &out, &at)
+	err := qr.QueryRowContext(ctx, s.q(`SELECT input_profile, output_profile, sample_rows, sample_seen, uploaded_at FROM drift_references
+		WHERE org_id = ? AND model_id = ?`+suffix), orgID, modelID).Scan(&in, &out, &sample, &u.Sample.Seen, &at)
 	if err != nil {
 		return u, s.wrap(err)
 	}
 	u.UploadedAt = fromMicros(at)
 	if err := fromJSON(in, &u.Input); err != nil {
+		return u, err
+	}
+	if err := fromJSON(sample, &u.Sample.Rows); err != nil {
 		return u, err
 	}
 	if out.Valid {
@@ -88,6 +103,19 @@ func (s *DB) readReference(ctx context.Context, qr querier, orgID, modelID, suff
 		}
 	}
 	return u, nil
+}
+
+// DriftReferenceSample implements explanation.ReferenceSample: the
+// sample column alone.
+func (s *DB) DriftReferenceSample(ctx context.Context, orgID, modelID string) ([]map[string]any, error) {
+	var sample string
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT sample_rows FROM drift_references WHERE org_id = ? AND model_id = ?`),
+		orgID, modelID).Scan(&sample)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	var rows []map[string]any
+	return rows, fromJSON(sample, &rows)
 }
 
 // DeleteDriftReference implements drift.ReferenceStore.

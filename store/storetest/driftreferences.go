@@ -13,6 +13,7 @@ import (
 var referenceTests = []test{
 	{"DriftReferences/Update", testReferenceUpdate},
 	{"DriftReferences/OtherOrg", testReferenceOtherOrg},
+	{"DriftReferences/Sample", testReferenceSample},
 }
 
 // column profiles n values of feature name, from first on.
@@ -106,4 +107,54 @@ func testReferenceOtherOrg(t *testing.T, s Store) {
 	must(t, s.DeleteModel(ctx(t), a.ID, m.ID), "DeleteModel")
 	_, err = s.DriftReference(ctx(t), a.ID, m.ID)
 	wantErr(t, err, store.ErrNotFound, "DriftReference of a deleted model")
+}
+
+// testReferenceSample: the reference's row sample is stored with it and
+// read back whole (numbers, strings, booleans, nulls), by itself through
+// DriftReferenceSample; an update that leaves it alone keeps it; another
+// organization, a deleted reference and a model without one read none.
+func testReferenceSample(t *testing.T, s Store) {
+	a, b := newOrg(t, s), newOrg(t, s)
+	m := newModel(a.ID, "fraud", "1", 1)
+	must(t, s.CreateModel(ctx(t), m), "CreateModel")
+	_, err := s.DriftReferenceSample(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "DriftReferenceSample before any upload")
+	rows := []map[string]any{{"age": 31.0, "city": "Oslo", "vip": true}, {"age": nil, "city": "Bergen", "vip": false}}
+	_, err = s.UpdateDriftReference(ctx(t), a.ID, m.ID, func(u *drift.Uploaded, _ bool) error {
+		u.Input, u.UploadedAt = *column("age", 0, 2), at(10)
+		u.Sample = drift.Sample{Seen: 1234, Rows: rows}
+		return nil
+	})
+	must(t, err, "UpdateDriftReference")
+	read, err := s.DriftReference(ctx(t), a.ID, m.ID)
+	must(t, err, "DriftReference")
+	equal(t, "stored sample", read.Sample, drift.Sample{Seen: 1234, Rows: rows})
+	got, err := s.DriftReferenceSample(ctx(t), a.ID, m.ID)
+	must(t, err, "DriftReferenceSample")
+	equal(t, "sample rows", got, rows)
+
+	_, err = s.UpdateDriftReference(ctx(t), a.ID, m.ID, func(u *drift.Uploaded, _ bool) error {
+		u.Sample.Seen++
+		u.Sample.Rows = append(u.Sample.Rows, map[string]any{"age": 5.0})
+		return nil
+	})
+	must(t, err, "UpdateDriftReference (append)")
+	read, err = s.DriftReference(ctx(t), a.ID, m.ID)
+	must(t, err, "DriftReference")
+	equal(t, "appended sample", read.Sample, drift.Sample{Seen: 1235, Rows: append(rows, map[string]any{"age": 5.0})})
+
+	_, err = s.DriftReferenceSample(ctx(t), b.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "DriftReferenceSample of another organization's model")
+	must(t, s.DeleteDriftReference(ctx(t), a.ID, m.ID), "DeleteDriftReference")
+	_, err = s.DriftReferenceSample(ctx(t), a.ID, m.ID)
+	wantErr(t, err, store.ErrNotFound, "DriftReferenceSample after delete")
+
+	_, err = s.UpdateDriftReference(ctx(t), a.ID, m.ID, func(u *drift.Uploaded, _ bool) error {
+		u.Input = *column("age", 0, 2)
+		return nil
+	})
+	must(t, err, "UpdateDriftReference without a sample")
+	got, err = s.DriftReferenceSample(ctx(t), a.ID, m.ID)
+	must(t, err, "DriftReferenceSample of an empty sample")
+	equal(t, "empty sample", len(got), 0)
 }

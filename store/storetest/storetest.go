@@ -92,6 +92,7 @@ type Store interface {
 	explanation.ConfigStore
 	explanation.AutoStore
 	explanation.CoverageStore
+	explanation.ReferenceSample
 	export.Store
 	export.JobStore
 	export.ConfigStore
