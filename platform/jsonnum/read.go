@@ -52,11 +52,6 @@ func Read(b []byte) (v float64, n int, ok bool) {
 		for ; i+8 <= len(b); i += 8 {
 			x := binary.LittleEndian.Uint64((*[8]byte)(b[i : i+8])[:])
 			if !eightDigits(x) {
-				// Fewer than 8 digits, then something else (the ", "
-				// after a number's last digits): read them at once.
-				n := leadingDigits(x)
-				man = man*exactPow10Int[n] + eightDigitsValue(x<<(64-8*n)|zeros>>(8*n))
-				i += n
 				break
 			}
 			man = man*100_000_000 + eightDigitsValue(x)

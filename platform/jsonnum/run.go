@@ -14,14 +14,22 @@ var exactPow10Int = [...]uint64{1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10
 // number followed by a comma (an array's last element, or anything Read
 // refuses or reads as ±Inf) and returns dst and that element's index.
 //
-// Most numbers a program writes into a column (at most 7 integer digits
-// and 7 fraction digits, no exponent, as Python's json module writes the
-// values of a float column rounded to a few decimals) are read by
-// readShort, 8 bytes at a time without a branch per digit; any other goes
-// through Read.
+// Numbers of at most 7 integer and 7 fraction digits without an exponent
+// (a float column rounded to a few decimals, as Python's json module
+// writes it) are read by readShort, 8 bytes at a time without a branch
+// per digit; any other goes through Read (and so do the shortPause
+// elements after it, see there).
 func ReadRun(dst []float64, b []byte, i int) ([]float64, int) {
+	skip := 0 // elements left to Read after readShort gave one up
 	for {
-		v, next, ok := readShort(b, i)
+		var v float64
+		var next int
+		ok := false
+		if skip > 0 {
+			skip--
+		} else if v, next, ok = readShort(b, i); !ok {
+			skip = shortPause
+		}
 		if !ok {
 			var size int
 			if v, size, ok = Read(b[i:]); !ok || math.IsInf(v, 0) {
@@ -38,12 +46,20 @@ func ReadRun(dst []float64, b []byte, i int) ([]float64, int) {
 	}
 }
 
+// shortPause is how many elements ReadRun gives Read alone after readShort
+// gives one up: a column is mostly of one form, and one of long numbers
+// (the shortest text of most float64s, 17 digits) would otherwise cost
+// readShort's try on every element.
+const shortPause = 64
+
 // readShort is Read for a number at b[i] of the form
 // -?(0|[1-9][0-9]{0,6})(\.[0-9]{1,7})? followed by a comma, with 24 bytes
 // of b from b[i] on: at most 14 digits, so that they fit in 53 bits and
 // the value is Read's exact division by a power of ten. It returns the
 // value and the index after the comma and after one space if one follows,
-// or false for anything else, for Read to take.
+// or false for anything else, for Read to take: a fraction of 8 digits
+// or more (the shortest text of most float64s) is given up at its first
+// 8, before any work on them.
 func readShort(b []byte, i int) (float64, int, bool) {
 	if i+24 > len(b) {
 		return 0, 0, false
@@ -55,16 +71,21 @@ func readShort(b []byte, i int) (float64, int, bool) {
 	if n == 0 || n == 8 || n > 1 && x&0xff == '0' {
 		return 0, 0, false
 	}
-	man := eightDigitsValue(x<<(64-8*n) | zeros>>(8*n))
 	end := int(neg) + n
 	frac := 0
+	var y uint64
 	if w[end] == '.' {
-		y := binary.LittleEndian.Uint64(w[end+1 : end+9])
-		if frac = leadingDigits(y); frac == 0 || frac == 8 {
+		if y = binary.LittleEndian.Uint64(w[end+1 : end+9]); eightDigits(y) {
 			return 0, 0, false
 		}
-		man = man*exactPow10Int[frac] + eightDigitsValue(y<<(64-8*frac)|zeros>>(8*frac))
+		if frac = leadingDigits(y); frac == 0 {
+			return 0, 0, false
+		}
 		end += 1 + frac
+	}
+	man := eightDigitsValue(x<<(64-8*n) | zeros>>(8*n))
+	if frac > 0 {
+		man = man*exactPow10Int[frac] + eightDigitsValue(y<<(64-8*frac)|zeros>>(8*frac))
 	}
 	if w[end] != ',' {
 		return 0, 0, false

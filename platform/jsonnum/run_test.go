@@ -59,6 +59,10 @@ func TestReadRun(t *testing.T) {
 	} {
 		sameRun(t, text)
 	}
+	// readShort given up, Read alone for shortPause elements, then
+	// readShort again.
+	sameRun(t, "["+strings.Repeat("1.5, ", 10)+"0.12345678901234567, "+strings.Repeat("-2.25, ", shortPause+10)+"1e5, "+
+		strings.Repeat("3.125, ", 2*shortPause)+"7]")
 	r := rand.New(rand.NewPCG(3, 4))
 	forms := []func() string{
 		func() string { return strconv.FormatFloat(math.Round(r.NormFloat64()*1e6)/1e6, 'g', -1, 64) },
@@ -73,7 +77,7 @@ func TestReadRun(t *testing.T) {
 	for range 3000 {
 		var sb strings.Builder
 		sb.WriteByte('[')
-		for k := range r.IntN(12) {
+		for k := range r.IntN(12) + r.IntN(2)*r.IntN(200) {
 			if k > 0 {
 				sb.WriteString(seps[r.IntN(len(seps))])
 			}
