@@ -118,28 +118,13 @@ func readColumn(raw []byte) (column, *fieldError) {
 
 // numbers is readColumn's fast path through a column of numbers: it reads
 // elements from raw[i] on while each is a finite number followed by a
-// comma, and returns the index of the first element it leaves (the last
-// one, or anything else) to element, with the count it read.
+// comma (jsonnum.ReadRun), and returns the index of the first element it
+// leaves (the last one, or anything else) to element, with the count it
+// read.
 func (c *column) numbers(raw []byte, i int) (int, int) {
-	nums := c.nums // a local slice stays in registers
-	start := len(nums)
-	for {
-		// Read refuses anything but a number, -Infinity too. raw ends with
-		// ']', so the bytes after a number and after its comma exist.
-		v, size, ok := jsonnum.Read(raw[i:])
-		if !ok || math.IsInf(v, 0) || raw[i+size] != ',' {
-			break
-		}
-		nums = append(nums, v)
-		if i += size + 1; raw[i] == ' ' {
-			i++ // the ", " Python's json module writes
-		}
-		if raw[i] <= ' ' {
-			i = web.SkipSpace(raw, i)
-		}
-	}
-	c.nums = nums
-	return i, len(nums) - start
+	start := len(c.nums)
+	c.nums, i = jsonnum.ReadRun(c.nums, raw, i)
+	return i, len(c.nums) - start
 }
 
 // element reads the element n starting at raw[i] and returns the index

@@ -34,7 +34,7 @@ type API struct {
 // model id.
 func (a *API) Routes() []web.Route {
 	return []web.Route{
-		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, NonFinite: true, Handler: a.detect},
+		{Method: fiber.MethodPost, Path: "/drift/detect", Permission: "drift:write", Bucket: web.BucketBatch, NonFinite: true, TypedBody: true, Handler: a.detect},
 		{Method: fiber.MethodGet, Path: "/drift/reports", Permission: "drift:read", Handler: a.listReports},
 		{Method: fiber.MethodGet, Path: "/drift/reports/:report_id", Permission: "drift:read", Handler: a.getReport},
 		{Method: fiber.MethodGet, Path: "/drift/trend", Permission: "drift:read", Handler: a.trend},
@@ -52,21 +52,17 @@ func (a *API) Routes() []web.Route {
 }
 
 // detect answers POST /drift/detect: the body's shape first (400, 422),
-// then the model (404), then the values (422, 413) and the tests.
+// then the model (404), then the values (422, 413) and the tests. The
+// route is TypedBody: Detector.answer checks the body as it reads it.
 func (a *API) detect(c *fiber.Ctx) error {
-	req, err := ParseRequest(c.Body())
-	if err != nil {
-		return err
-	}
-	cfg, err := a.config(c.UserContext(), identity.OrgID(c), req.ModelID)
-	if err != nil {
-		return err
-	}
 	d := a.Detector
 	if d.Clock == nil {
 		d.Clock = a.Clock
 	}
-	res, err := d.Detect(c.UserContext(), req, cfg)
+	org := identity.OrgID(c)
+	res, err := d.answer(c.UserContext(), c.Body(), func(ctx context.Context, modelID string) (Config, error) {
+		return a.config(ctx, org, modelID)
+	})
 	if err != nil {
 		return err
 	}

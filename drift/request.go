@@ -182,6 +182,9 @@ type scanner struct {
 	// column so located (in quick) at once, in parallel.
 	quick   bool
 	located [][]byte
+	// holes are the located columns as byte ranges of b, brackets
+	// included (for web.CheckJSON).
+	holes [][2]int
 }
 
 // confirm reports whether every column a quick parse located is free of
@@ -324,6 +327,7 @@ func (s *scanner) arrayEnd(field string) (int, error) {
 		seg := b[i+1 : i+1+j]
 		if s.quick && b[web.SkipSpace(b, i+1)] != '"' {
 			s.located = append(s.located, seg)
+			s.holes = append(s.holes, [2]int{i, i + 2 + j})
 			return i + 2 + j, nil
 		}
 		if plain(seg) {

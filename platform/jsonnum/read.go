@@ -3,6 +3,7 @@ package jsonnum
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -104,6 +105,20 @@ func exact(man uint64, exp10 int, neg bool) float64 {
 // ASCII digits.
 func eightDigits(x uint64) bool {
 	return x&(x+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 == 0x3030303030303030
+}
+
+// zeros is eight ASCII zeros, as a little-endian uint64.
+const zeros = 0x3030303030303030
+
+// leadingDigits is how many of the 8 bytes of x (little-endian, so the
+// first in the lowest byte), from the first on, are ASCII digits, for an x
+// that does not hold 8 of them. A byte below '0' borrows in x-zeros and
+// one above '9' carries in x+0x46...: either sets its high bit, and only
+// bytes after the first that is no digit can be disturbed by the borrow
+// or carry, which the count does not look at.
+func leadingDigits(x uint64) int {
+	other := ((x + 0x4646464646464646) | (x - zeros)) & 0x8080808080808080
+	return bits.TrailingZeros64(other) / 8
 }
 
 // eightDigitsValue is the number the 8 ASCII digits in x (little-endian,

@@ -112,6 +112,22 @@ func TestReadStopsAtTheNumber(t *testing.T) {
 	f("1.5.5", 3, 1.5)
 }
 
+// TestReadShortFractions: a fraction of fewer than 8 digits, read 8 bytes
+// at a time, stops at whatever byte follows its digits, with the bytes
+// after that of any value (a borrow or carry must not move the stop).
+func TestReadShortFractions(t *testing.T) {
+	for digits := range 10 {
+		for next := range 256 {
+			for _, tail := range []string{"", "0", "12345678", "\xff\xff\xff\xff\xff\xff\xff\xff", "\x00\x00\x00\x00\x00\x00\x00"} {
+				frac := "9876543210"[:digits]
+				same(t, "-0."+frac+string([]byte{byte(next)})+tail)
+				same(t, "3."+frac+string([]byte{byte(next)})+tail)
+				same(t, "0.00"+frac+string([]byte{byte(next)})+tail)
+			}
+		}
+	}
+}
+
 // TestReadRandom compares Read with strconv.ParseFloat on the shortest
 // text of random float64 bit patterns and of normal values, the form
 // Python's json module writes.
@@ -130,6 +146,7 @@ func TestReadRandom(t *testing.T) {
 		same(t, strconv.FormatFloat(v, 'e', r.IntN(25), 64))
 		same(t, strconv.FormatFloat(r.NormFloat64(), 'g', -1, 64))
 		same(t, strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(40)-20)), 'f', r.IntN(30), 64))
+		same(t, strconv.FormatFloat(math.Round(r.NormFloat64()*1e6)/1e6, 'g', -1, 64)+", ")
 	}
 }
 

@@ -36,6 +36,13 @@ type Route struct {
 	// as Python's json module writes them, for a route whose own parser
 	// reads them (drift's columns).
 	NonFinite bool
+	// TypedBody leaves checking that the body is well-formed JSON to the
+	// handler, whose own typed reader reads every byte of it: only its
+	// media type is checked before the handler, which must answer as if
+	// the check had run first (CheckJSON) unless its reader took the body
+	// whole. For the big drift columns, so that they are read once, on
+	// every core.
+	TypedBody bool
 	// RawBody leaves the body to the handler alone: no JSON check runs
 	// before it. For a signed delivery, whose signature is checked over the
 	// raw bytes before anything parses them.
@@ -72,7 +79,7 @@ type Guard func(Route) []fiber.Handler
 
 // Mount registers routes on router, each behind guard's handlers; a route
 // that takes a body admits only a well-formed JSON one (jsonBody), unless
-// it reads its raw body itself (RawBody).
+// it reads its raw body itself (RawBody) or checks it itself (TypedBody).
 func Mount(router fiber.Router, routes []Route, guard Guard) {
 	for _, r := range routes {
 		var hs []fiber.Handler
@@ -80,7 +87,7 @@ func Mount(router fiber.Router, routes []Route, guard Guard) {
 			hs = guard(r)
 		}
 		if takesBody(r.Method) && !r.RawBody {
-			hs = append(hs, jsonBody(r.NonFinite))
+			hs = append(hs, jsonBody(r.NonFinite, !r.TypedBody))
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
 	}

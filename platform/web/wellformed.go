@@ -49,8 +49,25 @@ var checkers = sync.Pool{New: func() any { return new(checker) }}
 // values NaN, Infinity and -Infinity, as Python's json module writes them,
 // are taken for numbers and left to the route's parser.
 func wellFormed(body []byte, nonFinite bool) error {
+	return checkHoles(body, nonFinite, nil)
+}
+
+// CheckJSON is the check wellFormed makes of a request body before the
+// handler of a route that does not declare TypedBody, for the handler of
+// one that does. Each hole is body[start:end] of an array at a value's
+// place, in increasing order, that the caller vouches for: it holds no
+// string, array or object, and its elements pass the check (JSON syntax,
+// numbers within float64's range). A hole is stepped over unread, so that
+// nil means the body passes provided every hole does; a hole whose start
+// the check does not meet at a value's place is read as usual.
+func CheckJSON(body []byte, nonFinite bool, holes ...[2]int) error {
+	return checkHoles(body, nonFinite, holes)
+}
+
+// checkHoles is wellFormed stepping over holes (see CheckJSON).
+func checkHoles(body []byte, nonFinite bool, holes [][2]int) error {
 	c := checkers.Get().(*checker)
-	c.b, c.i, c.nonFinite = body, 0, nonFinite
+	c.b, c.i, c.nonFinite, c.holes = body, 0, nonFinite, holes
 	c.stack, c.keys, c.scratch = c.stack[:0], c.keys[:0], c.scratch[:0]
 	c.problem, c.where = "", ""
 	err := c.check()
@@ -60,7 +77,7 @@ func wellFormed(body []byte, nonFinite bool) error {
 	case c.problem != "":
 		err = Invalid(c.where, c.problem)
 	}
-	c.b = nil
+	c.b, c.holes = nil, nil
 	if cap(c.stack) <= maxPooled && cap(c.keys) <= maxPooled && cap(c.scratch) <= maxPooled {
 		checkers.Put(c) // one grown by a huge body is left to the collector
 	}
@@ -96,6 +113,9 @@ type checker struct {
 	escapedStart int
 	// nonFinite admits NaN, Infinity and -Infinity (wellFormed).
 	nonFinite bool
+	// holes are the arrays stepped over unread (CheckJSON), those before
+	// i already dropped.
+	holes [][2]int
 	// problem is the 422's detail for the first offending value, where its
 	// path. Reading goes on to the end, so that text that is not JSON
 	// further on answers 400 instead.
@@ -201,6 +221,9 @@ func (c *checker) value() error {
 		}
 		switch open := c.b[c.i]; open {
 		case '{', '[':
+			if open == '[' && c.hole() {
+				return nil
+			}
 			empty, err := c.open(open == '{')
 			switch {
 			case err != nil:
@@ -267,6 +290,19 @@ func (c *checker) numberRun() error {
 			return err
 		}
 	}
+}
+
+// hole reports whether the array at i is the next hole, and if so steps
+// over it as open and check would read it: one level deeper, then closed.
+func (c *checker) hole() bool {
+	for len(c.holes) > 0 && c.holes[0][0] < c.i {
+		c.holes = c.holes[1:]
+	}
+	if len(c.holes) == 0 || c.holes[0][0] != c.i || len(c.stack)+1 > maxDepth {
+		return false
+	}
+	c.i, c.holes = c.holes[0][1], c.holes[1:]
+	return true
 }
 
 // open pushes the object or array at i and reports whether it is empty,
