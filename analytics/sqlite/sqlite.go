@@ -38,13 +38,8 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data folder: %w", err)
 	}
-	// cache_size: 32 MB of pages per connection (SQLite's default is 2 MB):
-	// the key index of predictions takes each batch's ids where they sort,
-	// so with ids in no order (random UUIDs) a batch touches a page per
-	// row; kept in memory they are not read back from the file for every
-	// batch (BenchmarkWrite with VIGIL_BENCH_WRITE_IDS=random: 1.6x).
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, FileName)+
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(MEMORY)&_pragma=cache_size(-32768)&_txlock=immediate")
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(MEMORY)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open analytics: %w", err)
 	}
