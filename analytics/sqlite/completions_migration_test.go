@@ -25,32 +25,7 @@ import (
 // the stored completions on the upgrade count c1 already).
 func TestCompletionsByArrival(t *testing.T) {
 	dir, ctx := t.TempDir(), context.Background()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := fstest.MapFS{}
-	err = fs.WalkDir(schemas.Analytics, "analytics/sqlite", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(path) >= "0040" {
-			return err
-		}
-		b, err := fs.ReadFile(schemas.Analytics, path)
-		before[path] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sqlmigrate.Apply(ctx, db, sqlmigrate.Engine{Name: "sqlite"}, before, "analytics/sqlite"); err != nil {
-		t.Fatal(err)
-	}
-	var ddl string
-	if err := db.QueryRow(`SELECT sql FROM sqlite_master WHERE name = 'completions'`).Scan(&ddl); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(ddl, "WITHOUT ROWID") {
-		t.Fatalf("got %s, want the table before migration 0040", ddl)
-	}
+	db := migratedBefore(t, dir, "0040", "completions")
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	if _, err := db.Exec(`INSERT INTO completions (org_id, model_id, event_id, provider, model_name, prompt, completion,
 		prompt_tokens, completion_tokens, total_tokens, latency_ms, cost, metadata, ts, error, toxicity, flagged)
@@ -99,4 +74,38 @@ func TestCompletionsByArrival(t *testing.T) {
 	if n != 2 || tokens != 30 {
 		t.Errorf("got %d completions of %d tokens after the upgrade, want 2 of 30 (c1 once, c2)", n, tokens)
 	}
+}
+
+// migratedBefore opens the store's file in dir with the analytics
+// migrations numbered below first applied, and checks that table is still
+// the WITHOUT ROWID table of before that migration. The caller closes it.
+func migratedBefore(t *testing.T, dir, first, table string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := fstest.MapFS{}
+	err = fs.WalkDir(schemas.Analytics, "analytics/sqlite", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(path) >= first {
+			return err
+		}
+		b, err := fs.ReadFile(schemas.Analytics, path)
+		before[path] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlmigrate.Apply(context.Background(), db, sqlmigrate.Engine{Name: "sqlite"}, before, "analytics/sqlite"); err != nil {
+		t.Fatal(err)
+	}
+	var ddl string
+	if err := db.QueryRow(`SELECT sql FROM sqlite_master WHERE name = ?`, table).Scan(&ddl); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ddl, "WITHOUT ROWID") {
+		t.Fatalf("got %s, want the table before migration %s", ddl, first)
+	}
+	return db
 }

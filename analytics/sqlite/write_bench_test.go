@@ -2,9 +2,12 @@ package sqlite
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -14,8 +17,12 @@ import (
 )
 
 // benchBatch is the n-th batch of 1000 predictions of one model, shaped
-// as BenchmarkBatchIngest logs them, within one minute.
+// as BenchmarkBatchIngest logs them, within one minute. With
+// VIGIL_BENCH_WRITE_IDS=random the prediction ids are random UUIDs, as
+// clients that make their own ids send them, instead of the benchmark's
+// counters.
 func benchBatch(n int) []eventlog.Prediction {
+	random := os.Getenv("VIGIL_BENCH_WRITE_IDS") == "random"
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	ps := make([]eventlog.Prediction, 1000)
 	for j := range ps {
@@ -24,6 +31,11 @@ func benchBatch(n int) []eventlog.Prediction {
 			InputData:  json.RawMessage(fmt.Sprintf(`{"age":%d,"plan":"pro"}`, j%90)),
 			OutputData: json.RawMessage(fmt.Sprintf(`{"churn":%t}`, j%3 == 0)), Metadata: json.RawMessage(`{}`),
 			LatencyMS: &latency, Timestamp: at.Add(time.Duration(n*1000+j) * time.Microsecond)}
+		if random {
+			id := make([]byte, 16)
+			_, _ = rand.Read(id)
+			ps[j].PredictionID = hex.EncodeToString(id)
+		}
 		ps[j].Parse()
 	}
 	return ps
