@@ -112,13 +112,19 @@ func (e *IllegalMove) Error() string {
 // Apply moves in by action, recording who and when; until is the end of
 // a snooze and note is kept with the move. It changes nothing and returns
 // *IllegalMove when in's status does not allow the action.
+//
+// A move is never dated before in's last change: at is raised to
+// UpdatedAt when it is earlier. An evaluation reads its clock when its
+// tick starts and another replica (or a clock a little ahead) may have
+// updated the alert since, so without this an automatic resolution could
+// come before the trigger and give a negative time to resolve.
 func (in *Instance) Apply(action, userID string, at time.Time, until *time.Time, note string) error {
 	m, ok := moves[action]
 	if !ok || !slices.Contains(m.from, in.Status) {
 		return &IllegalMove{Action: action, Status: in.Status}
 	}
 	// Times are kept as the store keeps them: UTC, whole microseconds.
-	at = at.UTC().Truncate(time.Microsecond)
+	at = NotBefore(at, in.UpdatedAt)
 	if action != ActionSnooze {
 		until = nil // only a snooze has an end
 	}
@@ -170,6 +176,16 @@ func NewInstance(r Rule, modelID string, end time.Time, obs []Observation, now t
 		RuleName: r.Name, AlertType: r.AlertType, Severity: r.Severity, Status: StatusOpen, Observations: obs, Count: 1,
 		WindowEnd: end, TriggeredAt: now, LastTriggeredAt: now, UpdatedAt: now,
 		History: []Move{{Action: ActionTrigger, To: StatusOpen, UserID: SystemUser, At: now}}}
+}
+
+// NotBefore is t in UTC and whole microseconds (as the store keeps times),
+// raised to floor when it is earlier.
+func NotBefore(t, floor time.Time) time.Time {
+	t = t.UTC().Truncate(time.Microsecond)
+	if t.Before(floor) {
+		return floor.UTC().Truncate(time.Microsecond)
+	}
+	return t
 }
 
 // newID is a new instance id: a UUIDv7, which sorts by time.

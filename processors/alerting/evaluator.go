@@ -346,6 +346,9 @@ func (e *Evaluator) change(obs []alerts.Observation, end, now time.Time, reopene
 		if !end.After(cur.WindowEnd) {
 			return nil // another replica counted this window
 		}
+		// Times never go back: a replica may have written this alert after
+		// this tick read its clock.
+		now := alerts.NotBefore(now, cur.UpdatedAt)
 		cur.Observations, cur.WindowEnd, cur.LastTriggeredAt, cur.UpdatedAt = obs, end, now, now
 		cur.Count++
 		*updated = true

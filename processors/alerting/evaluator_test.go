@@ -262,6 +262,44 @@ func TestReplicas(t *testing.T) {
 	}
 }
 
+// TestResolvedNotBeforeTriggered: a replica whose tick read its clock
+// before another replica opened the alert, but evaluates a later window,
+// resolves it no earlier than it was opened, so the time to resolve is
+// never negative.
+func TestResolvedNotBeforeTriggered(t *testing.T) {
+	for _, eng := range engines {
+		t.Run(eng.name, func(t *testing.T) {
+			s, an := eng.open(t)
+			f := newFixture(t, s, an)
+			f.log(0, 600, 700, 800)
+			f.log(1, 10, 20, 30)
+			opened := base.Add(2*time.Minute + 10*time.Second)
+			// Replica B lags: it settles 70 s, so at 2m10s it evaluates minute 0, which holds.
+			b := &alerting.Evaluator{Ledger: s, Readings: an, Settle: 70 * time.Second, Clock: func() time.Time { return opened }}
+			f.run(b, alerting.Result{Evaluated: 1, Fired: 1})
+			// Replica A read 2m03s when its tick began: minute 1 does not hold.
+			a := &alerting.Evaluator{Ledger: s, Readings: an, Clock: func() time.Time { return base.Add(2*time.Minute + 3*time.Second) }}
+			f.run(a, alerting.Result{Evaluated: 1, Resolved: 1})
+			got := f.instances()[0]
+			if got.ResolvedAt == nil || got.ResolvedAt.Before(got.TriggeredAt) {
+				t.Fatalf("resolved at %v, triggered at %v: want resolved no earlier than triggered", got.ResolvedAt, got.TriggeredAt)
+			}
+			if last := got.History[len(got.History)-1]; !last.At.Equal(opened) {
+				t.Fatalf("auto_resolve move at %v, want %v (the alert's last change)", last.At, opened)
+			}
+			groups, err := s.AlertStatistics(t.Context(), f.orgID, "", base, base.Add(time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range groups {
+				if g.ResolveTotal < 0 {
+					t.Fatalf("statistics: got a time to resolve of %v, want >= 0", g.ResolveTotal)
+				}
+			}
+		})
+	}
+}
+
 // TestSnoozeEnds: a snoozed alert whose snooze has ended goes back to open
 // when the rule still holds; before its end it stays snoozed.
 func TestSnoozeEnds(t *testing.T) {

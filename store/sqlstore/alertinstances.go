@@ -203,7 +203,9 @@ func (s *DB) fireIn(ctx context.Context, tx *sql.Tx, in alerts.Instance, since t
 	return in, true, nil
 }
 
-// AlertStatistics implements alerts.Statistics.
+// AlertStatistics implements alerts.Statistics. A time to acknowledge or
+// resolve that would be negative (a move stored before Apply kept moves in
+// order) counts as zero.
 func (s *DB) AlertStatistics(ctx context.Context, orgID, modelID string, from, to time.Time) ([]alerts.StatGroup, error) {
 	where, args := "org_id = ? AND triggered_at >= ? AND triggered_at < ?", []any{orgID, micros(from), micros(to)}
 	if modelID != "" {
@@ -211,9 +213,9 @@ func (s *DB) AlertStatistics(ctx context.Context, orgID, modelID string, from, t
 	}
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT rule_id, MAX(rule_name), status, severity, resolution, COUNT(*),
 		CAST(SUM(CASE WHEN acknowledged_at IS NULL THEN 0 ELSE 1 END) AS BIGINT),
-		CAST(SUM(CASE WHEN acknowledged_at IS NULL THEN 0 ELSE acknowledged_at - triggered_at END) AS BIGINT),
+		CAST(SUM(CASE WHEN acknowledged_at > triggered_at THEN acknowledged_at - triggered_at ELSE 0 END) AS BIGINT),
 		CAST(SUM(CASE WHEN resolved_at IS NULL THEN 0 ELSE 1 END) AS BIGINT),
-		CAST(SUM(CASE WHEN resolved_at IS NULL THEN 0 ELSE resolved_at - triggered_at END) AS BIGINT)
+		CAST(SUM(CASE WHEN resolved_at > triggered_at THEN resolved_at - triggered_at ELSE 0 END) AS BIGINT)
 		FROM alert_instances WHERE `+where+` GROUP BY rule_id, status, severity, resolution`), args...)
 	if err != nil {
 		return nil, s.wrap(err)

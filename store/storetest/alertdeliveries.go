@@ -147,6 +147,22 @@ func testAlertStatistics(t *testing.T, s Store) {
 	if g, err := s.AlertStatistics(ctx(t), newOrg(t, s).ID, "", at(0), at(1000)); err != nil || len(g) != 0 {
 		t.Fatalf("another organization's statistics: got %d, %v, want none", len(g), err)
 	}
+
+	// An alert stored resolved before it was triggered (as an evaluation
+	// could write it before Apply kept moves in order) counts as resolved
+	// at once, never as a negative time.
+	early := fire(r1, modelFor(t, s, o.ID, "c").ID, 500)
+	_, err = s.UpdateAlertInstance(ctx(t), o.ID, early.ID, func(cur *alerts.Instance) error {
+		when := at(450)
+		cur.Status, cur.ResolvedAt, cur.Resolution = alerts.StatusResolved, &when, "auto"
+		return nil
+	})
+	must(t, err, "UpdateAlertInstance")
+	groups, err = s.AlertStatistics(ctx(t), o.ID, "", at(500), at(501))
+	must(t, err, "AlertStatistics of the early resolution")
+	if len(groups) != 1 || groups[0].Resolved != 1 || groups[0].ResolveTotal != 0 {
+		t.Fatalf("statistics of an alert resolved before its trigger: got %+v, want 1 resolved in 0s", groups)
+	}
 }
 
 // testAlertDeliveriesInTheAlertsWrite: an alert and the deliveries it owes
