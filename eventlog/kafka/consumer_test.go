@@ -333,3 +333,49 @@ func endOffsets(t *testing.T, brokers []string, prefix string) map[string]map[in
 	})
 	return out
 }
+
+// TestPollGathers: a Poll with fewer than MinBatch messages keeps fetching
+// for up to Linger, so that records appended meanwhile join its batch;
+// once Linger has passed it returns what it has, without an error.
+func TestPollGathers(t *testing.T) { onBoth(t, testPollGathers) }
+
+func testPollGathers(t *testing.T, brokers []string, prefix string) {
+	produce(t, brokers, prefix, 10)
+	open := func(group string, minBatch int, linger time.Duration) *kafka.Source {
+		t.Helper()
+		s, err := kafka.New(kafka.Options{Brokers: brokers, Group: prefix + group, Prefix: prefix, MinBatch: minBatch, Linger: linger})
+		if err != nil {
+			t.Fatalf("kafka.New: %v", err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+
+	s := open("gather", 20, time.Minute)
+	p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
+	if err != nil {
+		t.Fatalf("NewProducer: %v", err)
+	}
+	defer p.Close()
+	appended := make(chan error, 1)
+	go func() {
+		time.Sleep(500 * time.Millisecond) // while the Poll below waits for more
+		recs := make([]eventlog.Record, 10)
+		for i := range recs {
+			recs[i] = eventlog.Record{Kind: eventlog.Kinds[i%3], Key: fmt.Sprintf("org/%d", i), Value: fmt.Appendf(nil, "late%02d", i)}
+		}
+		appended <- p.Append(context.WithoutCancel(t.Context()), recs)
+	}()
+	msgs := pollOnce(t, s)
+	if err := <-appended; err != nil {
+		t.Fatalf("Append: %v", err)
+	}
+	if len(msgs) != 20 {
+		t.Fatalf("one Poll with MinBatch 20: got %d messages, want 20 (the 10 appended while it lingered included)", len(msgs))
+	}
+
+	s = open("linger-ends", 100, 300*time.Millisecond)
+	if msgs := pollOnce(t, s); len(msgs) != 20 {
+		t.Fatalf("one Poll with MinBatch 100 and Linger 300ms over 20 records: got %d messages, want 20", len(msgs))
+	}
+}

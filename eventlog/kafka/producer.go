@@ -25,7 +25,7 @@ const (
 	DefaultProduceTimeout     = 10 * time.Second
 	DefaultMaxBufferedRecords = 100_000
 	DefaultMaxBufferedBytes   = 256 << 20
-	DefaultClients            = 4
+	DefaultClients            = 1
 )
 
 // Topic returns the topic of kind under prefix.
@@ -50,6 +50,9 @@ type ProducerOptions struct {
 	// per broker, so with one client every Append waits for the request
 	// before its own; several clients keep several in flight. Each
 	// Append goes whole to one client, so its records stay in order.
+	// Against one broker over loopback, 4 clients gave no more single
+	// events per second than 1 (benchmarks/RESULTS.md, issue 15), hence
+	// the default of 1.
 	Clients int
 }
 

@@ -141,7 +141,7 @@ type Config struct {
 	// processor needs its own id.
 	KafkaInstanceID string
 	// KafkaProducers is how many producer clients the API spreads its
-	// appends over (1 to 64; 4 by default).
+	// appends over (1 to 64; 1 by default).
 	KafkaProducers int
 	ClickHouseURL  string
 
@@ -298,7 +298,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&f.brokers, "kafka-brokers", "", "comma-separated Kafka brokers; empty: embedded log")
 	f.str(&c.KafkaTopicPrefix, "kafka-topic-prefix", "vigil.", "prefix of the event log's topics and consumer group")
 	f.str(&c.KafkaInstanceID, "kafka-instance-id", "", "this processor's static consumer-group member id; empty: dynamic membership")
-	f.int(&c.KafkaProducers, "kafka-producers", 4, "producer clients the API spreads its appends over (each keeps one produce request in flight)")
+	f.int(&c.KafkaProducers, "kafka-producers", 1, "producer clients the API spreads its appends over (each keeps one produce request in flight)")
 	f.str(&c.ClickHouseURL, "clickhouse-url", "", "ClickHouse URL; empty: SQLite")
 	f.str(&c.AdminUsername, "admin-username", "admin", "first admin's username")
 	f.str(&c.MasterKeyFile, "master-key-file", defaultMasterKeyFile(), "master key file sealing stored secrets, created when missing; back it up apart from the data")

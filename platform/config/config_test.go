@@ -189,7 +189,7 @@ func TestExportRetention(t *testing.T) {
 	}
 }
 
-// TestParseKafkaProducers: four producer clients by default, the variable
+// TestParseKafkaProducers: one producer client by default, the variable
 // sets them, and a count outside 1-64 is refused.
 func TestParseKafkaProducers(t *testing.T) {
 	f := func(value string, want int, wantErr bool) {
@@ -204,8 +204,8 @@ func TestParseKafkaProducers(t *testing.T) {
 			t.Errorf("VIGIL_KAFKA_PRODUCERS=%q: got %d, %v, want %d (error %v)", value, c.KafkaProducers, err, want, wantErr)
 		}
 	}
-	f("", 4, false)
-	f("1", 1, false)
+	f("", 1, false)
+	f("4", 4, false)
 	f("16", 16, false)
 	f("0", 0, true)
 	f("65", 0, true)
