@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -89,12 +91,23 @@ func bareServer(b *testing.B) string {
 
 // lagLoad is the background load, in predictions per second, under which
 // BenchmarkLag measures: 100-prediction batches at a steady pace.
-const lagLoad = 10_000
+// VIGIL_BENCH_LAG_RATE sets another.
+func lagLoad(b *testing.B) int {
+	if v := os.Getenv("VIGIL_BENCH_LAG_RATE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 100 {
+			b.Fatalf("VIGIL_BENCH_LAG_RATE=%q: want a whole number of predictions a second, at least 100", v)
+		}
+		return n
+	}
+	return 10_000
+}
 
 // BenchmarkLag measures freshness: the time from the 201 of a logged
 // prediction until GET .../predictions/{id} finds it (polled every 2 ms),
 // for b.N probes one after another while other clients keep logging
-// lagLoad predictions a second. Reports the p50 and p99 lag.
+// lagLoad predictions a second. Reports the p50 and p99 lag, and the load
+// the clients reached (load-pred/s: predictions answered 201 a second).
 func BenchmarkLag(b *testing.B) {
 	eachPipeline(b, func(b *testing.B, base string) {
 		key := apiKey(b, base)
@@ -102,11 +115,14 @@ func BenchmarkLag(b *testing.B) {
 		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
-		wg.Go(func() { steadyLoad(client, base, key, model, stop) })
+		var logged atomic.Int64
+		rate := lagLoad(b)
+		wg.Go(func() { steadyLoad(client, base, key, model, rate, &logged, stop) })
 		defer func() { close(stop); wg.Wait() }()
 		time.Sleep(time.Second) // the load reaches its pace
 		lags := make([]time.Duration, 0, b.N)
 		b.ResetTimer()
+		start, before := time.Now(), logged.Load()
 		for i := range b.N {
 			id := fmt.Sprintf("probe-%d", i)
 			body := fmt.Appendf(nil, `{"model_id":%q,"prediction_id":%q,"input_data":{},"output_data":{}}`, model, id)
@@ -123,15 +139,16 @@ func BenchmarkLag(b *testing.B) {
 			lags = append(lags, time.Since(acked))
 		}
 		b.StopTimer()
+		b.ReportMetric(float64(logged.Load()-before)/time.Since(start).Seconds(), "load-pred/s")
 		reportLatency(b, lags, "lag")
 	})
 }
 
-// steadyLoad logs lagLoad predictions a second in 100-prediction batches
-// until stop closes.
-func steadyLoad(client *http.Client, base, key, model string, stop <-chan struct{}) {
+// steadyLoad logs rate predictions a second in 100-prediction batches
+// until stop closes, counting those answered 201 in logged.
+func steadyLoad(client *http.Client, base, key, model string, rate int, logged *atomic.Int64, stop <-chan struct{}) {
 	const perBatch = 100
-	tick := time.NewTicker(time.Second * perBatch / lagLoad)
+	tick := time.NewTicker(time.Second * perBatch / time.Duration(rate))
 	defer tick.Stop()
 	for n := 0; ; n++ {
 		select {
@@ -147,7 +164,9 @@ func steadyLoad(client *http.Client, base, key, model string, stop <-chan struct
 			body = fmt.Appendf(body, `{"prediction_id":"l%d-%d","input_data":{"age":%d},"output_data":{"churn":true},"latency_ms":3}`, n, j, j)
 		}
 		body = append(body, "]}"...)
-		postRaw(client, base+"/predictions/log/batch", key, body)
+		if postRaw(client, base+"/predictions/log/batch", key, body) == http.StatusCreated {
+			logged.Add(perBatch)
+		}
 	}
 }
 
