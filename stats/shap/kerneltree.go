@@ -73,7 +73,9 @@ type frame struct {
 }
 
 // newCoalitionForest flattens e's trees, works out where x goes at every
-// split and which background rows go left there.
+// split and which background rows go left there, the trees shared among
+// workers goroutines (each fills its trees' places, so the result does not
+// depend on them).
 func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64, varying []int, workers int) *coalitionForest {
 	bit, pow := make([]uint64, len(x)), make([]int32, len(x))
 	for k, i := range varying {
@@ -82,83 +84,101 @@ func newCoalitionForest(e *forest.Ensemble, x []float64, background [][]float64,
 			pow[i] = int32(pow3(k))
 		}
 	}
-	c := &coalitionForest{e: e, rows: len(background), workers: workers}
-	total := 0
+	c := &coalitionForest{e: e, rows: len(background), workers: workers, roots: make([]int32, len(e.Trees))}
+	total := int32(0)
 	for ti := range e.Trees {
-		total += len(e.Trees[ti].Nodes)
+		c.roots[ti] = total
+		total += int32(len(e.Trees[ti].Nodes))
 	}
-	c.nodes = make([]cnode, 0, total)
-	for ti := range e.Trees {
-		base := int32(len(c.nodes))
-		c.roots = append(c.roots, base)
-		for _, n := range e.Trees[ti].Nodes {
+	c.nodes = make([]cnode, total)
+	cols := make([]chunkColumns, 0, (len(background)+chunkRows-1)/chunkRows)
+	for from := 0; from < len(background); from += chunkRows {
+		cols = append(cols, newChunkColumns(e, background[from:min(from+chunkRows, len(background))]))
+		c.lefts = append(c.lefts, make([]uint64, total))
+	}
+	eachTree(len(e.Trees), workers, func(ti int) {
+		base := c.roots[ti]
+		for ni := range e.Trees[ti].Nodes {
+			n := &e.Trees[ti].Nodes[ni]
 			cn := cnode{left: -1, value: n.Value}
 			if !n.Leaf() {
 				cn = cnode{left: base + int32(n.Left), right: base + int32(n.Right), vbit: bit[n.Feature], vpow: pow[n.Feature]}
-				cn.next = base + int32(e.Next(&n, e.Input(x[n.Feature])))
+				cn.next = base + int32(e.Next(n, e.Input(x[n.Feature])))
+				for ch := range cols {
+					c.lefts[ch][base+int32(ni)] = cols[ch].left(e, n)
+				}
 			}
-			c.nodes = append(c.nodes, cn)
+			c.nodes[base+int32(ni)] = cn
 		}
+	})
+	return c
+}
+
+// eachTree calls f for every tree index below n, shared among workers
+// goroutines.
+func eachTree(n, workers int, f func(ti int)) {
+	workers = max(1, min(workers, n))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for ti := w; ti < n; ti += workers {
+				f(ti)
+			}
+		})
 	}
-	for from := 0; from < len(background); from += chunkRows {
-		c.lefts = append(c.lefts, leftSets(e, background[from:min(from+chunkRows, len(background))], len(c.nodes)))
+	wg.Wait()
+}
+
+// chunkColumns are up to 64 background rows by feature, rounded as the
+// ensemble compares, with the sets of rows missing (NaN) or zero in each.
+type chunkColumns struct {
+	rows      int
+	col       []float64 // feature-major
+	nan, zero []uint64
+}
+
+func newChunkColumns(e *forest.Ensemble, rows [][]float64) chunkColumns {
+	nf := e.NumFeatures
+	c := chunkColumns{rows: len(rows), col: make([]float64, nf*len(rows)), nan: make([]uint64, nf), zero: make([]uint64, nf)}
+	for r, z := range rows {
+		for j, v := range z[:nf] {
+			v = e.Input(v)
+			c.col[j*len(rows)+r] = v
+			if v != v {
+				c.nan[j] |= 1 << r
+			} else if math.Abs(v) <= 1e-35 {
+				c.zero[j] |= 1 << r
+			}
+		}
 	}
 	return c
 }
 
-// leftSets returns, for every node of e's trees (numbered as a
-// coalitionForest does), the set of rows (at most 64) that go left there.
-func leftSets(e *forest.Ensemble, rows [][]float64, nodes int) []uint64 {
-	nf := e.NumFeatures
-	col := make([]float64, nf*len(rows)) // feature-major, rounded as e compares
-	var nan, zero = make([]uint64, nf), make([]uint64, nf)
-	for r, z := range rows {
-		for j, v := range z[:nf] {
-			v = e.Input(v)
-			col[j*len(rows)+r] = v
-			if v != v {
-				nan[j] |= 1 << r
-			} else if math.Abs(v) <= 1e-35 {
-				zero[j] |= 1 << r
-			}
+// left returns the set of the chunk's rows that go left at split n.
+func (c chunkColumns) left(e *forest.Ensemble, n *forest.Node) uint64 {
+	var set uint64
+	vals := c.col[n.Feature*c.rows : (n.Feature+1)*c.rows]
+	if e.Compare == forest.Less {
+		for r, v := range vals {
+			set |= one(v < n.Threshold) << r
+		}
+	} else {
+		for r, v := range vals {
+			set |= one(v <= n.Threshold) << r
 		}
 	}
-	left := make([]uint64, nodes)
-	at := 0
-	for ti := range e.Trees {
-		for ni := range e.Trees[ti].Nodes {
-			n := &e.Trees[ti].Nodes[ni]
-			if n.Leaf() {
-				at++
-				continue
-			}
-			var set uint64
-			vals := col[n.Feature*len(rows) : (n.Feature+1)*len(rows)]
-			if e.Compare == forest.Less {
-				for r, v := range vals {
-					set |= one(v < n.Threshold) << r
-				}
-			} else {
-				for r, v := range vals {
-					set |= one(v <= n.Threshold) << r
-				}
-			}
-			odd := nan[n.Feature]
-			if n.Missing == forest.MissingZero {
-				odd |= zero[n.Feature]
-			}
-			for ; odd != 0; odd &= odd - 1 { // Next's rules for missing values
-				r := bits.TrailingZeros64(odd)
-				set &^= 1 << r
-				if e.Next(n, vals[r]) == n.Left {
-					set |= 1 << r
-				}
-			}
-			left[at] = set
-			at++
+	odd := c.nan[n.Feature]
+	if n.Missing == forest.MissingZero {
+		odd |= c.zero[n.Feature]
+	}
+	for ; odd != 0; odd &= odd - 1 { // Next's rules for missing values
+		r := bits.TrailingZeros64(odd)
+		set &^= 1 << r
+		if e.Next(n, vals[r]) == n.Left {
+			set |= 1 << r
 		}
 	}
-	return left
+	return set
 }
 
 // one is 1 for true.
