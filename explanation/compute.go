@@ -111,7 +111,7 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 		lin, _ = a.Linear()
 	default:
 		var err error
-		if e, err = ParseEnsemble(a.Kind, []byte(a.Content)); err != nil {
+		if e, err = a.parsedEnsemble(); err != nil {
 			return Result{}, fmt.Errorf("stored artifact of model %s: %w", a.ModelID, err)
 		}
 	}
