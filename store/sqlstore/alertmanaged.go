@@ -70,19 +70,18 @@ func (s *DB) syncDriftRule(ctx context.Context, tx *sql.Tx, c drift.Config) erro
 // without a drift configuration on file, the rule the default
 // configuration's alert_config manages (drift.Default) is created, or
 // brought back to it; a model with a configuration on file is left to it.
-// The managed rule is locked before the configuration is looked for, so a
-// first configuration written at the same time either sees this rule and
-// changes it, or is seen here and left alone. Another organization's
+// The model's row is locked first, as every writer of its drift
+// configuration locks it, so a first configuration written at the same
+// time either sees this rule and changes it, or is seen here and left
+// alone. Another organization's
 // model is store.ErrNotFound.
 func (s *DB) EnsureDefaultDriftRule(ctx context.Context, orgID, modelID string, at time.Time) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		var one int
-		err := tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM models WHERE org_id = ? AND id = ?`), orgID, modelID).Scan(&one)
-		if err != nil {
-			return s.wrap(err)
+		if err := s.lockModel(ctx, tx, orgID, modelID); err != nil {
+			return err
 		}
 		var id string
-		err = tx.QueryRowContext(ctx, s.q(`SELECT id FROM alert_rules WHERE org_id = ? AND managed_by = ?`+s.d.ForUpdate),
+		err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM alert_rules WHERE org_id = ? AND managed_by = ?`+s.d.ForUpdate),
 			orgID, alerts.ManagedByDrift(modelID)).Scan(&id)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return s.wrap(err)

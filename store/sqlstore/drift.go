@@ -77,10 +77,25 @@ func (s *DB) insertDrift(ctx context.Context, qr querier, c drift.Config) error 
 	return err
 }
 
+// lockModel locks the model's row until the transaction ends (SQLite
+// serialises writers already), so that the writers of a model's drift
+// configuration and of the alert rule it manages (a user's configuration,
+// the scheduler's default rule) take turns: otherwise neither sees the
+// rule the other has inserted but not committed, and the second insert
+// fails on the managed rules' unique index. store.ErrNotFound when the
+// organization has no such model.
+func (s *DB) lockModel(ctx context.Context, tx *sql.Tx, orgID, modelID string) error {
+	var one int
+	return s.wrap(tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM models WHERE org_id = ? AND id = ?`+s.d.ForUpdate), orgID, modelID).Scan(&one))
+}
+
 // CreateDriftConfig implements drift.Store; the alert rule c's
 // alert_config manages is created in the same transaction.
 func (s *DB) CreateDriftConfig(ctx context.Context, c drift.Config) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockModel(ctx, tx, c.OrgID, c.ModelID); err != nil {
+			return err
+		}
 		if err := s.insertDrift(ctx, tx, c); err != nil {
 			return err
 		}
@@ -94,6 +109,9 @@ func (s *DB) CreateDriftConfig(ctx context.Context, c drift.Config) error {
 func (s *DB) UpdateDriftConfig(ctx context.Context, base drift.Config, change func(*drift.Config) error) (drift.Config, error) {
 	var c drift.Config
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockModel(ctx, tx, base.OrgID, base.ModelID); err != nil {
+			return err
+		}
 		var err error
 		c, err = s.readDrift(ctx, tx, base.OrgID, base.ModelID, s.d.ForUpdate)
 		exists := err == nil

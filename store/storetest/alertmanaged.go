@@ -1,7 +1,10 @@
 package storetest
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/vigilhq/vigil/alerts"
@@ -109,5 +112,32 @@ func testAlertDefaultDriftRule(t *testing.T, s Store) {
 	}
 	if r := managedRules(t, s, other.ID, m.ID); len(r) != 0 {
 		t.Fatalf("another organization's model: got %d managed rules, want none", len(r))
+	}
+}
+
+// testAlertDefaultDriftRuleRace: the scheduler ensuring a new model's
+// default drift rule while a user stores the model's first configuration
+// (both writing the managed rule) never fails the user's write: each pair
+// ends with the configuration on file and one managed rule, its own.
+func testAlertDefaultDriftRuleRace(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	const pairs = 40
+	for i := range pairs {
+		m := modelFor(t, s, o.ID, fmt.Sprintf("race-%d", i))
+		c := drift.Default(o.ID, m.ID)
+		c.Alerts.MinSeverity = drift.Medium
+		c.CreatedAt, c.UpdatedAt = ptr(at(10)), ptr(at(10))
+		var ensure, create error
+		var wg sync.WaitGroup
+		wg.Go(func() { ensure = s.EnsureDefaultDriftRule(context.WithoutCancel(ctx(t)), o.ID, m.ID, at(5)) })
+		wg.Go(func() { create = s.CreateDriftConfig(context.WithoutCancel(ctx(t)), c) })
+		wg.Wait()
+		if ensure != nil || create != nil {
+			t.Fatalf("pair %d: EnsureDefaultDriftRule got %v, CreateDriftConfig got %v; want both nil", i, ensure, create)
+		}
+		rules := managedRules(t, s, o.ID, m.ID)
+		if len(rules) != 1 || rules[0].Severity != "medium" {
+			t.Fatalf("pair %d: got managed rules %+v, want one, the configuration's (medium)", i, rules)
+		}
 	}
 }

@@ -24,6 +24,7 @@ var alertTests = []test{
 	{"Alerts/ChangeConditions", testAlertChangeConditions},
 	{"Alerts/DeleteModel", testAlertDeleteModel},
 	{"Alerts/ManagedByDrift", testAlertManagedByDrift},
+	{"Alerts/DefaultDriftRuleRace", testAlertDefaultDriftRuleRace},
 	{"Alerts/DefaultDriftRule", testAlertDefaultDriftRule},
 }
 
