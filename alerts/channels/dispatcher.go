@@ -144,6 +144,9 @@ func (d *Dispatcher) attempt(ctx context.Context, dl alerts.Delivery) error {
 	if err != nil {
 		d.logger().Warn("alert delivery attempt failed", "delivery_id", dl.ID, "alert_id", dl.AlertID, "channel", dl.Channel.Type,
 			"attempt", len(dl.Attempts), "status", dl.Status, "err", err)
+	} else {
+		d.logger().Info("alert delivered", "delivery_id", dl.ID, "alert_id", dl.AlertID, "event", dl.Event, "channel", dl.Channel.Type,
+			"attempt", len(dl.Attempts))
 	}
 	if werr := d.Store.UpdateAlertDelivery(context.WithoutCancel(ctx), dl); werr != nil {
 		return fmt.Errorf("record delivery %s: %w", dl.ID, werr)

@@ -116,7 +116,8 @@ func TestReadmeQuickstart(t *testing.T) {
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	log, _ := os.ReadFile(filepath.Join(dir, "vigil.log"))
 	if err != nil {
-		t.Fatalf("the Quickstart failed: %v\n%s\nvigil.log:\n%s", err, out, log)
+		received, _ := os.ReadFile(filepath.Join(dir, "receivers.log"))
+		t.Fatalf("the Quickstart failed: %v\n%s\nvigil.log:\n%s\nreceivers.log:\n%s", err, out, log, received)
 	}
 	t.Logf("the Quickstart's output:\n%s", out)
 	if !strings.Contains(string(log), "stopped cleanly") {

@@ -324,6 +324,8 @@ func (e *Evaluator) fire(ctx context.Context, batch []holding, end, now time.Tim
 		switch {
 		case out[i].Created:
 			res.Fired++
+			e.logger().Info("alert opened", "alert_id", out[i].Instance.ID, "rule_id", h.t.Rule.ID, "model_id", h.t.ModelID,
+				"window_end", end, "severity", h.t.Rule.Severity)
 			e.notify(ctx, Notice{Rule: h.t.Rule, Instance: out[i].Instance})
 		case reopened[i]:
 			res.Reopened++
