@@ -128,7 +128,7 @@ func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKe
 	for _, p := range ps {
 		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
 	}
-	found, missing := s.cache.buckets(i, k, set, ps, positions)
+	found, missing := s.cache.buckets(i, k, set, keysOf(ps), positions)
 	if len(missing) == 0 {
 		return found, nil
 	}
@@ -145,6 +145,15 @@ func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKe
 	return found, nil
 }
 
+// keysOf returns the event keys of ps.
+func keysOf(ps []labeled) []analytics.EventKey {
+	keys := make([]analytics.EventKey, len(ps))
+	for i, p := range ps {
+		keys[i] = analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}
+	}
+	return keys
+}
+
 // origin names where the log holds an event, "" for none.
 func origin(positions map[analytics.EventKey]analytics.Position, p eventlog.Prediction) string {
 	pos, ok := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
@@ -158,15 +167,23 @@ func origin(positions map[analytics.EventKey]analytics.Position, p eventlog.Pred
 // those to count: these and the ones stored from this very log record (a
 // replay), in the batch's order, which is the log's, as the rollups'
 // offsets need. Repeats of stored ids from other records are left out.
+// Only the ids a model's id filter may hold are read (toRead).
 func (s *Store) classify(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) (fresh, count []eventlog.Prediction, err error) {
-	ids := map[modelKey][]string{}
+	keys := map[modelKey][]analytics.EventKey{}
 	for _, p := range ps {
 		k := modelKey{p.OrgID, p.ModelID}
-		ids[k] = append(ids[k], p.PredictionID)
+		keys[k] = append(keys[k], analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID})
 	}
 	stored := map[modelKey]map[string]string{}
-	for k, list := range ids {
-		if stored[k], err = s.origins(ctx, k, list); err != nil {
+	for k, list := range keys {
+		read, err := s.toRead(ctx, k, list, positions)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(read) == 0 {
+			continue
+		}
+		if stored[k], err = s.origins(ctx, k, read); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -349,6 +366,15 @@ func (s *Store) insertPredictions(ctx context.Context, ps []eventlog.Prediction,
 }
 
 func (s *Store) insertIDs(ctx context.Context, ps []eventlog.Prediction, positions map[analytics.EventKey]analytics.Position) error {
+	// The filters learn the ids before they are sent (idFilters.add).
+	ids := map[modelKey][]string{}
+	for _, p := range ps {
+		k := modelKey{p.OrgID, p.ModelID}
+		ids[k] = append(ids[k], p.PredictionID)
+	}
+	for k, list := range ids {
+		s.filters.add(k, list)
+	}
 	batch, err := s.conn.PrepareBatch(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts, origin)`)
 	if err != nil {
 		return fmt.Errorf("clickhouse insert ids: %w", err)

@@ -27,6 +27,13 @@ type Store struct {
 	ready bool
 	// cache keeps the prediction buckets written last (rollupCache).
 	cache rollupCache
+	// filters keep each model's stored prediction ids (idFilters).
+	filters idFilters
+	// IDFilterBytes bounds the memory of the id filters that spare a
+	// batch its read of prediction_ids (DefaultIDFilterBytes when 0; a
+	// negative value keeps none, and every batch reads). A model whose
+	// filter would not fit is read batch by batch.
+	IDFilterBytes int
 }
 
 // New returns the store on conn. Its errors that mean ClickHouse cannot

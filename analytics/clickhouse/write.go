@@ -15,7 +15,8 @@ var _ analytics.Sink = (*Store)(nil)
 // Write implements analytics.Sink. ClickHouse has no transactions, so
 // exactly-once counting rests on steps that are each idempotent: events
 // already stored (same organization, model and event id) are left out of
-// the insert; predictions are then added to their minute and hour
+// the insert (for predictions, found through the model's id filter and a
+// read of the ids it may hold); predictions are then added to their minute and hour
 // rollups, which record the log offsets they hold (writePredictions);
 // metric values and completions have each minute the batch touched
 // recomputed from the stored rows and written as a new version of that

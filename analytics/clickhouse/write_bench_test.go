@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
@@ -107,22 +110,119 @@ func BenchmarkWrite(b *testing.B) {
 			batch := benchBatch(n)
 			n++
 			b.StartTimer()
-			ins, err := conn.PrepareBatch(ctx, `INSERT INTO bare_predictions
-				(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, p := range batch.Predictions {
-				in, out, meta := p.Documents()
-				if err := ins.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := ins.Send(); err != nil {
+			if err := bareInsert(ctx, conn, batch); err != nil {
 				b.Fatal(err)
 			}
 			rows += len(batch.Predictions)
 		}
 		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
 	})
+}
+
+// BenchmarkWriteLargeModel writes 1000-prediction batches with random
+// (UUID) ids to a model that already holds VIGIL_BENCH_STORED predictions
+// (1,000,000 unless set), as a processor does under steady load, through a
+// store that keeps id filters ("filter") and one that keeps none and reads
+// prediction_ids for every batch ("read"), beside a bare native insert of
+// the same rows ("bare"), in the same run.
+func BenchmarkWriteLargeModel(b *testing.B) {
+	stored := 1_000_000
+	if v := os.Getenv("VIGIL_BENCH_STORED"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			b.Fatalf("VIGIL_BENCH_STORED=%q: %v", v, err)
+		}
+		stored = n
+	}
+	conn, err := Open(testenv.ClickHouseDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close() })
+	ctx := context.Background()
+	if err := New(conn).ensure(ctx); err != nil {
+		b.Fatal(err)
+	}
+	// The stored ids, made on the server.
+	if err := conn.Exec(ctx, `INSERT INTO prediction_ids (org_id, model_id, event_id, ts, origin)
+		SELECT 'o1', 'm1', toString(generateUUIDv4()), toInt64(number), concat('0/', toString(number)) FROM numbers(?)`, stored); err != nil {
+		b.Fatal(err)
+	}
+	// Settled, as a table is long after its rows came in.
+	if err := conn.Exec(ctx, `OPTIMIZE TABLE prediction_ids FINAL`); err != nil {
+		b.Fatal(err)
+	}
+	if err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS bare_predictions AS predictions`); err != nil {
+		b.Fatal(err)
+	}
+	offset := stored
+	next := func() analytics.Batch {
+		batch := benchBatch(0)
+		batch.Positions = map[analytics.EventKey]analytics.Position{}
+		for i := range batch.Predictions {
+			p := &batch.Predictions[i]
+			p.PredictionID = uuid.NewString()
+			batch.Positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}] = analytics.Position{Offset: int64(offset)}
+			offset++
+		}
+		return batch
+	}
+	for _, bb := range []struct {
+		name  string
+		bytes int
+	}{{"filter", 0}, {"read", -1}} {
+		b.Run(bb.name, func(b *testing.B) {
+			counter := &countingConn{Conn: conn}
+			s := New(counter)
+			s.IDFilterBytes = bb.bytes
+			// The first batch loads the filter and the rollups.
+			if err := s.Write(ctx, next()); err != nil {
+				b.Fatal(err)
+			}
+			counter.reset()
+			rows := 0
+			for b.Loop() {
+				b.StopTimer()
+				batch := next()
+				b.StartTimer()
+				if err := s.Write(ctx, batch); err != nil {
+					b.Fatal(err)
+				}
+				rows += len(batch.Predictions)
+			}
+			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(counter.queries.Load())/float64(b.N), "reads/op")
+		})
+	}
+	b.Run("bare", func(b *testing.B) {
+		rows := 0
+		for b.Loop() {
+			b.StopTimer()
+			batch := next()
+			b.StartTimer()
+			if err := bareInsert(ctx, conn, batch); err != nil {
+				b.Fatal(err)
+			}
+			rows += len(batch.Predictions)
+		}
+		b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	})
+}
+
+// bareInsert is the baseline: the batch's rows in one native INSERT into
+// bare_predictions, a table like predictions.
+func bareInsert(ctx context.Context, conn driver.Conn, batch analytics.Batch) error {
+	ins, err := conn.PrepareBatch(ctx, `INSERT INTO bare_predictions
+		(org_id, model_id, event_id, ts, latency_ms, input_data, output_data, metadata)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, p := range batch.Predictions {
+		in, out, meta := p.Documents()
+		if err := ins.Append(p.OrgID, p.ModelID, p.PredictionID, p.Timestamp.UnixMicro(), p.LatencyMS, in, out, meta); err != nil {
+			return err
+		}
+	}
+	return ins.Send()
 }

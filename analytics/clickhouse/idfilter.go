@@ -1,0 +1,240 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/cityhash102"
+
+	"github.com/vigilhq/vigil/analytics"
+)
+
+// idFilter is a Bloom filter of one model's stored prediction ids, by
+// their CityHash64 (the hash ClickHouse's cityHash64 computes, so a load
+// hashes on the server and sends 8 bytes an id). It answers "maybe
+// stored" for every id it was given and, wrongly, for about
+// idFilterFalseRate of the others; it never answers "not stored" for an
+// id it holds, so an id it rules out needs no read.
+type idFilter struct {
+	bits     []uint64
+	m        uint64 // len(bits) * 64
+	held     int    // ids added
+	capacity int    // ids it holds at idFilterFalseRate; past it, it is loaded anew
+}
+
+// The filter's shape: about 19.2 bits and 13 probes an id give a false
+// "maybe" for 1 id in 10,000, so a 1000-prediction batch reads ClickHouse
+// once in about ten batches.
+const (
+	idFilterFalseRate   = 1e-4
+	idFilterBitsPerID   = 19.17
+	idFilterProbes      = 13
+	idFilterMinCapacity = 1 << 16
+)
+
+// newIDFilter returns a filter for ids stored now, with room to double.
+func newIDFilter(stored int) *idFilter {
+	capacity := max(2*stored, idFilterMinCapacity)
+	words := idFilterSize(stored) / 8
+	return &idFilter{bits: make([]uint64, words), m: uint64(words) * 64, capacity: capacity}
+}
+
+// idFilterSize is the bytes of a filter for ids stored now.
+func idFilterSize(stored int) int {
+	capacity := max(2*stored, idFilterMinCapacity)
+	return (int(float64(capacity)*idFilterBitsPerID) + 63) / 64 * 8
+}
+
+// idHash is ClickHouse's cityHash64 of id.
+func idHash(id string) uint64 {
+	return cityhash102.CityHash64([]byte(id), uint32(len(id)))
+}
+
+// probes calls f with each bit of h (double hashing: h's halves).
+func (f *idFilter) probes(h uint64, each func(bit uint64) bool) bool {
+	h1, h2 := h&0xffffffff, h>>32|1
+	for i := range uint64(idFilterProbes) {
+		if !each((h1 + i*h2) % f.m) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f *idFilter) add(h uint64) {
+	f.probes(h, func(bit uint64) bool { f.bits[bit/64] |= 1 << (bit % 64); return true })
+	f.held++
+}
+
+func (f *idFilter) mayHold(h uint64) bool {
+	return f.probes(h, func(bit uint64) bool { return f.bits[bit/64]&(1<<(bit%64)) != 0 })
+}
+
+func (f *idFilter) size() int { return len(f.bits) * 8 }
+
+// full reports whether the filter holds more ids than it was sized for.
+func (f *idFilter) full() bool { return f.held > f.capacity }
+
+// DefaultIDFilterBytes bounds the memory of a Store's id filters (see
+// Store.IDFilterBytes): 256 MiB hold about 56 million stored ids at the
+// filters' false rate, sized to double.
+const DefaultIDFilterBytes = 256 << 20
+
+// idFilters holds the id filters of the models a Store writes, the least
+// recently used dropped when a new one would pass the budget. Which
+// filter may be trusted for a batch is the writer's call (see classify).
+type idFilters struct {
+	mu     sync.Mutex
+	models map[modelKey]*usedFilter
+	bytes  int
+	tick   uint64
+}
+
+type usedFilter struct {
+	*idFilter
+	used uint64
+}
+
+// candidates returns the ids among ids that k's filter may hold (those to
+// read), and false when k has no filter.
+func (fs *idFilters) candidates(k modelKey, ids []string) ([]string, bool) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	u := fs.models[k]
+	if u == nil || u.full() {
+		return nil, false
+	}
+	fs.tick++
+	u.used = fs.tick
+	var maybe []string
+	for _, id := range ids {
+		if u.mayHold(idHash(id)) {
+			maybe = append(maybe, id)
+		}
+	}
+	return maybe, true
+}
+
+// put keeps f as k's filter within budget bytes, dropping the least
+// recently used others as needed; a filter larger than the budget is not
+// kept.
+func (fs *idFilters) put(k modelKey, f *idFilter, budget int) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.dropLocked(k)
+	if f.size() > budget {
+		return
+	}
+	for fs.bytes+f.size() > budget {
+		var oldest modelKey
+		var at uint64 = 1<<64 - 1
+		for mk, u := range fs.models {
+			if u.used < at {
+				oldest, at = mk, u.used
+			}
+		}
+		fs.dropLocked(oldest)
+	}
+	if fs.models == nil {
+		fs.models = map[modelKey]*usedFilter{}
+	}
+	fs.tick++
+	fs.models[k] = &usedFilter{f, fs.tick}
+	fs.bytes += f.size()
+}
+
+func (fs *idFilters) dropLocked(k modelKey) {
+	if u := fs.models[k]; u != nil {
+		fs.bytes -= u.size()
+		delete(fs.models, k)
+	}
+}
+
+// add records ids about to be stored for k in its filter, if it has one.
+// It is called before the INSERT is sent: a filter may hold an id whose
+// INSERT failed (a "maybe" that a read settles), never miss a stored one.
+func (fs *idFilters) add(k modelKey, ids []string) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if u := fs.models[k]; u != nil {
+		for _, id := range ids {
+			u.add(idHash(id))
+		}
+	}
+}
+
+// toRead returns the ids of keys (one model's predictions in a batch)
+// that may be stored already, the ones classify reads: all of them when a
+// prediction has no log position or the model has no filter within the
+// budget; else those the model's filter may hold. The filter is trusted
+// only where the rollup cache trusts its buckets (rollupCache.fresh: this
+// Store has read the model's partition without a gap since it wrote it
+// last, so no other writer can have stored an id meanwhile); else it is
+// loaded anew first, the cost of one read of the model's ids.
+func (s *Store) toRead(ctx context.Context, k modelKey, keys []analytics.EventKey,
+	positions map[analytics.EventKey]analytics.Position) ([]string, error) {
+	ids := make([]string, len(keys))
+	logged := positions != nil
+	for i, key := range keys {
+		ids[i] = key.ID
+		_, ok := positions[key]
+		logged = logged && ok
+	}
+	budget := s.IDFilterBytes
+	if budget == 0 {
+		budget = DefaultIDFilterBytes
+	}
+	if !logged || budget < 0 {
+		return ids, nil
+	}
+	s.cache.mu.Lock()
+	fresh := s.cache.fresh(keys, positions)
+	s.cache.mu.Unlock()
+	if fresh {
+		if maybe, ok := s.filters.candidates(k, ids); ok {
+			return maybe, nil
+		}
+	}
+	f, err := s.loadIDFilter(ctx, k, budget)
+	if err != nil || f == nil {
+		return ids, err
+	}
+	s.filters.put(k, f, budget)
+	if maybe, ok := s.filters.candidates(k, ids); ok {
+		return maybe, nil
+	}
+	return ids, nil
+}
+
+// loadIDFilter reads the hashes of every id stored for k into a new
+// filter: one count and one read of 8 bytes an id. It returns nil when the
+// filter would take more than budget bytes.
+func (s *Store) loadIDFilter(ctx context.Context, k modelKey, budget int) (*idFilter, error) {
+	var stored uint64
+	if err := s.conn.QueryRow(ctx, `SELECT count() FROM prediction_ids WHERE org_id = ? AND model_id = ?`,
+		k.org, k.model).Scan(&stored); err != nil {
+		return nil, fmt.Errorf("clickhouse id filter: %w", err)
+	}
+	if idFilterSize(int(stored)) > budget {
+		return nil, nil
+	}
+	f := newIDFilter(int(stored))
+	rows, err := s.conn.Query(ctx, `SELECT cityHash64(event_id) FROM prediction_ids WHERE org_id = ? AND model_id = ?`,
+		k.org, k.model)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse id filter: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h uint64
+		if err := rows.Scan(&h); err != nil {
+			return nil, fmt.Errorf("clickhouse id filter: %w", err)
+		}
+		f.add(h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("clickhouse id filter: %w", err)
+	}
+	return f, nil
+}
