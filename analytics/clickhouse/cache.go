@@ -40,11 +40,11 @@ func (c *rollupCache) reset() { c.models, c.next = nil, nil }
 // starts, and the starts it holds not (or not fresh): those the caller
 // reads. The buckets returned are the cache's own, added to in place; a
 // failed write resets the cache.
-func (c *rollupCache) buckets(i int, k modelKey, starts map[int64]bool, keys []analytics.EventKey,
+func (c *rollupCache) buckets(i int, k modelKey, starts map[int64]bool, ps []labeled,
 	positions map[analytics.EventKey]analytics.Position) (found map[int64]*counted, missing []int64) {
 	found = make(map[int64]*counted, len(starts))
 	cached := c.models[k][i]
-	fresh := cached != nil && c.fresh(keys, positions)
+	fresh := cached != nil && c.fresh(ps, positions)
 	for start := range starts {
 		if b, ok := cached[start]; ok && fresh {
 			found[start] = b
@@ -55,13 +55,12 @@ func (c *rollupCache) buckets(i int, k modelKey, starts map[int64]bool, keys []a
 	return found, missing
 }
 
-// fresh reports whether every prediction of keys comes from a partition
-// this Store read without a gap up to the batch, in the epoch it wrote
-// last: no other writer can have touched the predictions' models since.
-func (c *rollupCache) fresh(keys []analytics.EventKey, positions map[analytics.EventKey]analytics.Position) bool {
+// fresh reports whether every prediction of ps comes from a partition this
+// Store read without a gap up to the batch.
+func (c *rollupCache) fresh(ps []labeled, positions map[analytics.EventKey]analytics.Position) bool {
 	low := lowest(positions)
-	for _, key := range keys {
-		pos, ok := positions[key]
+	for _, p := range ps {
+		pos, ok := positions[analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}]
 		if !ok {
 			return false
 		}

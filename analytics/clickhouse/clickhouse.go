@@ -16,8 +16,9 @@
 // rows each), which grows with the model's size: for random ids, nearly
 // every granule of a model of up to 8 million ids (0.3-0.5 s a batch at
 // 5 million); the filter spares it where it answers "not stored".
-// The filter is trusted under the rule of the rollup cache below, and
-// loaded anew otherwise.
+// A filter is trusted within the consumer epoch it was loaded in (see
+// Store.toRead: within one, no other writer stores the model's ids) and
+// loaded anew in the next.
 // A prediction counts once: a new id is stored and counted; an id stored
 // from this very log record (a replay after a crash) is counted only where
 // a rollup's offsets (the highest log offset per partition it holds) are

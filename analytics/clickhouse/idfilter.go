@@ -20,7 +20,10 @@ import (
 // one touches one line of memory, not idFilterProbes of them (a load of 5
 // million ids: 0.88 s of CPU, 1.25 s unblocked).
 type idFilter struct {
-	blocks   [][8]uint64
+	blocks [][8]uint64
+	// epoch is the consumer's epoch (eventlog.Message.Epoch) of the batch
+	// it was loaded for: the filter is trusted for batches of that epoch.
+	epoch    uint64
 	held     int // ids added
 	capacity int // ids it holds at idFilterFalseRate; past it, it is loaded anew
 }
@@ -114,12 +117,13 @@ type usedFilter struct {
 }
 
 // candidates returns the ids among ids that k's filter may hold (those to
-// read), and false when k has no filter.
-func (fs *idFilters) candidates(k modelKey, ids []string) ([]string, bool) {
+// read), and false when k has no filter for epoch (none, one loaded in
+// another epoch, or one past its capacity).
+func (fs *idFilters) candidates(k modelKey, epoch uint64, ids []string) ([]string, bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	u := fs.models[k]
-	if u == nil || u.full() {
+	if u == nil || u.epoch != epoch || u.full() {
 		return nil, false
 	}
 	fs.tick++
@@ -183,42 +187,46 @@ func (fs *idFilters) add(k modelKey, ids []string) {
 
 // toRead returns the ids of keys (one model's predictions in a batch)
 // that may be stored already, the ones classify reads: all of them when a
-// prediction has no log position or the model has no filter within the
-// budget; else those the model's filter may hold. The filter is trusted
-// only where the rollup cache trusts its buckets (rollupCache.fresh: this
-// Store has read the model's partition without a gap since it wrote it
-// last, so no other writer can have stored an id meanwhile); else it is
-// loaded anew first, the cost of one read of the model's ids.
+// prediction has no log position, the batch spans two consumer epochs, or
+// the model has no filter within the budget; else those the model's filter
+// may hold. A filter is trusted for the batches of the consumer epoch it
+// was loaded in: a model's records all lie in one log partition, which one
+// consumer reads at a time, and each assignment of partitions to a
+// consumer starts a new epoch (eventlog.Message.Epoch), so within an epoch
+// no other writer stores an id of the model. In a new epoch the filter is
+// loaded anew, the cost of one read of the model's ids. (Gaps in the
+// offsets, which make the rollup cache read its buckets back, do not
+// matter here: events set aside or of other kinds store no prediction id.)
 func (s *Store) toRead(ctx context.Context, k modelKey, keys []analytics.EventKey,
 	positions map[analytics.EventKey]analytics.Position) ([]string, error) {
 	ids := make([]string, len(keys))
-	logged := positions != nil
+	var epoch uint64
+	usable := positions != nil
 	for i, key := range keys {
 		ids[i] = key.ID
-		_, ok := positions[key]
-		logged = logged && ok
+		pos, ok := positions[key]
+		if i == 0 {
+			epoch = pos.Epoch
+		}
+		usable = usable && ok && pos.Epoch == epoch
 	}
 	budget := s.IDFilterBytes
 	if budget == 0 {
 		budget = DefaultIDFilterBytes
 	}
-	if !logged || budget < 0 {
+	if !usable || budget < 0 {
 		return ids, nil
 	}
-	s.cache.mu.Lock()
-	fresh := s.cache.fresh(keys, positions)
-	s.cache.mu.Unlock()
-	if fresh {
-		if maybe, ok := s.filters.candidates(k, ids); ok {
-			return maybe, nil
-		}
+	if maybe, ok := s.filters.candidates(k, epoch, ids); ok {
+		return maybe, nil
 	}
 	f, err := s.loadIDFilter(ctx, k, budget)
 	if err != nil || f == nil {
 		return ids, err
 	}
+	f.epoch = epoch
 	s.filters.put(k, f, budget)
-	if maybe, ok := s.filters.candidates(k, ids); ok {
+	if maybe, ok := s.filters.candidates(k, epoch, ids); ok {
 		return maybe, nil
 	}
 	return ids, nil

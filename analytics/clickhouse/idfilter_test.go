@@ -58,12 +58,13 @@ func TestIDHashIsClickHouses(t *testing.T) {
 }
 
 // TestIDFilterSparesReads writes logged batches of one model through two
-// stores on one database (a partition moved between replicas) with
-// clients' retries among them: a store reads prediction_ids only for the
-// ids its filter may hold, and loads the filter anew where another writer
-// may have stored ids since (a gap in its offsets), so a retry is never
-// stored or counted twice; a batch of new ids after the first reads
-// nothing.
+// stores on one database, as two processor replicas between which a
+// rebalance moves the model's partition (each assignment a new consumer
+// epoch), with clients' retries among them: a store reads prediction_ids
+// only for the ids its filter may hold, and loads the filter anew in a new
+// epoch, where another writer may have stored ids, so a retry is never
+// stored or counted twice; a batch of new ids after the first reads no
+// id, gap in its offsets or not.
 func TestIDFilterSparesReads(t *testing.T) {
 	conn, err := Open(testenv.ClickHouseDatabase(t))
 	if err != nil {
@@ -73,14 +74,15 @@ func TestIDFilterSparesReads(t *testing.T) {
 	counter := &countingConn{Conn: conn}
 	a, b, ctx := New(counter), New(conn), context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	// batch holds the ids at offsets first, first+1, ... of partition 3.
-	batch := func(first int, ids ...string) analytics.Batch {
+	// batch holds the ids at offsets first, first+1, ... of partition 3,
+	// read in the consumer's epoch.
+	batch := func(epoch uint64, first int, ids ...string) analytics.Batch {
 		out := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
 		for i, id := range ids {
 			p := eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: id, InputData: []byte(`{}`),
 				OutputData: []byte(`{}`), Metadata: []byte(`{}`), Timestamp: at.Add(time.Duration(first+i) * time.Millisecond)}
 			out.Predictions = append(out.Predictions, p)
-			out.Positions[analytics.EventKey{OrgID: "o1", ModelID: "m1", ID: id}] = analytics.Position{Partition: 3, Offset: int64(first + i)}
+			out.Positions[analytics.EventKey{OrgID: "o1", ModelID: "m1", ID: id}] = analytics.Position{Partition: 3, Offset: int64(first + i), Epoch: epoch}
 		}
 		return out
 	}
@@ -92,26 +94,26 @@ func TestIDFilterSparesReads(t *testing.T) {
 		return out
 	}
 	steps := []struct {
-		name  string
-		s     *Store
-		batch analytics.Batch
-		reads bool // whether a's step may read ClickHouse
+		name    string
+		s       *Store
+		batch   analytics.Batch
+		idReads bool // whether a's step may read prediction_ids
 	}{
-		{"a's first batch loads its filter", a, batch(0, ids("a", 100)...), true},
-		{"new ids", a, batch(100, ids("b", 100)...), false},
-		{"the partition moves to b", b, batch(200, ids("c", 100)...), false},
-		{"a retry of c007 through a, after the gap", a, batch(300, append([]string{"c007"}, ids("d", 99)...)...), true},
-		{"a retry of a001 through a, no gap", a, batch(400, append([]string{"a001"}, ids("e", 99)...)...), true},
-		{"a retry of e005, which a stored after loading its filter", a, batch(500, append([]string{"e005"}, ids("f", 99)...)...), true},
-		{"new ids again", a, batch(600, ids("g", 100)...), false},
+		{"a's first batch loads its filter", a, batch(1, 0, ids("a", 100)...), true},
+		{"new ids", a, batch(1, 100, ids("b", 100)...), false},
+		{"the partition moves to b", b, batch(1, 200, ids("c", 100)...), false},
+		{"and back to a, with a retry of c007", a, batch(2, 300, append([]string{"c007"}, ids("d", 99)...)...), true},
+		{"a retry of a001, loaded from ClickHouse", a, batch(2, 400, append([]string{"a001"}, ids("e", 99)...)...), true},
+		{"a retry of e005, which a stored after loading its filter", a, batch(2, 500, append([]string{"e005"}, ids("f", 99)...)...), true},
+		{"new ids after a gap (events of other kinds)", a, batch(2, 650, ids("g", 100)...), false},
 	}
 	for _, st := range steps {
 		counter.reset()
 		if err := st.s.Write(ctx, st.batch); err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
-		if got := counter.queries.Load(); st.s == a && !st.reads && got != 0 {
-			t.Errorf("%s: got %d reads, want none", st.name, got)
+		if got := counter.idReads.Load(); st.s == a && !st.idReads && got != 0 {
+			t.Errorf("%s: got %d reads of prediction_ids, want none", st.name, got)
 		}
 	}
 	r := analytics.Range{From: at, To: at.Add(time.Hour)}
@@ -133,11 +135,11 @@ func TestIDFilterBudget(t *testing.T) {
 	for i := range 3 {
 		fs.put(k(i), newIDFilter(0), 2*size)
 		if i == 1 {
-			fs.candidates(k(0), nil) // model 0 used after model 1
+			fs.candidates(k(0), 0, nil) // model 0 used after model 1
 		}
 	}
 	for i, want := range []bool{true, false, true} {
-		if _, got := fs.candidates(k(i), nil); got != want {
+		if _, got := fs.candidates(k(i), 0, nil); got != want {
 			t.Errorf("model %d: got a filter %t, want %t", i, got, want)
 		}
 	}
@@ -145,7 +147,7 @@ func TestIDFilterBudget(t *testing.T) {
 		t.Errorf("got %d bytes held, want %d", fs.bytes, 2*size)
 	}
 	fs.put(k(9), newIDFilter(10_000_000), 2*size)
-	if _, ok := fs.candidates(k(9), nil); ok {
+	if _, ok := fs.candidates(k(9), 0, nil); ok {
 		t.Errorf("got a filter larger than the budget kept, want none")
 	}
 }

@@ -128,7 +128,7 @@ func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKe
 	for _, p := range ps {
 		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
 	}
-	found, missing := s.cache.buckets(i, k, set, keysOf(ps), positions)
+	found, missing := s.cache.buckets(i, k, set, ps, positions)
 	if len(missing) == 0 {
 		return found, nil
 	}
@@ -143,15 +143,6 @@ func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKe
 	}
 	maps.Copy(found, loaded)
 	return found, nil
-}
-
-// keysOf returns the event keys of ps.
-func keysOf(ps []labeled) []analytics.EventKey {
-	keys := make([]analytics.EventKey, len(ps))
-	for i, p := range ps {
-		keys[i] = analytics.EventKey{OrgID: p.OrgID, ModelID: p.ModelID, ID: p.PredictionID}
-	}
-	return keys
 }
 
 // origin names where the log holds an event, "" for none.

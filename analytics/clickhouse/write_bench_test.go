@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,18 +45,26 @@ func benchBatch(n int) analytics.Batch {
 // server's end of stream).
 type countingConn struct {
 	driver.Conn
-	queries, inserts atomic.Int64
+	// idReads counts the reads of prediction_ids among queries.
+	queries, idReads, inserts atomic.Int64
 }
 
-func (c *countingConn) reset() { c.queries.Store(0); c.inserts.Store(0) }
+func (c *countingConn) reset() { c.queries.Store(0); c.idReads.Store(0); c.inserts.Store(0) }
+
+func (c *countingConn) read(q string) {
+	c.queries.Add(1)
+	if strings.Contains(q, "FROM prediction_ids") {
+		c.idReads.Add(1)
+	}
+}
 
 func (c *countingConn) Query(ctx context.Context, q string, args ...any) (driver.Rows, error) {
-	c.queries.Add(1)
+	c.read(q)
 	return c.Conn.Query(ctx, q, args...)
 }
 
 func (c *countingConn) QueryRow(ctx context.Context, q string, args ...any) driver.Row {
-	c.queries.Add(1)
+	c.read(q)
 	return c.Conn.QueryRow(ctx, q, args...)
 }
 
