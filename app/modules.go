@@ -121,7 +121,12 @@ func (a *App) initClickHouse(context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.analytics = clickhouse.New(conn)
+	store := clickhouse.New(conn)
+	store.IDFilterBytes = a.cfg.ClickHouseIDFilterMB << 20
+	if a.cfg.ClickHouseIDFilterMB == 0 {
+		store.IDFilterBytes = -1 // none
+	}
+	a.analytics = store
 	a.closers = append(a.closers, conn.Close)
 	a.checks = append(a.checks, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})
 	return nil

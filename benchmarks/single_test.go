@@ -41,7 +41,7 @@ func singleEvents(b *testing.B, base, key, model string, clients int) {
 	var next, failed atomic.Int64
 	lat := make([][]time.Duration, clients)
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu := time.Now(), readCPU(b)
 	var wg sync.WaitGroup
 	for c := range clients {
 		wg.Go(func() {
@@ -57,7 +57,7 @@ func singleEvents(b *testing.B, base, key, model string, clients int) {
 		})
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, used := time.Since(start), readCPU(b)
 	b.StopTimer()
 	if failed.Load() > 0 {
 		b.Fatalf("%d requests failed", failed.Load())
@@ -68,6 +68,15 @@ func singleEvents(b *testing.B, base, key, model string, clients int) {
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
 	reportLatency(b, all, "request")
+	// Whether the rate is bound by the cores or by waiting (a commit, a
+	// broker's ack): the process's CPU (server and clients) per request and
+	// the cores it kept busy; the machine's (engines too) beside them.
+	process, machine := used.process-cpu.process, used.machine-cpu.machine
+	b.ReportMetric(float64(process.Microseconds())/float64(b.N), "process-cpu-µs/req")
+	b.ReportMetric(process.Seconds()/elapsed.Seconds(), "process-cores")
+	if machine > 0 {
+		b.ReportMetric(machine.Seconds()/elapsed.Seconds(), "machine-cores")
+	}
 }
 
 // bareServer serves POST /predictions/log with a bare Fiber handler that

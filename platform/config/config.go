@@ -144,6 +144,10 @@ type Config struct {
 	// appends over (1 to 64; 1 by default).
 	KafkaProducers int
 	ClickHouseURL  string
+	// ClickHouseIDFilterMB bounds, in MiB, the memory of the filters of
+	// stored prediction ids that spare the ClickHouse sink a read per
+	// batch (analytics/clickhouse; 256 by default, 0 keeps none).
+	ClickHouseIDFilterMB int
 
 	AdminUsername string
 	AdminPassword string
@@ -300,6 +304,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.str(&c.KafkaInstanceID, "kafka-instance-id", "", "this processor's static consumer-group member id; empty: dynamic membership")
 	f.int(&c.KafkaProducers, "kafka-producers", 1, "producer clients the API spreads its appends over (each keeps one produce request in flight)")
 	f.str(&c.ClickHouseURL, "clickhouse-url", "", "ClickHouse URL; empty: SQLite")
+	f.int(&c.ClickHouseIDFilterMB, "clickhouse-id-filter-mb", 256, "MiB the ClickHouse sink's filters of stored prediction ids may take; 0: none, every batch reads the ids")
 	f.str(&c.AdminUsername, "admin-username", "admin", "first admin's username")
 	f.str(&c.MasterKeyFile, "master-key-file", defaultMasterKeyFile(), "master key file sealing stored secrets, created when missing; back it up apart from the data")
 	f.str(&c.Registration, "registration", RegistrationAdmin, "who may register: admin or open")
@@ -397,6 +402,9 @@ func (c Config) validate() error {
 	}
 	if c.KafkaProducers < 1 || c.KafkaProducers > 64 {
 		return fmt.Errorf("kafka producers must be between 1 and 64")
+	}
+	if c.ClickHouseIDFilterMB < 0 || c.ClickHouseIDFilterMB > 1<<20 {
+		return fmt.Errorf("clickhouse id filter MiB must be between 0 and 1048576")
 	}
 	if c.BodyLimit <= 0 {
 		return fmt.Errorf("body limit must be positive")

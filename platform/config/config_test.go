@@ -189,24 +189,30 @@ func TestExportRetention(t *testing.T) {
 	}
 }
 
-// TestParseKafkaProducers: one producer client by default, the variable
-// sets them, and a count outside 1-64 is refused.
-func TestParseKafkaProducers(t *testing.T) {
-	f := func(value string, want int, wantErr bool) {
+// TestParseCounts: each count's default, the variable setting it, and a
+// value out of its range refused.
+func TestParseCounts(t *testing.T) {
+	f := func(name, value string, field func(Config) int, want int, wantErr bool) {
 		t.Helper()
-		c, err := Parse(nil, func(name string) string {
-			if name == "VIGIL_KAFKA_PRODUCERS" {
+		c, err := Parse(nil, func(n string) string {
+			if n == name {
 				return value
 			}
 			return ""
 		})
-		if (err != nil) != wantErr || err == nil && c.KafkaProducers != want {
-			t.Errorf("VIGIL_KAFKA_PRODUCERS=%q: got %d, %v, want %d (error %v)", value, c.KafkaProducers, err, want, wantErr)
+		if (err != nil) != wantErr || err == nil && field(c) != want {
+			t.Errorf("%s=%q: got %d, %v, want %d (error %v)", name, value, field(c), err, want, wantErr)
 		}
 	}
-	f("", 1, false)
-	f("4", 4, false)
-	f("16", 16, false)
-	f("0", 0, true)
-	f("65", 0, true)
+	producers := func(c Config) int { return c.KafkaProducers }
+	f("VIGIL_KAFKA_PRODUCERS", "", producers, 1, false)
+	f("VIGIL_KAFKA_PRODUCERS", "4", producers, 4, false)
+	f("VIGIL_KAFKA_PRODUCERS", "16", producers, 16, false)
+	f("VIGIL_KAFKA_PRODUCERS", "0", producers, 0, true)
+	f("VIGIL_KAFKA_PRODUCERS", "65", producers, 0, true)
+	filters := func(c Config) int { return c.ClickHouseIDFilterMB }
+	f("VIGIL_CLICKHOUSE_ID_FILTER_MB", "", filters, 256, false)
+	f("VIGIL_CLICKHOUSE_ID_FILTER_MB", "0", filters, 0, false)
+	f("VIGIL_CLICKHOUSE_ID_FILTER_MB", "1024", filters, 1024, false)
+	f("VIGIL_CLICKHOUSE_ID_FILTER_MB", "-1", filters, 0, true)
 }
