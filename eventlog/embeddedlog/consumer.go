@@ -67,6 +67,7 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 		}
 	}
 	var timer *time.Timer
+	file := true // whether to look in the file when the tail has nothing new
 	for {
 		// Take the wake-up channel before reading, so that an Append
 		// committed after the read still wakes this Poll.
@@ -74,7 +75,7 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 		if c.l.isClosed() {
 			return nil, fmt.Errorf("embeddedlog: poll: %w: %w", eventlog.ErrUnavailable, errClosed)
 		}
-		msgs, last, err := c.read(ctx)
+		msgs, last, err := c.read(ctx, c.l.opts.PollMax, file)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, fmt.Errorf("embeddedlog: poll: %w", ctx.Err())
@@ -86,7 +87,7 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 			// their offsets, the group never reads them.
 			c.pos = last
 			if len(msgs) > 0 {
-				return msgs, nil
+				return c.gather(ctx, msgs), nil
 			}
 			continue
 		}
@@ -98,7 +99,9 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 		}
 		select {
 		case <-wake:
+			file = false // this process committed: the tail has it
 		case <-timer.C:
+			file = true // another process may have written the file
 		case <-ctx.Done():
 			return nil, fmt.Errorf("embeddedlog: poll: %w", ctx.Err())
 		case <-c.quit:
@@ -127,15 +130,59 @@ func (c *Consumer) start(ctx context.Context) error {
 	return nil
 }
 
-// read returns the messages after c.pos, up to PollMax records, and the
+// gather reads more after msgs until the batch has Options.MinBatch
+// messages (or PollMax), or Options.Linger has passed. The linger's end,
+// ctx ending, Close and a failed read all return what is gathered: the
+// messages are the Poll's, and a failure shows again at the next Poll.
+func (c *Consumer) gather(ctx context.Context, msgs []eventlog.Message) []eventlog.Message {
+	o := c.l.opts
+	if o.Linger < 0 || len(msgs) >= o.MinBatch {
+		return msgs
+	}
+	deadline := time.NewTimer(o.Linger)
+	defer deadline.Stop()
+	for len(msgs) < min(o.MinBatch, o.PollMax) {
+		wake := c.l.wakeup()
+		if c.l.isClosed() {
+			return msgs
+		}
+		more, last, err := c.read(ctx, o.PollMax-len(msgs), false)
+		if err != nil {
+			return msgs
+		}
+		if last > c.pos {
+			c.pos, msgs = last, append(msgs, more...)
+			continue
+		}
+		select {
+		case <-wake:
+		case <-deadline.C:
+			return msgs
+		case <-ctx.Done():
+			return msgs
+		case <-c.quit:
+			return msgs
+		}
+	}
+	return msgs
+}
+
+// read returns the messages after c.pos, up to max records, and the
 // offset of the last record read, of any kind (c.pos when none): from the
 // log's in-memory tail when it holds the record after c.pos, else from
-// the file.
-func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, int64, error) {
-	if msgs, last, ok := c.l.tail.read(c.pos, c.l.opts.PollMax, c.kinds); ok {
+// the file. Without file, a consumer that has read the tail's newest
+// record reads nothing: this process committed nothing since (each
+// commit is in the tail before its wake-up), and what another process
+// writes waits for a read with file (the Poll's first, or one after
+// PollInterval). Lingering and waking Polls then cost no file read.
+func (c *Consumer) read(ctx context.Context, max int, file bool) ([]eventlog.Message, int64, error) {
+	if msgs, last, ok := c.l.tail.read(c.pos, max, c.kinds); ok {
 		return msgs, last, nil
 	}
-	q, args := `SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, []any{c.pos, c.l.opts.PollMax}
+	if !file && c.l.tail.holdsThrough(c.pos) {
+		return nil, c.pos, nil
+	}
+	q, args := `SELECT seq, kind, key, value FROM events WHERE seq > ? ORDER BY seq LIMIT ?`, []any{c.pos, max}
 	if c.kindsSQL != "" {
 		q = `SELECT seq, kind, CASE WHEN ` + c.kindsSQL + ` THEN key END, CASE WHEN ` + c.kindsSQL + ` THEN value END
 			FROM events WHERE seq > ? ORDER BY seq LIMIT ?`
@@ -145,7 +192,7 @@ func (c *Consumer) read(ctx context.Context) ([]eventlog.Message, int64, error) 
 				args = append(args, k)
 			}
 		}
-		args = append(args, c.pos, c.l.opts.PollMax)
+		args = append(args, c.pos, max)
 	}
 	rows, err := c.l.db.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -27,6 +27,7 @@ func TestContract(t *testing.T) {
 		{"tail", embeddedlog.Options{}},
 		{"small tail", embeddedlog.Options{TailRecords: 3, TailBytes: 1 << 20}},
 		{"no tail", embeddedlog.Options{TailRecords: -1}},
+		{"no linger", embeddedlog.Options{Linger: -1}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			logtest.Run(t, func(t *testing.T) (eventlog.Log, func(string) eventlog.Source) {
@@ -34,6 +35,46 @@ func TestContract(t *testing.T) {
 				return l, func(g string) eventlog.Source { return l.Consumer(g) }
 			})
 		})
+	}
+}
+
+// TestPollGathers: a Poll short of MinBatch keeps reading what is appended
+// while it lingers, returns what it has when the linger ends or its
+// context does, and without a linger returns its first read.
+func TestPollGathers(t *testing.T) {
+	poll := func(ctx context.Context, opts embeddedlog.Options, first, late int) []eventlog.Message {
+		t.Helper()
+		l := open(t, t.TempDir(), opts)
+		mustAppend(t, l, recs("first", first))
+		c := l.Consumer("g")
+		appended := make(chan struct{})
+		go func() {
+			defer close(appended)
+			time.Sleep(200 * time.Millisecond) // while the Poll below waits for more
+			if late > 0 {
+				mustAppend(t, l, recs("late", late))
+			}
+		}()
+		defer func() { <-appended }()
+		msgs, err := c.Poll(ctx)
+		if err != nil {
+			t.Fatalf("Poll: %v", err)
+		}
+		return msgs
+	}
+	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: time.Minute}, 10, 10); len(got) != 20 {
+		t.Errorf("MinBatch 20, Linger 1m: got %d messages, want 20 (the 10 appended while it lingered included)", len(got))
+	}
+	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 100, Linger: 50 * time.Millisecond}, 10, 0); len(got) != 10 {
+		t.Errorf("MinBatch 100, Linger 50ms over 10 records: got %d messages, want 10", len(got))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if got := poll(ctx, embeddedlog.Options{MinBatch: 100, Linger: time.Minute}, 10, 0); len(got) != 10 {
+		t.Errorf("context ending while lingering: got %d messages, want the 10 gathered", len(got))
+	}
+	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: -1}, 10, 10); len(got) != 10 {
+		t.Errorf("no linger: got %d messages, want the first read's 10", len(got))
 	}
 }
 

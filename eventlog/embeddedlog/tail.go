@@ -93,6 +93,15 @@ func (t *tail) reset() {
 
 func (r tailRecord) size() int { return len(r.key) + len(r.value) }
 
+// holdsThrough reports whether pos is the newest record the tail holds:
+// every record this process committed up to now has been read by a
+// consumer at pos.
+func (t *tail) holdsThrough(pos int64) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.first != 0 && pos == t.last
+}
+
 // read returns, when the tail holds the record after pos, up to max
 // messages after pos (only those of kinds when kinds is set) and the
 // sequence number of the last record stepped over; ok is false when the
