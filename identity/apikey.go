@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math/big"
 	"strings"
+	"unsafe"
 )
 
 // API keys read vgl_live_<32 base62 characters><6 base62 characters of
@@ -52,29 +53,40 @@ func ParseKey(key string) error {
 		}
 	}
 	body := key[:len(key)-keyChecksumLen]
-	if keyChecksum(body) != key[len(body):] {
+	var sum [keyChecksumLen]byte
+	if string(appendChecksum(sum[:0], body)) != key[len(body):] {
 		return ErrMalformedKey
 	}
 	return nil
 }
 
 // keyChecksum is CRC-32 of s in keyChecksumLen base62 digits.
-func keyChecksum(s string) string {
-	n := crc32.ChecksumIEEE([]byte(s))
-	out := make([]byte, keyChecksumLen)
+func keyChecksum(s string) string { return string(appendChecksum(nil, s)) }
+
+// appendChecksum appends keyChecksum(s) to dst, allocating nothing when
+// dst has room (ParseKey runs on every request with a key).
+func appendChecksum(dst []byte, s string) []byte {
+	n := crc32.ChecksumIEEE(bytesOf(s))
+	var out [keyChecksumLen]byte
 	for i := keyChecksumLen - 1; i >= 0; i-- {
 		out[i] = base62[n%62]
 		n /= 62
 	}
-	return string(out)
+	return append(dst, out[:]...)
 }
 
 // HashKey is what the store keeps of a key: hex SHA-256. A slow hash is not
 // needed for 190 random bits.
 func HashKey(key string) string {
-	sum := sha256.Sum256([]byte(key))
+	sum := keyDigest(key)
 	return hex.EncodeToString(sum[:])
 }
+
+// keyDigest is the SHA-256 of key, which HashKey writes in hex.
+func keyDigest(key string) [sha256.Size]byte { return sha256.Sum256(bytesOf(key)) }
+
+// bytesOf is s's bytes without a copy, for functions that only read them.
+func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 // KeyHint is the key's display form: its prefix, first four and last four
 // characters.

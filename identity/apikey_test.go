@@ -53,6 +53,15 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
+// TestParseKeyAllocations: checking a key, which every request with one
+// does, allocates nothing.
+func TestParseKeyAllocations(t *testing.T) {
+	k, _ := NewKey()
+	if n := testing.AllocsPerRun(100, func() { _ = ParseKey(k) }); n != 0 {
+		t.Errorf("got %v allocations a ParseKey, want 0", n)
+	}
+}
+
 func TestKeyHintAndHash(t *testing.T) {
 	k, _ := NewKey()
 	h := KeyHint(k)

@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -103,9 +104,11 @@ func (a *Authenticator) fromKey(ctx context.Context, raw string) (*Principal, er
 		return nil, web.Unauthenticated("invalid API key")
 	}
 	now := a.now()
-	hash := HashKey(raw)
-	e, err := a.Cache.get("k:"+hash, now, func() (cached, error) {
-		return a.keyPrincipal(ctx, hash)
+	// The cache is keyed by the raw digest (one allocation a request);
+	// its hex form, which the store keeps, is made only on a miss.
+	sum := keyDigest(raw)
+	e, err := a.Cache.get("k:"+string(sum[:]), now, func() (cached, error) {
+		return a.keyPrincipal(ctx, hex.EncodeToString(sum[:]))
 	})
 	if err != nil {
 		return nil, err
