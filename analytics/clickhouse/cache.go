@@ -23,10 +23,20 @@ import (
 // written meanwhile, or crashed before its commit), events filtered out
 // ahead of the store, or a failed write all break that, and the buckets
 // are read again.
+//
+// It also keeps, per model and resolution, the newest bucket start known
+// to be stored (read once when the cache is not fresh for the model, then
+// moved by what this Store writes): under the same rule no one else
+// stores a bucket of the model, so a bucket after it is new and starts
+// empty, unread. A stream whose events move forward in time then reads
+// no rollup at all; a late event of an older bucket not cached is read.
 type rollupCache struct {
 	mu sync.Mutex
 	// models holds, per model and resolution, the buckets written last.
 	models map[modelKey][len(resolutions)]map[int64]*counted
+	// newest holds, per model and resolution, the newest bucket start
+	// stored (0: none).
+	newest map[modelKey][len(resolutions)]int64
 	// next is, per log partition, the offset past the highest this Store
 	// wrote, and the consumer's epoch (eventlog.Message.Epoch) then.
 	next  map[int32]int64
@@ -34,17 +44,19 @@ type rollupCache struct {
 }
 
 // reset forgets everything: the next batch reads its buckets.
-func (c *rollupCache) reset() { c.models, c.next = nil, nil }
+func (c *rollupCache) reset() { c.models, c.next, c.newest = nil, nil, nil }
 
 // buckets returns the cached buckets of resolution i of model k among
-// starts, and the starts it holds not (or not fresh): those the caller
-// reads. The buckets returned are the cache's own, added to in place; a
-// failed write resets the cache.
+// starts, and the starts it holds not (or not fresh). fresh says whether
+// the cache was trusted; then newest is the model's newest stored start,
+// and a start after it is new (stored nowhere). The buckets returned are
+// the cache's own, added to in place; a failed write resets the cache.
 func (c *rollupCache) buckets(i int, k modelKey, starts map[int64]bool, ps []labeled,
-	positions map[analytics.EventKey]analytics.Position) (found map[int64]*counted, missing []int64) {
+	positions map[analytics.EventKey]analytics.Position) (found map[int64]*counted, missing []int64, newest int64, fresh bool) {
 	found = make(map[int64]*counted, len(starts))
 	cached := c.models[k][i]
-	fresh := cached != nil && c.fresh(ps, positions)
+	fresh = cached != nil && c.fresh(ps, positions)
+	newest = c.newest[k][i]
 	for start := range starts {
 		if b, ok := cached[start]; ok && fresh {
 			found[start] = b
@@ -52,7 +64,7 @@ func (c *rollupCache) buckets(i int, k modelKey, starts map[int64]bool, ps []lab
 			missing = append(missing, start)
 		}
 	}
-	return found, missing
+	return found, missing, newest, fresh
 }
 
 // fresh reports whether every prediction of ps comes from a partition this
@@ -74,7 +86,8 @@ func (c *rollupCache) fresh(ps []labeled, positions map[analytics.EventKey]analy
 // wrote records the buckets a successful write left as the newest, and the
 // offsets it reached. A batch of a new epoch (the consumer was assigned
 // partitions anew) starts the cache over from what it wrote.
-func (c *rollupCache) wrote(written map[modelKey][len(resolutions)]map[int64]*counted, positions map[analytics.EventKey]analytics.Position) {
+func (c *rollupCache) wrote(written map[modelKey][len(resolutions)]map[int64]*counted, newest map[modelKey][len(resolutions)]int64,
+	positions map[analytics.EventKey]analytics.Position) {
 	var epoch uint64
 	for _, p := range positions {
 		epoch = p.Epoch
@@ -85,6 +98,10 @@ func (c *rollupCache) wrote(written map[modelKey][len(resolutions)]map[int64]*co
 	}
 	if c.models == nil || epoch != c.epoch {
 		c.models, c.next, c.epoch = map[modelKey][len(resolutions)]map[int64]*counted{}, map[int32]int64{}, epoch
+		c.newest = map[modelKey][len(resolutions)]int64{}
+	}
+	for k, n := range newest {
+		c.newest[k] = n
 	}
 	for k, w := range written {
 		cached := c.models[k]

@@ -67,3 +67,62 @@ func TestRollupCacheCountsOnce(t *testing.T) {
 		t.Fatalf("minute 5: got %d predictions (%v), want 50", st.TotalPredictions, err)
 	}
 }
+
+// TestNewBucketsUnread: a stream moving forward in time writes its new
+// minutes and hours without reading a rollup back, while a bucket stored
+// before the store's first batch (by another replica, or before a
+// restart), even one ahead of the stream, is still read and added to.
+func TestNewBucketsUnread(t *testing.T) {
+	conn, err := Open(testenv.ClickHouseDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	counter := &countingConn{Conn: conn}
+	ctx, at := context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	// batch is one prediction a minute for minutes, at offsets from first.
+	batch := func(epoch uint64, first int, minutes ...int) analytics.Batch {
+		out := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
+		for i, m := range minutes {
+			p := eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%d", first+i), InputData: []byte(`{}`),
+				OutputData: []byte(`{}`), Metadata: []byte(`{}`), Timestamp: at.Add(time.Duration(m) * time.Minute)}
+			out.Predictions = append(out.Predictions, p)
+			out.Positions[analytics.EventKey{OrgID: "o1", ModelID: "m1", ID: p.PredictionID}] = analytics.Position{Offset: int64(first + i), Epoch: epoch}
+		}
+		return out
+	}
+	// An earlier writer stored minute 7 (an event ahead of the others).
+	if err := New(conn).Write(ctx, batch(1, 0, 7)); err != nil {
+		t.Fatal(err)
+	}
+	s := New(counter)
+	steps := []struct {
+		name        string
+		batch       analytics.Batch
+		rollupReads bool
+	}{
+		{"the first batch reads what is stored", batch(2, 1, 1, 2), true},
+		{"new minutes after the newest stored are read, minute 7 is", batch(2, 3, 3, 7), true},
+		{"new minutes after minute 7", batch(2, 5, 8, 9, 10), false},
+		{"a minute cached", batch(2, 8, 10), false},
+	}
+	for _, st := range steps {
+		counter.reset()
+		if err := s.Write(ctx, st.batch); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		if got := counter.rollupReads.Load(); !st.rollupReads && got != 0 {
+			t.Errorf("%s: got %d reads of the rollups, want none", st.name, got)
+		}
+	}
+	for minute, want := range map[int]int{1: 1, 2: 1, 3: 1, 7: 2, 8: 1, 10: 2} {
+		r := analytics.Range{From: at.Add(time.Duration(minute) * time.Minute), To: at.Add(time.Duration(minute+1) * time.Minute)}
+		if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != int64(want) {
+			t.Errorf("minute %d: got %d predictions (%v), want %d", minute, st.TotalPredictions, err, want)
+		}
+	}
+	hour := analytics.Range{From: at, To: at.Add(time.Hour)}
+	if st, err := s.PredictionStats(ctx, "o1", "m1", hour); err != nil || st.TotalPredictions != 9 {
+		t.Errorf("the hour: got %d predictions (%v), want 9", st.TotalPredictions, err)
+	}
+}

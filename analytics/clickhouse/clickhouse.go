@@ -26,12 +26,16 @@
 // of a prediction_id) is neither stored nor counted again.
 //
 // The rollups are added to in memory: the store keeps the newest buckets it
-// wrote per model (rollupCache) and reads a bucket back only when a batch
-// first touches it, or when it cannot trust its copy: the log is keyed by
+// wrote per model (rollupCache), and the newest bucket start the model has
+// stored; it reads a bucket back (FINAL) only when a batch touches one it
+// does not hold that is not after that newest start (a late event of an
+// older minute), or when it cannot trust its copy: the log is keyed by
 // organization and model, so a model's buckets change only through its
 // partition, and the copy is used only while this store has read that
 // partition without a gap since writing it (a replay, a rebalance to
-// another replica and back, or a failed write all make it read again).
+// another replica and back, or a failed write all make it read again,
+// with the newest start, one max() without FINAL). A stream moving forward
+// in time reads no rollup back.
 //
 // It implements the analytics contract and imports it, the eventlog
 // contract, the store errors, the schemas and the maths tree; it must not

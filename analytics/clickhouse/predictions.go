@@ -52,12 +52,12 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 	}
 	s.cache.mu.Lock()
 	defer s.cache.mu.Unlock()
-	written, err := s.addToRollups(ctx, byModel, positions)
+	written, newest, err := s.addToRollups(ctx, byModel, positions)
 	if err != nil {
 		s.cache.reset()
 		return err
 	}
-	s.cache.wrote(written, positions)
+	s.cache.wrote(written, newest, positions)
 	return nil
 }
 
@@ -66,18 +66,26 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 // tables' INSERTs sent concurrently (each holds the log offsets it
 // counted, so a crash between them is repaired table by table by the
 // replay). A model's buckets are taken from the cache when it holds them
-// fresh, else read.
+// fresh, else read. It returns the buckets written and, per model and
+// resolution, the newest bucket start stored after the write.
 func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled,
-	positions map[analytics.EventKey]analytics.Position) (map[modelKey][len(resolutions)]map[int64]*counted, error) {
+	positions map[analytics.EventKey]analytics.Position) (map[modelKey][len(resolutions)]map[int64]*counted, map[modelKey][len(resolutions)]int64, error) {
 	written := map[modelKey][len(resolutions)]map[int64]*counted{}
+	newest := map[modelKey][len(resolutions)]int64{}
 	var tables [len(resolutions)][]bucketRow
 	for i, r := range resolutions {
 		var rows []bucketRow
 		for k, mps := range byModel {
-			buckets, err := s.modelBuckets(ctx, i, r, k, mps, positions)
+			buckets, stored, err := s.modelBuckets(ctx, i, r, k, mps, positions)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
+			n := newest[k]
+			n[i] = stored
+			for start := range buckets {
+				n[i] = max(n[i], start)
+			}
+			newest[k] = n
 			for _, p := range mps {
 				start := p.Timestamp.Truncate(r.width).UnixMicro()
 				c := buckets[start]
@@ -114,35 +122,56 @@ func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled
 	}
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return written, nil
+	return written, newest, nil
 }
 
 // modelBuckets returns one model's buckets of resolution i that ps fall
-// in, as stored: from the cache when it is fresh for the model's
-// predictions, else by one read of their newest versions.
+// in, as stored, and the newest bucket start the model has stored: from
+// the cache when it is fresh for the model's predictions (a bucket after
+// the newest is new, unread), else by one read of the newest start and
+// one of the buckets' newest versions.
 func (s *Store) modelBuckets(ctx context.Context, i int, r resolution, k modelKey, ps []labeled,
-	positions map[analytics.EventKey]analytics.Position) (map[int64]*counted, error) {
+	positions map[analytics.EventKey]analytics.Position) (map[int64]*counted, int64, error) {
 	set := map[int64]bool{}
 	for _, p := range ps {
 		set[p.Timestamp.Truncate(r.width).UnixMicro()] = true
 	}
-	found, missing := s.cache.buckets(i, k, set, ps, positions)
-	if len(missing) == 0 {
-		return found, nil
+	found, missing, newest, fresh := s.cache.buckets(i, k, set, ps, positions)
+	if !fresh {
+		var err error
+		if newest, err = s.newestBucket(ctx, r, k); err != nil {
+			return nil, 0, err
+		}
 	}
 	read := map[int64]bool{}
 	for _, start := range missing {
-		read[start] = true
+		if start <= newest { // after it, a bucket is new: nothing to read
+			read[start] = true
+		}
+	}
+	if len(read) == 0 {
+		return found, newest, nil
 	}
 	starts, lo, hi := span(read)
 	loaded, err := s.loadBuckets(ctx, r, k, starts, lo, hi)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	maps.Copy(found, loaded)
-	return found, nil
+	return found, newest, nil
+}
+
+// newestBucket reads the newest bucket start of r that model k has stored,
+// 0 when none: any version counts, so no FINAL.
+func (s *Store) newestBucket(ctx context.Context, r resolution, k modelKey) (int64, error) {
+	var newest int64
+	if err := s.conn.QueryRow(ctx, `SELECT max(`+r.column+`) FROM `+r.table+` WHERE org_id = ? AND model_id = ?`,
+		k.org, k.model).Scan(&newest); err != nil {
+		return 0, fmt.Errorf("clickhouse rollup read: %w", err)
+	}
+	return newest, nil
 }
 
 // origin names where the log holds an event, "" for none.

@@ -45,16 +45,25 @@ func benchBatch(n int) analytics.Batch {
 // server's end of stream).
 type countingConn struct {
 	driver.Conn
-	// idReads counts the reads of prediction_ids among queries.
-	queries, idReads, inserts atomic.Int64
+	// idReads and rollupReads count the reads of prediction_ids and of
+	// the prediction rollups among queries.
+	queries, idReads, rollupReads, inserts atomic.Int64
 }
 
-func (c *countingConn) reset() { c.queries.Store(0); c.idReads.Store(0); c.inserts.Store(0) }
+func (c *countingConn) reset() {
+	c.queries.Store(0)
+	c.idReads.Store(0)
+	c.rollupReads.Store(0)
+	c.inserts.Store(0)
+}
 
 func (c *countingConn) read(q string) {
 	c.queries.Add(1)
-	if strings.Contains(q, "FROM prediction_ids") {
+	switch {
+	case strings.Contains(q, "FROM prediction_ids"):
 		c.idReads.Add(1)
+	case strings.Contains(q, "FROM prediction_minutes"), strings.Contains(q, "FROM prediction_hours"):
+		c.rollupReads.Add(1)
 	}
 }
 
