@@ -44,8 +44,19 @@ const (
 	DefaultLinger   = 100 * time.Millisecond
 )
 
-// fetchMaxWait is how long the broker may hold a fetch that has no data.
-const fetchMaxWait = 500 * time.Millisecond
+// fetchMinBytes and fetchMaxWait: the broker answers a fetch once it has
+// fetchMinBytes for it, or after fetchMaxWait. With franz-go's default of
+// one byte, a consumer under a trickle of records (single events) sent a
+// fetch per round trip, each answered at once with a few records, and the
+// broker spent more CPU on fetches than on the records (benchmarks/
+// RESULTS.md, issue 15). 64 KiB is a few hundred predictions; the wait
+// bounds what it adds to the lag (DefaultLinger's worth). A long wait
+// also held a new assignment's first records back (franz-go's default,
+// 5 s, stalled the lag benchmark).
+const (
+	fetchMinBytes = 64 << 10
+	fetchMaxWait  = 100 * time.Millisecond
+)
 
 // Options configures a Source.
 type Options struct {
@@ -155,6 +166,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		// one topic's offsets loaded after another's (the Java client's
 		// fetch.max.wait.ms is 500 ms too).
 		kgo.FetchMaxWait(fetchMaxWait),
+		kgo.FetchMinBytes(fetchMinBytes),
 		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.epoch.Add(1) }),
 		kgo.OnPartitionsRevoked(s.commitMarked("revoked")),
 		kgo.OnPartitionsLost(s.commitMarked("lost")),
