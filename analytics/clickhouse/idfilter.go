@@ -56,9 +56,9 @@ func idHash(id string) uint64 {
 }
 
 // probes calls each with the bits of h in its block, until each returns
-// false: the block from h's high half, each bit from 9 bits of their own
-// of a remix of h (seven from each 64-bit remix), so that two ids in one
-// block share all their bits only by chance of 2^-(9 probes).
+// false: the block from h's high half, each bit from 9 bits of its own of
+// a remix of h (seven from each 64-bit remix), so that two ids in one
+// block share all their bits only by a chance of 2^-72.
 func (f *idFilter) probes(h uint64, each func(block *[8]uint64, bit uint32) bool) bool {
 	block := &f.blocks[(h>>32)*uint64(len(f.blocks))>>32]
 	g := h
