@@ -8,7 +8,6 @@ import (
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // TestRollupCacheCountsOnce writes logged batches through two stores on
@@ -18,11 +17,7 @@ import (
 // bucket the cache has not seen is read (a late prediction of an older
 // minute).
 func TestRollupCacheCountsOnce(t *testing.T) {
-	conn, err := Open(testenv.ClickHouseDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := openConn(t)
 	a, b, ctx := New(conn), New(conn), context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	// batch is predictions lo..hi-1, at offsets lo..hi-1 of partition 3,
@@ -73,11 +68,7 @@ func TestRollupCacheCountsOnce(t *testing.T) {
 // before the store's first batch (by another replica, or before a
 // restart), even one ahead of the stream, is still read and added to.
 func TestNewBucketsUnread(t *testing.T) {
-	conn, err := Open(testenv.ClickHouseDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := openConn(t)
 	counter := &countingConn{Conn: conn}
 	ctx, at := context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	// batch is one prediction a minute for minutes, at offsets from first.
@@ -124,5 +115,33 @@ func TestNewBucketsUnread(t *testing.T) {
 	hour := analytics.Range{From: at, To: at.Add(time.Hour)}
 	if st, err := s.PredictionStats(ctx, "o1", "m1", hour); err != nil || st.TotalPredictions != 9 {
 		t.Errorf("the hour: got %d predictions (%v), want 9", st.TotalPredictions, err)
+	}
+}
+
+// TestLateEventOfEvictedBucket: a bucket this store created, then evicted
+// from its cache by newer ones, is read back when a late event falls in
+// it, not started over (which would replace its stored count).
+func TestLateEventOfEvictedBucket(t *testing.T) {
+	conn := openConn(t)
+	s, ctx, at := New(conn), context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	offset := 0
+	write := func(minute int) {
+		t.Helper()
+		p := eventlog.Prediction{OrgID: "o1", ModelID: "m1", PredictionID: fmt.Sprintf("p%d", offset), InputData: []byte(`{}`),
+			OutputData: []byte(`{}`), Metadata: []byte(`{}`), Timestamp: at.Add(time.Duration(minute) * time.Minute)}
+		b := analytics.Batch{Predictions: []eventlog.Prediction{p},
+			Positions: map[analytics.EventKey]analytics.Position{{OrgID: "o1", ModelID: "m1", ID: p.PredictionID}: {Offset: int64(offset), Epoch: 1}}}
+		offset++
+		if err := s.Write(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for minute := range 2 * cachedBuckets {
+		write(minute)
+	}
+	write(1) // late: minute 1 left the cache long ago
+	r := analytics.Range{From: at.Add(time.Minute), To: at.Add(2 * time.Minute)}
+	if st, err := s.PredictionStats(ctx, "o1", "m1", r); err != nil || st.TotalPredictions != 2 {
+		t.Errorf("minute 1: got %d predictions (%v), want 2", st.TotalPredictions, err)
 	}
 }

@@ -103,7 +103,7 @@ const DefaultIDFilterBytes = 256 << 20
 
 // idFilters holds the id filters of the models a Store writes, the least
 // recently used dropped when a new one would pass the budget. Which
-// filter may be trusted for a batch is the writer's call (see classify).
+// filter may be trusted for a batch is the writer's call (Store.toRead).
 type idFilters struct {
 	mu     sync.Mutex
 	models map[modelKey]*usedFilter

@@ -8,7 +8,6 @@ import (
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // TestIDFilterRate fills a filter to its capacity: every id added is
@@ -41,11 +40,7 @@ func TestIDFilterRate(t *testing.T) {
 // TestIDHashIsClickHouses checks idHash against the server's cityHash64,
 // which filters are loaded with.
 func TestIDHashIsClickHouses(t *testing.T) {
-	conn, err := Open(testenv.ClickHouseDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := openConn(t)
 	for _, id := range []string{"", "p1", "0b6f7f1e-4a1c-4f57-9c7a-0d3a3c0b7d11", string(make([]byte, 200))} {
 		var got uint64
 		if err := conn.QueryRow(context.Background(), `SELECT cityHash64(?)`, id).Scan(&got); err != nil {
@@ -66,11 +61,7 @@ func TestIDHashIsClickHouses(t *testing.T) {
 // stored or counted twice; a batch of new ids after the first reads no
 // id, gap in its offsets or not.
 func TestIDFilterSparesReads(t *testing.T) {
-	conn, err := Open(testenv.ClickHouseDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := openConn(t)
 	counter := &countingConn{Conn: conn}
 	a, b, ctx := New(counter), New(conn), context.Background()
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -80,12 +80,6 @@ func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled
 			if err != nil {
 				return nil, nil, err
 			}
-			n := newest[k]
-			n[i] = stored
-			for start := range buckets {
-				n[i] = max(n[i], start)
-			}
-			newest[k] = n
 			for _, p := range mps {
 				start := p.Timestamp.Truncate(r.width).UnixMicro()
 				c := buckets[start]
@@ -106,9 +100,15 @@ func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled
 				}
 				c.bucket.AddOutputs(p.labels)
 			}
+			// The newest start stored once this write lands, its new
+			// buckets included.
+			n := newest[k]
+			n[i] = stored
 			for start, c := range buckets {
 				rows = append(rows, bucketRow{k, start, c})
+				n[i] = max(n[i], start)
 			}
+			newest[k] = n
 			w := written[k]
 			w[i] = buckets
 			written[k] = w

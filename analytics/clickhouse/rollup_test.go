@@ -7,7 +7,6 @@ import (
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // TestReplayRepairsRollup stores events without their rollups, as a crash
@@ -16,11 +15,7 @@ import (
 // Then a client's retry of the prediction (another log record, same id)
 // is neither stored nor counted.
 func TestReplayRepairsRollup(t *testing.T) {
-	conn, err := Open(testenv.ClickHouseDatabase(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := openConn(t)
 	s, ctx := New(conn), context.Background()
 	if err := s.ensure(ctx); err != nil {
 		t.Fatal(err)

@@ -50,8 +50,8 @@ const FileName = "events.db"
 // Defaults of Options. MinBatch and Linger: a processor pays a fixed cost
 // per batch (a transaction, its statements, the profiles' save), which
 // under single-event logging, where each group commit brings a few
-// records, was most of its work; gathering for up to 20 ms adds at most
-// that to the time until stats count an event.
+// records, it paid for every few records; gathering for up to 20 ms adds
+// at most that to the time until stats count an event.
 const (
 	DefaultPollMax      = 5000
 	DefaultMinBatch     = 1000

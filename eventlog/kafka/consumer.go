@@ -47,12 +47,13 @@ const (
 // fetchMinBytes and fetchMaxWait: the broker answers a fetch once it has
 // fetchMinBytes for it, or after fetchMaxWait. With franz-go's default of
 // one byte, a consumer under a trickle of records (single events) sent a
-// fetch per round trip, each answered at once with a few records, and the
-// broker spent more CPU on fetches than on the records (benchmarks/
-// RESULTS.md, issue 15). 64 KiB is a few hundred predictions; the wait
-// bounds what it adds to the lag (DefaultLinger's worth). A long wait
-// also held a new assignment's first records back (franz-go's default,
-// 5 s, stalled the lag benchmark).
+// fetch per round trip, each answered at once with a few records; waiting
+// for 64 KiB (a few hundred predictions) took about a sixth off the
+// broker's CPU there (benchmarks/RESULTS.md, issue 15). The wait bounds
+// what it adds to the lag (DefaultLinger's worth); a long one also holds
+// a new assignment's first records back: franz-go's default of 5 s
+// delayed them by 5 s whenever one topic's offsets loaded after
+// another's.
 const (
 	fetchMinBytes = 64 << 10
 	fetchMaxWait  = 100 * time.Millisecond
@@ -160,11 +161,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		kgo.AutoCommitMarks(),
 		kgo.BlockRebalanceOnPoll(),
 		// One fetch is in flight per broker, and a partition assigned
-		// while it waits joins the next one. The broker holds a fetch
-		// with no data for up to this long: franz-go's default of 5 s
-		// delayed the first records of a new assignment by 5 s whenever
-		// one topic's offsets loaded after another's (the Java client's
-		// fetch.max.wait.ms is 500 ms too).
+		// while it waits joins the next one (see fetchMaxWait).
 		kgo.FetchMaxWait(fetchMaxWait),
 		kgo.FetchMinBytes(fetchMinBytes),
 		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.epoch.Add(1) }),
