@@ -2,6 +2,7 @@ package eventlog
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -49,4 +50,36 @@ func (s *Batches) Committed() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.committed
+}
+
+// Polled is how many batches Poll has handed out.
+func (s *Batches) Polled() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.polled
+}
+
+// PrefixBatches is Batches that also commits a prefix of what it handed
+// out (PrefixCommitter), as the embedded log does.
+type PrefixBatches struct{ Batches }
+
+var _ PrefixCommitter = (*PrefixBatches)(nil)
+
+// NewPrefixBatches returns a PrefixCommitter Source handing out bs.
+func NewPrefixBatches(bs ...[]Message) *PrefixBatches {
+	return &PrefixBatches{Batches{batches: bs}}
+}
+
+// CommitThrough implements PrefixCommitter: msgs must be a batch Poll
+// handed out (the same slice); it and the batches before it are committed.
+func (s *PrefixBatches) CommitThrough(_ context.Context, msgs []Message) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := s.polled - 1; i >= 0; i-- {
+		if b := s.batches[i]; len(b) > 0 && len(msgs) > 0 && &b[0] == &msgs[0] {
+			s.committed = max(s.committed, i+1)
+			return nil
+		}
+	}
+	return errors.New("eventlog: CommitThrough of a batch Poll did not hand out")
 }

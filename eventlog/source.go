@@ -35,3 +35,14 @@ type Source interface {
 	// Close stops reading; uncommitted messages are read again later.
 	Close() error
 }
+
+// PrefixCommitter is implemented by a Source that can commit part of what
+// Poll returned, so that a processor may read and decode the next batch
+// while it writes the one before. The embedded log implements it; the
+// Kafka source does not (a revoke commits everything polled).
+type PrefixCommitter interface {
+	// CommitThrough records that msgs, a batch Poll returned, and every
+	// message returned before them are processed, and nothing returned
+	// after them. It may run while a Poll waits in another goroutine.
+	CommitThrough(ctx context.Context, msgs []Message) error
+}

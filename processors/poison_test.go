@@ -72,56 +72,61 @@ func TestProcessorSetsPoisonAside(t *testing.T) {
 		{"several", []string{"p3", "p4", "m0", "m7"}},
 		{"every prediction", []string{"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9"}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			src := eventlog.NewBatches(mixed(10), msgs(1))
-			poison := map[string]bool{}
-			for _, id := range c.poison {
-				poison[id] = true
-			}
-			sink, dead, profiles := &flaky{down: true, poison: poison}, &letters{}, &memProfiles{}
-			reg := prometheus.NewRegistry()
-			p := &Processor{Source: src, Sink: sink, DeadLetters: dead, Profiles: profiles, Metrics: NewMetrics(reg), Log: quiet(),
-				MaxBackoff: 10 * time.Millisecond}
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- p.Run(ctx) }()
-			eventually(t, "a failed write", func() bool { _, w := sink.counts(); return w >= 1 })
-			sink.set(false)
-			eventually(t, "both batches committed", func() bool { return src.Committed() == 2 })
-			cancel()
-			if err := <-done; err != nil {
-				t.Fatalf("Run: got %v, want nil", err)
-			}
-			got := dead.ids()
-			slices.Sort(got)
-			want := slices.Clone(c.poison)
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("got dead letters %v, want %v", got, want)
-			}
-			sink.mu.Lock()
-			stored := len(slices.Compact(slices.Sorted(slices.Values(sink.ids))))
-			sink.mu.Unlock()
-			if want := 21 - len(c.poison); stored != want {
-				t.Fatalf("got %d distinct events stored, want %d", stored, want)
-			}
-			// Only the stored predictions are profiled.
-			k := analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideInput}
-			snaps, err := profiles.LoadProfiles(context.Background(), []analytics.ProfileKey{k})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var profiled int64
-			if snaps[k] != nil {
-				profiled = snaps[k].Profile.Rows
-			}
-			if want := int64(10 - len(slices.DeleteFunc(slices.Clone(c.poison), func(id string) bool { return id[0] != 'p' }))); profiled != want {
-				t.Fatalf("got %d predictions profiled, want %d", profiled, want)
-			}
-			if n := counted(t, reg, "vigil_processor_dead_letters_total"); n != float64(len(c.poison)) {
-				t.Fatalf("got vigil_processor_dead_letters_total %v, want %d", n, len(c.poison))
-			}
+		eachSource(t, func(t *testing.T, batches func(...[]eventlog.Message) batches) {
+			t.Run(c.name, func(t *testing.T) { testPoisonAside(t, batches(mixed(10), msgs(1)), c.poison) })
 		})
+	}
+}
+
+// testPoisonAside runs two batches, the first holding poisoned events,
+// through a processor whose store is down at first.
+func testPoisonAside(t *testing.T, src batches, poisoned []string) {
+	poison := map[string]bool{}
+	for _, id := range poisoned {
+		poison[id] = true
+	}
+	sink, dead, profiles := &flaky{down: true, poison: poison}, &letters{}, &memProfiles{}
+	reg := prometheus.NewRegistry()
+	p := &Processor{Source: src, Sink: sink, DeadLetters: dead, Profiles: profiles, Metrics: NewMetrics(reg), Log: quiet(),
+		MaxBackoff: 10 * time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx) }()
+	eventually(t, "a failed write", func() bool { _, w := sink.counts(); return w >= 1 })
+	sink.set(false)
+	eventually(t, "both batches committed", func() bool { return src.Committed() == 2 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: got %v, want nil", err)
+	}
+	got := dead.ids()
+	slices.Sort(got)
+	want := slices.Clone(poisoned)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got dead letters %v, want %v", got, want)
+	}
+	sink.mu.Lock()
+	stored := len(slices.Compact(slices.Sorted(slices.Values(sink.ids))))
+	sink.mu.Unlock()
+	if want := 21 - len(poisoned); stored != want {
+		t.Fatalf("got %d distinct events stored, want %d", stored, want)
+	}
+	// Only the stored predictions are profiled.
+	k := analytics.ProfileKey{OrgID: "o", ModelID: "m", Side: analytics.SideInput}
+	snaps, err := profiles.LoadProfiles(context.Background(), []analytics.ProfileKey{k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var profiled int64
+	if snaps[k] != nil {
+		profiled = snaps[k].Profile.Rows
+	}
+	if want := int64(10 - len(slices.DeleteFunc(slices.Clone(poisoned), func(id string) bool { return id[0] != 'p' }))); profiled != want {
+		t.Fatalf("got %d predictions profiled, want %d", profiled, want)
+	}
+	if n := counted(t, reg, "vigil_processor_dead_letters_total"); n != float64(len(poisoned)) {
+		t.Fatalf("got vigil_processor_dead_letters_total %v, want %d", n, len(poisoned))
 	}
 }
 
@@ -143,14 +148,16 @@ func TestBatchSplit(t *testing.T) {
 }
 
 func TestProcessorStopsWithoutDeadLetters(t *testing.T) {
-	src := eventlog.NewBatches(mixed(2))
-	p := &Processor{Source: src, Sink: &flaky{poison: map[string]bool{"p1": true}}, Log: quiet()}
-	if err := p.Run(context.Background()); !analytics.IsPermanent(err) {
-		t.Fatalf("Run: got %v, want the permanent write error", err)
-	}
-	if c := src.Committed(); c != 0 {
-		t.Fatalf("got %d commits, want 0", c)
-	}
+	eachSource(t, func(t *testing.T, batches func(...[]eventlog.Message) batches) {
+		src := batches(mixed(2))
+		p := &Processor{Source: src, Sink: &flaky{poison: map[string]bool{"p1": true}}, Log: quiet()}
+		if err := p.Run(context.Background()); !analytics.IsPermanent(err) {
+			t.Fatalf("Run: got %v, want the permanent write error", err)
+		}
+		if c := src.Committed(); c != 0 {
+			t.Fatalf("got %d commits, want 0", c)
+		}
+	})
 }
 
 // counted sums the counter name over its labels.

@@ -47,62 +47,111 @@ type Processor struct {
 	cache *modelCache
 	// profiles keeps the profile snapshots saved last (profileCache).
 	profiles profileCache
-	// aside collects the events of the batch in flight set aside as dead
-	// letters, which are not profiled.
-	aside map[analytics.EventKey]bool
 }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
+// With a Source that commits part of what it returned
+// (eventlog.PrefixCommitter), the next batch is read, decoded and filtered
+// while the one before is stored and the one before that profiled
+// (runAhead); otherwise one batch at a time.
 func (p *Processor) Run(ctx context.Context) error {
+	if pc, ok := p.Source.(eventlog.PrefixCommitter); ok {
+		return p.runAhead(ctx, pc)
+	}
 	for {
-		msgs, err := p.Source.Poll(ctx)
-		if ctx.Err() != nil {
+		msgs, ok := p.poll(ctx)
+		if !ok {
 			return nil
 		}
-		if err != nil {
-			p.Log.Warn("event log poll failed; retrying", "err", err)
-			if !clock.Sleep(ctx, time.Second) {
-				return nil
-			}
-			continue
+		b, err := p.prepare(ctx, msgs)
+		if ctx.Err() != nil {
+			return nil // the batch is read again after the restart
 		}
-		if err := p.process(ctx, msgs); err != nil {
+		if err == nil {
+			err = p.write(ctx, b, p.Source.Commit)
+		}
+		if err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
 }
 
-// process writes and commits one batch. It keeps going after ctx ends, for
-// up to Grace, so that a shutdown does not cut a batch in half.
-func (p *Processor) process(ctx context.Context, msgs []eventlog.Message) error {
-	b := p.decode(msgs)
-	p.aside = nil
+// poll returns the next batch, retrying a failed Poll each second; false
+// when ctx ended.
+func (p *Processor) poll(ctx context.Context) ([]eventlog.Message, bool) {
+	for {
+		msgs, err := p.Source.Poll(ctx)
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		if err == nil {
+			return msgs, true
+		}
+		p.Log.Warn("event log poll failed; retrying", "err", err)
+		if !clock.Sleep(ctx, time.Second) {
+			return nil, false
+		}
+	}
+}
+
+// prepare decodes msgs and drops the events of deleted models.
+func (p *Processor) prepare(ctx context.Context, msgs []eventlog.Message) (analytics.Batch, error) {
+	return p.live(ctx, p.decode(msgs))
+}
+
+// write stores one batch, folds it into the profiles, then commits it. It
+// keeps going after ctx ends, for up to Grace, so that a shutdown does not
+// cut a batch in half.
+func (p *Processor) write(ctx context.Context, b analytics.Batch, commit func(context.Context) error) error {
+	wctx, cancel := p.graceful(ctx)
+	defer cancel()
+	aside, err := p.storeAll(wctx, b)
+	if err == nil {
+		err = p.finish(wctx, b, aside, commit)
+	}
+	return p.shutdownError(wctx, err)
+}
+
+// graceful returns a context that ends Grace (default 30s) after ctx does.
+func (p *Processor) graceful(ctx context.Context) (context.Context, context.CancelFunc) {
 	grace := p.Grace
 	if grace <= 0 {
 		grace = 30 * time.Second
 	}
 	wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
 	stop := context.AfterFunc(ctx, func() {
 		time.AfterFunc(grace, cancel)
 	})
-	defer stop()
+	return wctx, func() {
+		stop()
+		cancel()
+	}
+}
 
-	b, err := p.live(wctx, b)
-	if err == nil {
-		err = p.store(wctx, b)
+// shutdownError says that err came from the grace running out.
+func (p *Processor) shutdownError(wctx context.Context, err error) error {
+	if err != nil && wctx.Err() != nil {
+		return fmt.Errorf("batch not written within the shutdown grace: %w", err)
 	}
-	if err == nil && p.Profiles != nil {
-		ps := p.profiled(b)
-		err = p.retry(wctx, "profiling predictions", len(ps), func() error { return profileBatch(wctx, p.Profiles, ps, &p.profiles) })
-	}
-	if err != nil {
-		if wctx.Err() != nil {
-			return fmt.Errorf("batch not written within the shutdown grace: %w", err)
+	return err
+}
+
+// storeAll stores b and returns the events it set aside as dead letters.
+func (p *Processor) storeAll(ctx context.Context, b analytics.Batch) (aside map[analytics.EventKey]bool, err error) {
+	aside = map[analytics.EventKey]bool{}
+	return aside, p.store(ctx, b, aside)
+}
+
+// finish folds the stored events of b, all but those set aside, into the
+// profiles, then commits b.
+func (p *Processor) finish(ctx context.Context, b analytics.Batch, aside map[analytics.EventKey]bool, commit func(context.Context) error) error {
+	if p.Profiles != nil {
+		ps := p.profiled(b, aside)
+		if err := p.retry(ctx, "profiling predictions", len(ps), func() error { return profileBatch(ctx, p.Profiles, ps, &p.profiles) }); err != nil {
+			return err
 		}
-		return err
 	}
-	if err := p.Source.Commit(wctx); err != nil {
+	if err := commit(ctx); err != nil {
 		// The batch is stored; a failed commit only means it is read again
 		// and skipped as a replay.
 		p.Log.Warn("committing offsets failed; the batch will be replayed and deduplicated", "err", err)
@@ -139,24 +188,24 @@ func (p *Processor) live(ctx context.Context, b analytics.Batch) (analytics.Batc
 }
 
 // store writes b. Refused for good, b is written in halves, down to single
-// events, and each event refused alone is set aside.
-func (p *Processor) store(ctx context.Context, b analytics.Batch) error {
+// events, and each event refused alone is set aside (and added to aside).
+func (p *Processor) store(ctx context.Context, b analytics.Batch, aside map[analytics.EventKey]bool) error {
 	err := p.retry(ctx, "analytical store write", b.Len(), func() error { return p.Sink.Write(ctx, b) })
 	if !analytics.IsPermanent(err) {
 		return err
 	}
 	if b.Len() > 1 {
 		first, second := split(b)
-		if err := p.store(ctx, first); err != nil {
+		if err := p.store(ctx, first, aside); err != nil {
 			return err
 		}
-		return p.store(ctx, second)
+		return p.store(ctx, second, aside)
 	}
-	return p.setAside(ctx, b, err)
+	return p.setAside(ctx, b, err, aside)
 }
 
 // setAside keeps b's events as dead letters refused with cause.
-func (p *Processor) setAside(ctx context.Context, b analytics.Batch, cause error) error {
+func (p *Processor) setAside(ctx context.Context, b analytics.Batch, cause error, aside map[analytics.EventKey]bool) error {
 	if p.DeadLetters == nil {
 		return fmt.Errorf("analytical store refused an event and no dead-letter store is set: %w", cause)
 	}
@@ -165,10 +214,7 @@ func (p *Processor) setAside(ctx context.Context, b analytics.Batch, cause error
 		if d.Kind != eventlog.KindPrediction {
 			continue
 		}
-		if p.aside == nil {
-			p.aside = map[analytics.EventKey]bool{}
-		}
-		p.aside[analytics.EventKey{OrgID: d.OrgID, ModelID: d.ModelID, ID: d.EventID}] = true
+		aside[analytics.EventKey{OrgID: d.OrgID, ModelID: d.ModelID, ID: d.EventID}] = true
 	}
 	if err := p.retry(ctx, "setting dead letters aside", len(dls), func() error { return p.DeadLetters.SetAside(ctx, dls) }); err != nil {
 		return fmt.Errorf("set aside dead letters: %w", err)
@@ -252,11 +298,11 @@ func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
 
 // profiled is the stored predictions of b (those not set aside) with
 // their log positions.
-func (p *Processor) profiled(b analytics.Batch) []positioned {
+func (p *Processor) profiled(b analytics.Batch, aside map[analytics.EventKey]bool) []positioned {
 	out := make([]positioned, 0, len(b.Predictions))
 	for _, e := range b.Predictions {
 		k := analytics.EventKey{OrgID: e.OrgID, ModelID: e.ModelID, ID: e.PredictionID}
-		if !p.aside[k] {
+		if !aside[k] {
 			out = append(out, positioned{e, b.Positions[k]})
 		}
 	}

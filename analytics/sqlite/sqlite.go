@@ -29,7 +29,8 @@ const FileName = "analytics.db"
 
 // Store is the embedded analytical store. It is safe for concurrent use.
 type Store struct {
-	db *sql.DB
+	db   *sql.DB
+	ckpt *checkpointer // moves the write-ahead log into the file
 }
 
 // Open opens (creating it if needed) the store in dir and applies its
@@ -39,7 +40,8 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		return nil, fmt.Errorf("create data folder: %w", err)
 	}
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, FileName)+
-		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(MEMORY)&_txlock=immediate")
+		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(MEMORY)"+
+		fmt.Sprintf("&_pragma=wal_autocheckpoint(%d)&_pragma=journal_size_limit(%d)", autoCheckpointPages, 4096*autoCheckpointPages)+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open analytics: %w", err)
 	}
@@ -53,11 +55,15 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate analytics: %w", err)
 	}
+	st.ckpt = startCheckpointer(db)
 	return st, nil
 }
 
 // Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.ckpt.stop()
+	return s.db.Close()
+}
 
 // Ping checks the store answers.
 func (s *Store) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }

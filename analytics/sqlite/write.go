@@ -64,6 +64,7 @@ func (s *Store) write(ctx context.Context, b analytics.Batch) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("analytics commit: %w", err)
 	}
+	s.ckpt.written()
 	return nil
 }
 

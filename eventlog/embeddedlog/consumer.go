@@ -29,13 +29,20 @@ type Consumer struct {
 	closeOnce sync.Once
 	quit      chan struct{} // closed by Close
 
-	mu        sync.Mutex // serialises Poll and Commit
-	started   bool       // the committed offset was read
-	pos       int64      // offset of the last message returned by Poll
-	committed int64      // offset last committed
+	mu      sync.Mutex // serialises Poll and Commit
+	started bool       // the committed offset was read
+	pos     int64      // offset of the last message returned by Poll
+
+	// cmu guards committed apart from mu, which a Poll holds while it
+	// waits: CommitThrough runs beside a waiting Poll.
+	cmu       sync.Mutex
+	committed int64 // offset last committed
 }
 
-var _ eventlog.Source = (*Consumer)(nil)
+var (
+	_ eventlog.Source          = (*Consumer)(nil)
+	_ eventlog.PrefixCommitter = (*Consumer)(nil)
+)
 
 // Consumer returns a reader for group, which starts after the group's
 // committed offset, or at the beginning of the retained log for a new
@@ -126,7 +133,10 @@ func (c *Consumer) start(ctx context.Context) error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("embeddedlog: poll: read committed offset: %w", unavailable(err))
 	}
-	c.pos, c.committed, c.started = off, off, true
+	c.cmu.Lock()
+	c.committed = off
+	c.cmu.Unlock()
+	c.pos, c.started = off, true
 	return nil
 }
 
@@ -225,13 +235,36 @@ func (c *Consumer) read(ctx context.Context, max int, file bool) ([]eventlog.Mes
 func (c *Consumer) Commit(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.started {
+		return c.commit(ctx, 0)
+	}
+	return c.commit(ctx, c.pos)
+}
+
+// CommitThrough implements eventlog.PrefixCommitter: it durably stores the
+// offset of the last of msgs as the group's committed offset (never moving
+// it back), leaving what Poll returned after them uncommitted. It does not
+// wait for a Poll in another goroutine. Errors wrap
+// eventlog.ErrUnavailable and are retryable.
+func (c *Consumer) CommitThrough(ctx context.Context, msgs []eventlog.Message) error {
+	var through int64
+	for _, m := range msgs {
+		through = max(through, m.Offset)
+	}
+	return c.commit(ctx, through)
+}
+
+// commit stores pos as the group's committed offset unless it is not
+// beyond the one committed.
+func (c *Consumer) commit(ctx context.Context, pos int64) error {
+	c.cmu.Lock()
+	defer c.cmu.Unlock()
 	if c.isClosed() {
 		return fmt.Errorf("embeddedlog: commit: %w", errConsumerClosed)
 	}
-	if !c.started || c.pos <= c.committed {
+	if pos <= c.committed {
 		return nil
 	}
-	pos := c.pos
 	err := c.l.do(ctx, &job{fn: func(ctx context.Context, conn *sql.Conn) error {
 		_, err := conn.ExecContext(ctx, `INSERT INTO group_offsets (consumer_group, committed, updated_at)
 			VALUES (?, ?, ?) ON CONFLICT (consumer_group) DO UPDATE
