@@ -2,6 +2,8 @@ package eventlog
 
 import (
 	"encoding/json"
+	"slices"
+	"sync"
 
 	"github.com/vigilhq/vigil/stats/profile"
 )
@@ -30,14 +32,22 @@ func (p *Prediction) Parse() {
 	}
 }
 
+// fieldScratch holds the slices parse collects fields in before it keeps
+// them in one of the right length.
+var fieldScratch = sync.Pool{New: func() any { return new([]profile.Field) }}
+
 func parse(p Prediction) *Parsed {
-	fs := make([]profile.Field, 0, 16)
-	fs = profile.AppendFields(fs, p.InputData)
+	scratch := fieldScratch.Get().(*[]profile.Field)
+	fs := profile.AppendFields((*scratch)[:0], p.InputData)
 	nIn := len(fs)
 	fs = profile.AppendFields(fs, p.OutputData)
 	nOut := len(fs)
 	fs = profile.AppendFields(fs, p.Metadata)
-	return &Parsed{Input: fs[:nIn:nIn], Output: fs[nIn:nOut:nOut], Metadata: fs[nOut:]}
+	kept := slices.Clone(fs)
+	clear(fs) // the pool keeps no document alive
+	*scratch = fs[:0]
+	fieldScratch.Put(scratch)
+	return &Parsed{Input: kept[:nIn:nIn], Output: kept[nIn:nOut:nOut], Metadata: kept[nOut:]}
 }
 
 // Fields returns p's documents' fields: those Parse kept, else parsed now.

@@ -78,17 +78,24 @@ func (c *modelCache) filter(ctx context.Context, b analytics.Batch, now time.Tim
 	}, nil
 }
 
-// keepIf returns the events for which ok holds, in a new slice.
+// keepIf returns the events for which ok holds: es itself when all do
+// (the common case, which then copies nothing), else a new slice.
 func keepIf[E any](es []E, ok func(E) (bool, error)) ([]E, error) {
 	var out []E
-	for _, e := range es {
+	for i, e := range es {
 		keep, err := ok(e)
 		if err != nil {
 			return nil, err
 		}
-		if keep {
+		switch {
+		case !keep && out == nil:
+			out = append(make([]E, 0, len(es)-1), es[:i]...)
+		case keep && out != nil:
 			out = append(out, e)
 		}
+	}
+	if out == nil {
+		return es, nil
 	}
 	return out, nil
 }

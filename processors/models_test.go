@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -119,5 +120,34 @@ func TestModelCacheExpires(t *testing.T) {
 		if err != nil || got != step.want {
 			t.Fatalf("at %v: got %v, %v, want %v", step.at, got, err, step.want)
 		}
+	}
+}
+
+func TestKeepIf(t *testing.T) {
+	es := []int{1, 2, 3, 4}
+	for _, c := range []struct {
+		drop map[int]bool
+		want []int
+	}{
+		{nil, []int{1, 2, 3, 4}},
+		{map[int]bool{1: true}, []int{2, 3, 4}},
+		{map[int]bool{3: true}, []int{1, 2, 4}},
+		{map[int]bool{4: true}, []int{1, 2, 3}},
+		{map[int]bool{1: true, 3: true}, []int{2, 4}},
+		{map[int]bool{1: true, 2: true, 3: true, 4: true}, []int{}},
+	} {
+		got, err := keepIf(es, func(e int) (bool, error) { return !c.drop[e], nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("dropping %v: got %v, want %v", c.drop, got, c.want)
+		}
+		if len(c.drop) == 0 && &got[0] != &es[0] {
+			t.Errorf("dropping nothing: got a copy, want the slice given")
+		}
+	}
+	if !slices.Equal(es, []int{1, 2, 3, 4}) {
+		t.Errorf("got the input changed to %v", es)
 	}
 }

@@ -255,7 +255,16 @@ func (p *Processor) maxBackoff() time.Duration {
 // prediction. A message that does not decode (it cannot have come from the
 // ingest API) is logged and skipped rather than blocking the log forever.
 func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
-	b := analytics.Batch{Positions: map[analytics.EventKey]analytics.Position{}}
+	predictions := 0
+	for _, m := range msgs {
+		if m.Kind == eventlog.KindPrediction {
+			predictions++
+		}
+	}
+	b := analytics.Batch{
+		Predictions: make([]eventlog.Prediction, 0, predictions),
+		Positions:   make(map[analytics.EventKey]analytics.Position, predictions),
+	}
 	for _, m := range msgs {
 		var err error
 		switch m.Kind {
