@@ -1,6 +1,7 @@
 package explanation
 
 import (
+	"slices"
 	"errors"
 	"fmt"
 	"math"
@@ -172,37 +173,31 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 }
 
 // lime fits LIME around x with the background's column means and
-// standard deviations (lime's continuous sampling, 5000 rows).
+// standard deviations (lime's continuous sampling, 5000 rows), on a
+// sample shared by the explanations of an uploaded file (limeDraw).
 func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, seed uint64, rep *reporter) (Result, error) {
 	res.Approximation = Approximate
-	mean, err := shap.Mean(background, len(x))
+	mean, scale, err := limeScale(background, len(x))
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}
-	scale := make([]float64, len(x))
-	for _, r := range background {
-		for j, v := range r {
-			scale[j] += (v - mean[j]) * (v - mean[j])
-		}
-	}
-	for j := range scale {
-		scale[j] = math.Sqrt(scale[j] / float64(len(background)))
-	}
-	rows, scaled, err := lime.Sample(x, mean, scale, limeRows, false, seed)
-	if err != nil {
-		return Result{}, invalidInput(err)
-	}
-	labels, err := rep.label(model, rows)
+	d, err := a.limeDraw(mean, scale, model, seed, rep)
 	if err != nil {
 		return Result{}, err
 	}
-	ex, err := lime.Explain(lime.Input{Scaled: scaled, Labels: labels, Selection: "none"})
+	scaled, err := lime.WithInstance(d.scaled, x, mean, scale)
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}
 	out, err := model([][]float64{x})
 	if err != nil {
 		return Result{}, err
+	}
+	labels := slices.Clone(d.labels)
+	labels[0] = out[0]
+	ex, err := lime.Explain(lime.Input{Scaled: scaled, Labels: labels, Selection: "none"})
+	if err != nil {
+		return Result{}, invalidInput(err)
 	}
 	res.BaseValue, res.Output = ex.Intercept, out[0]
 	for _, w := range ex.Weights {

@@ -28,10 +28,14 @@ const (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // parsedEnsemble returns a tree artifact's ensemble, parsed once per
-// content: the key is the organization, model, kind, upload time, length
-// and CRC-32C of the file, so a new upload is parsed anew.
+// content (contentKey), so a new upload is parsed anew.
 func (a *Artifact) parsedEnsemble() (*forest.Ensemble, error) {
-	key := fmt.Sprintf("%s/%s/%s/%d/%d/%08x", a.OrgID, a.ModelID, a.Kind, a.UploadedAt.UnixNano(), len(a.Content),
+	return ensembles.Get(a.contentKey(), time.Now(), func() (*forest.Ensemble, error) { return ParseEnsemble(a.Kind, []byte(a.Content)) })
+}
+
+// contentKey names an uploaded file's content: the organization, model,
+// kind, upload time, length and CRC-32C of the file.
+func (a *Artifact) contentKey() string {
+	return fmt.Sprintf("%s/%s/%s/%d/%d/%08x", a.OrgID, a.ModelID, a.Kind, a.UploadedAt.UnixNano(), len(a.Content),
 		crc32.Checksum([]byte(a.Content), castagnoli))
-	return ensembles.Get(key, time.Now(), func() (*forest.Ensemble, error) { return ParseEnsemble(a.Kind, []byte(a.Content)) })
 }

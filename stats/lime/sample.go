@@ -39,3 +39,27 @@ func Sample(instance, mean, scale []float64, n int, aroundInstance bool, seed ui
 	}
 	return rows, scaled, nil
 }
+
+// WithInstance returns scaled, a sample Sample drew around the mean, with
+// row 0 replaced by instance's scaled form; rows 1 on are shared, not
+// copied. Drawn around the mean, such a sample depends on the instance in
+// row 0 alone (its other rows are the same numbers whatever the instance),
+// so one draw, and the model's outputs on it, serves every instance.
+func WithInstance(scaled [][]float64, instance, mean, scale []float64) ([][]float64, error) {
+	m := len(instance)
+	if len(scaled) < 2 || len(scaled[0]) != m || len(mean) != m || len(scale) != m {
+		return nil, fmt.Errorf("%w: the sample, instance, mean and scale must have one value per feature", ErrInvalid)
+	}
+	row := make([]float64, m)
+	for j, v := range instance {
+		s := scale[j]
+		if s == 0 {
+			s = 1
+		}
+		row[j] = (v - mean[j]) / s
+	}
+	out := make([][]float64, len(scaled))
+	out[0] = row
+	copy(out[1:], scaled[1:])
+	return out, nil
+}
