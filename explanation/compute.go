@@ -1,10 +1,10 @@
 package explanation
 
 import (
-	"slices"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/vigilhq/vigil/platform/web"
