@@ -35,6 +35,7 @@ func ridge(x [][]float64, y, w []float64, cols []int, alpha float64) (linearFit,
 	for j := range xm {
 		xm[j] /= sw
 	}
+	// XcᵀWXc is symmetric: its upper triangle is summed, then mirrored.
 	a := make([]float64, p*p)
 	b := make([]float64, p)
 	xc := make([]float64, p)
@@ -43,14 +44,19 @@ func ridge(x [][]float64, y, w []float64, cols []int, alpha float64) (linearFit,
 			xc[j] = r[c] - xm[j]
 		}
 		yc := y[i] - ym
-		for j := range p {
-			b[j] += w[i] * xc[j] * yc
-			for k := range p {
-				a[j*p+k] += w[i] * xc[j] * xc[k]
+		for j, xj := range xc {
+			wx := w[i] * xj
+			b[j] += wx * yc
+			row := a[j*p : (j+1)*p]
+			for k := j; k < p; k++ {
+				row[k] += wx * xc[k]
 			}
 		}
 	}
 	for j := range p {
+		for k := j + 1; k < p; k++ {
+			a[k*p+j] = a[j*p+k]
+		}
 		a[j*p+j] += alpha
 	}
 	// A column without a pivot (alpha 0 and collinear columns) keeps
