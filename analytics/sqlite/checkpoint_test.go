@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,5 +45,47 @@ func TestBackgroundCheckpoint(t *testing.T) {
 	case <-s.ckpt.stopped:
 	default:
 		t.Fatal("the checkpointer runs after Close")
+	}
+}
+
+// TestWritersQueue: the store's write transactions from many goroutines
+// at once (batches and profile snapshots, as the processor's stages write
+// them) all succeed, each batch stored once, the checkpointer running
+// beside them.
+func TestWritersQueue(t *testing.T) {
+	s, err := Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 3 {
+				if err := s.Write(ctx, analytics.Batch{Predictions: benchBatch(g*3 + i)}); err != nil {
+					errs <- err
+				}
+			}
+		})
+		wg.Go(func() {
+			for i := range 3 {
+				snap := &analytics.ProfileSnapshot{Key: analytics.ProfileKey{OrgID: "o1", ModelID: "m1", Side: analytics.SideInput,
+					Hour: time.Date(2026, 3, 1, g, i, 0, 0, time.UTC).Truncate(time.Hour)}, Offsets: map[int32]int64{0: int64(i)}}
+				if err := s.SaveProfiles(ctx, []*analytics.ProfileSnapshot{snap}); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a writer failed: %v", err)
+	}
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM predictions`).Scan(&n); err != nil || n != 12000 {
+		t.Fatalf("got %d predictions stored (%v), want 12000", n, err)
 	}
 }

@@ -12,11 +12,11 @@ var _ analytics.DeadLetters = (*Store)(nil)
 // SetAside implements analytics.DeadLetters in one transaction; a dead
 // letter stored already is kept as it was.
 func (s *Store) SetAside(ctx context.Context, dls []analytics.DeadLetter) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("dead letters: %w", err)
 	}
-	defer tx.Rollback()
+	defer end()
 	for _, d := range dls {
 		res, err := tx.ExecContext(ctx, `INSERT INTO dead_letters (`+analytics.DeadLetterColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, analytics.DeadLetterArgs(d)...)

@@ -91,11 +91,11 @@ func (s *Store) fillLLM(ctx context.Context, orgID, modelID string) error {
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer end()
 	for i, b := range []analytics.LLMBuckets{minutes, hours} {
 		for k, sums := range b {
 			if err := writeLLMRow(ctx, tx, resolutions[i], orgID, modelID, k, sums); err != nil {

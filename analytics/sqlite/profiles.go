@@ -18,11 +18,11 @@ func (s *Store) LoadProfiles(ctx context.Context, keys []analytics.ProfileKey) (
 
 // SaveProfiles implements analytics.ProfileStore, in one transaction.
 func (s *Store) SaveProfiles(ctx context.Context, snaps []*analytics.ProfileSnapshot) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("save profiles: %w", err)
 	}
-	defer tx.Rollback()
+	defer end()
 	for _, snap := range snaps {
 		prof, offsets, err := snap.Encode()
 		if err != nil {

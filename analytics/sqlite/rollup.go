@@ -112,11 +112,11 @@ func nullBytes(b []byte) any {
 
 // writeHours replaces one model's hour rollups: analytics.FillHours's writer.
 func (s *Store) writeHours(ctx context.Context, orgID, modelID string, hours map[int64]*analytics.Bucket) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer end()
 	for h, b := range hours {
 		sketch, outputs, err := b.Encode()
 		if err != nil {

@@ -46,11 +46,11 @@ func refused(err error) bool {
 }
 
 func (s *Store) write(ctx context.Context, b analytics.Batch) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("analytics write: %w", err)
 	}
-	defer tx.Rollback()
+	defer end()
 	w := writer{tx: tx, ctx: ctx}
 	if err := w.predictions(b.Predictions); err != nil {
 		return err
