@@ -14,7 +14,7 @@ import sys
 
 # stage: (functions whose cum seconds add, functions whose cum seconds subtract)
 STAGES = [
-    ("benchmark client (batchBody JSON + http)", [r"benchmarks\.benchmarkIngest\.func1$"], []),
+    ("benchmark client (building the bodies; its HTTP is elsewhere)", [r"benchmarks\.benchmarkIngest\.func1$"], []),
     ("HTTP + middleware excl. handler", [r"fasthttp\.\(\*Server\)\.serveConn$"], [r"ingest\.\(\*API\)\.logPredictions$"]),
     ("ingest handler: decode + validate + log encode", [r"ingest\.\(\*API\)\.logPredictions$"], [r"ingest\.\(\*API\)\.appendRecords$"]),
     ("log append (handler side)", [r"ingest\.\(\*API\)\.appendRecords$"], []),
