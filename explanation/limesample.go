@@ -72,9 +72,11 @@ func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, own uint64,
 func (a *Artifact) limeKey(mean, scale []float64) string {
 	h := fnv.New64a()
 	var b [8]byte
-	for _, v := range append(append([]float64(nil), mean...), scale...) {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
+	for _, vs := range [][]float64{mean, scale} {
+		for _, v := range vs {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
+			h.Write(b[:])
+		}
 	}
 	return fmt.Sprintf("%s/lime/%d/%016x", a.contentKey(), limeRows, h.Sum64())
 }

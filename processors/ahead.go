@@ -90,13 +90,14 @@ func (p *Processor) runAhead(ctx context.Context, pc eventlog.PrefixCommitter) e
 			continue // drained, so that the storing stage ends
 		}
 		wctx, cancel := p.graceful(rctx)
-		err := p.finish(wctx, batch.b, batch.aside, func(context.Context) error { commits.finished(batch.msgs); return nil })
-		err = p.shutdownError(wctx, err)
+		err := p.shutdownError(wctx, p.profile(wctx, batch.b, batch.aside))
 		cancel()
 		if err != nil {
 			fail(err)
 			failed = true
+			continue
 		}
+		commits.finished(batch.msgs)
 	}
 	close(commits.signal)
 	wg.Wait()
@@ -163,9 +164,8 @@ func (c *committer) run(ctx context.Context) {
 			continue
 		}
 		if err := c.pc.CommitThrough(ctx, msgs); err != nil {
-			// Stored, so only read again and skipped as a replay, unless
-			// a later commit covers it.
-			c.log.Warn("committing offsets failed; the batch will be replayed and deduplicated", "err", err)
+			// A later commit may still cover it.
+			commitFailed(c.log, err)
 			c.mu.Lock()
 			if c.latest == nil {
 				c.latest = msgs

@@ -107,9 +107,21 @@ func (p *Processor) write(ctx context.Context, b analytics.Batch, commit func(co
 	defer cancel()
 	aside, err := p.storeAll(wctx, b)
 	if err == nil {
-		err = p.finish(wctx, b, aside, commit)
+		err = p.profile(wctx, b, aside)
 	}
-	return p.shutdownError(wctx, err)
+	if err != nil {
+		return p.shutdownError(wctx, err)
+	}
+	commitFailed(p.Log, commit(wctx))
+	return nil
+}
+
+// commitFailed logs a failed commit of offsets: the batch is stored, so
+// it is only read again and skipped as a replay.
+func commitFailed(log *slog.Logger, err error) {
+	if err != nil {
+		log.Warn("committing offsets failed; the batch will be replayed and deduplicated", "err", err)
+	}
 }
 
 // graceful returns a context that ends Grace (default 30s) after ctx does.
@@ -142,21 +154,14 @@ func (p *Processor) storeAll(ctx context.Context, b analytics.Batch) (aside map[
 	return aside, p.store(ctx, b, aside)
 }
 
-// finish folds the stored events of b, all but those set aside, into the
-// profiles, then commits b.
-func (p *Processor) finish(ctx context.Context, b analytics.Batch, aside map[analytics.EventKey]bool, commit func(context.Context) error) error {
-	if p.Profiles != nil {
-		ps := p.profiled(b, aside)
-		if err := p.retry(ctx, "profiling predictions", len(ps), func() error { return profileBatch(ctx, p.Profiles, ps, &p.profiles) }); err != nil {
-			return err
-		}
+// profile folds the stored events of b, all but those set aside, into
+// the profiles.
+func (p *Processor) profile(ctx context.Context, b analytics.Batch, aside map[analytics.EventKey]bool) error {
+	if p.Profiles == nil {
+		return nil
 	}
-	if err := commit(ctx); err != nil {
-		// The batch is stored; a failed commit only means it is read again
-		// and skipped as a replay.
-		p.Log.Warn("committing offsets failed; the batch will be replayed and deduplicated", "err", err)
-	}
-	return nil
+	ps := p.profiled(b, aside)
+	return p.retry(ctx, "profiling predictions", len(ps), func() error { return profileBatch(ctx, p.Profiles, ps, &p.profiles) })
 }
 
 // live drops the events of deleted models from b, asking the registry

@@ -48,11 +48,13 @@ func TestBackgroundCheckpoint(t *testing.T) {
 	}
 }
 
-// TestWritersQueue: the store's write transactions from many goroutines
-// at once (batches and profile snapshots, as the processor's stages write
-// them) all succeed, each batch stored once, the checkpointer running
-// beside them.
-func TestWritersQueue(t *testing.T) {
+// TestConcurrentWriters: the store's write transactions from many
+// goroutines at once (batches and profile snapshots, as the processor's
+// stages write them) all succeed through beginWrite's queue, each batch
+// stored once, the checkpointer running beside them. (What the queue
+// saves, the busy handler's sleeps, is a matter of time:
+// benchmarks/RESULTS.md.)
+func TestConcurrentWriters(t *testing.T) {
 	s, err := Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -235,10 +235,7 @@ func (c *Consumer) read(ctx context.Context, max int, file bool) ([]eventlog.Mes
 func (c *Consumer) Commit(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.started {
-		return c.commit(ctx, 0)
-	}
-	return c.commit(ctx, c.pos)
+	return c.commit(ctx, c.pos) // 0 before the first Poll: nothing to commit
 }
 
 // CommitThrough implements eventlog.PrefixCommitter: it durably stores the
