@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -41,13 +42,21 @@ type Store struct {
 func New(conn driver.Conn) *Store { return &Store{conn: classified{conn}} }
 
 // ensure creates the tables once; until it succeeds, every use retries.
+//
+// Once begun, the tables' creation runs to its end (or schemaTimeout) even
+// when ctx ends: ClickHouse finishes a CREATE whose client has gone, so a
+// caller that gave up half way would leave the server creating a table
+// after the store, and the process, said they had stopped.
 func (s *Store) ensure(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ready {
 		return nil
 	}
-	if err := createTables(ctx, s.conn); err != nil {
+	schemaCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), schemaTimeout)
+	err := createTables(schemaCtx, s.conn)
+	cancel()
+	if err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -66,6 +75,10 @@ func (s *Store) ensure(ctx context.Context) error {
 	s.ready = true
 	return nil
 }
+
+// schemaTimeout bounds the creation of the tables, which takes ClickHouse
+// 18.16 about a second.
+const schemaTimeout = 30 * time.Second
 
 // createTables runs the DDL of schemas/analytics/clickhouse.
 func createTables(ctx context.Context, conn driver.Conn) error {
