@@ -46,9 +46,9 @@ func (a *App) rule(bucket string) ratelimit.Rule {
 // failure is logged and counted: an outage of Redis must not take the API
 // down with it.
 func (a *App) limit(rule ratelimit.Rule, prefix string, subject func(*fiber.Ctx) string) fiber.Handler {
-	limiter := &ratelimit.Limiter{Store: a.limits}
+	limiter := &ratelimit.Limiter{Store: a.limits, Prefix: prefix}
 	return func(c *fiber.Ctx) error {
-		d, err := limiter.Allow(c.UserContext(), rule, prefix+subject(c))
+		d, err := limiter.Allow(c.UserContext(), rule, subject(c))
 		if err != nil {
 			a.metrics.LimitError()
 			a.log.Warn("rate limit check failed; letting the request through", "bucket", rule.Name, "err", err)

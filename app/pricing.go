@@ -18,7 +18,7 @@ const pricesTTL = 10 * time.Second
 // logged without a cost.
 func (a *App) pricingAPI() *pricing.API {
 	return &pricing.API{Store: a.store, Clock: a.clock(),
-		Tables: &cache.Cache[pricing.Table]{TTL: pricesTTL, StaleIfError: a.cfg.StaleIfError}}
+		Tables: &cache.Cache[string, pricing.Table]{TTL: pricesTTL, StaleIfError: a.cfg.StaleIfError}}
 }
 
 // completionCost is ingest's Cost by the prices of p.

@@ -14,7 +14,7 @@ import (
 // XGBoost model of 8.7 MB takes 175-250 ms to parse, against about 20 ms
 // to explain a row by Kernel SHAP. A parsed ensemble is only read (its
 // RawRows layout is built once, atomically), so explanations share it.
-var ensembles = cache.Cache[*forest.Ensemble]{TTL: ensembleTTL, Max: ensembleMax}
+var ensembles = cache.Cache[string, *forest.Ensemble]{TTL: ensembleTTL, Max: ensembleMax}
 
 // ensembleTTL and ensembleMax bound what ensembles keeps: a model not
 // explained for ensembleTTL is parsed again; at most ensembleMax are kept

@@ -23,7 +23,7 @@ import (
 // one random_state for every explanation. A served model may change
 // behind its endpoint, and a linear artifact or a surrogate costs little
 // to evaluate: theirs are drawn per explanation, from its id.
-var limeSamples = cache.Cache[*limeSample]{TTL: limeSampleTTL, Max: limeSampleMax}
+var limeSamples = cache.Cache[string, *limeSample]{TTL: limeSampleTTL, Max: limeSampleMax}
 
 // limeSampleTTL, limeSampleMax and limeShareMax bound what limeSamples
 // keeps: a sample drawn limeSampleTTL ago is drawn again (the same

@@ -92,7 +92,7 @@ func (a *Authenticator) fromJWT(ctx context.Context, token string) (*Principal, 
 	case err != nil:
 		return nil, web.Unauthenticated("invalid token")
 	}
-	e, err := a.Cache.get("u:"+orgID+":"+userID, a.now(), func() (cached, error) {
+	e, err := a.Cache.get(cacheKey{org: orgID, user: userID}, a.now(), func() (cached, error) {
 		p, err := a.principal(ctx, orgID, userID)
 		return cached{p: p}, err
 	})
@@ -104,10 +104,10 @@ func (a *Authenticator) fromKey(ctx context.Context, raw string) (*Principal, er
 		return nil, web.Unauthenticated("invalid API key")
 	}
 	now := a.now()
-	// The cache is keyed by the raw digest (one allocation a request);
-	// its hex form, which the store keeps, is made only on a miss.
+	// The cache is keyed by the raw digest; its hex form, which the store
+	// keeps, is made only on a miss.
 	sum := keyDigest(raw)
-	e, err := a.Cache.get("k:"+string(sum[:]), now, func() (cached, error) {
+	e, err := a.Cache.get(cacheKey{digest: sum}, now, func() (cached, error) {
 		return a.keyPrincipal(ctx, hex.EncodeToString(sum[:]))
 	})
 	if err != nil {

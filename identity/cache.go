@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"crypto/sha256"
 	"strings"
 	"sync"
 	"time"
@@ -49,10 +50,18 @@ type PrincipalCache struct {
 	Invalidations Invalidations
 
 	once    sync.Once
-	entries cache.Cache[cached]
+	entries cache.Cache[cacheKey, cached]
 	// origin tells this cache's invalidations from other replicas' on the
 	// channel, which delivers them to their publisher too.
 	origin string
+}
+
+// cacheKey names a cached principal: an API key's by the key's digest, a
+// login token's by its organization and user. A struct, so that a request
+// looks its principal up without building a key string.
+type cacheKey struct {
+	digest    [sha256.Size]byte
+	org, user string
 }
 
 // cached is a principal with its key's expiry, which a cached entry must
@@ -71,7 +80,7 @@ func (c *PrincipalCache) ttl() time.Duration {
 
 // get returns k's principal: from the cache, or from load, with the
 // stale-if-error rule above. A nil cache always loads.
-func (c *PrincipalCache) get(k string, now time.Time, load func() (cached, error)) (cached, error) {
+func (c *PrincipalCache) get(k cacheKey, now time.Time, load func() (cached, error)) (cached, error) {
 	if c == nil {
 		return load()
 	}

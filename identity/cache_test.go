@@ -19,13 +19,13 @@ func TestPrincipalCache(t *testing.T) {
 	down := fmt.Errorf("%w", store.ErrUnavailable)
 	f := func(k string, at time.Time, want *Principal) {
 		t.Helper()
-		e, err := c.get(k, at, func() (cached, error) { return cached{}, down })
+		e, err := c.get(cacheKey{user: k}, at, func() (cached, error) { return cached{}, down })
 		if (want == nil) != (err != nil) || e.p != want {
 			t.Fatalf("get(%s) got %v, %v; want %v", k, e.p, err, want)
 		}
 	}
 	for k, p := range map[string]*Principal{"ka": a, "kb": b} {
-		if _, err := c.get(k, now, func() (cached, error) { return cached{p: p}, nil }); err != nil {
+		if _, err := c.get(cacheKey{user: k}, now, func() (cached, error) { return cached{p: p}, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func TestPrincipalCache(t *testing.T) {
 	f("kb", now, b) // another organization keeps its entries
 
 	var none *PrincipalCache
-	if _, err := none.get("k", now, func() (cached, error) { return cached{}, down }); err != down {
+	if _, err := none.get(cacheKey{user: "k"}, now, func() (cached, error) { return cached{}, down }); err != down {
 		t.Fatalf("nil cache get: got %v, want the store's error", err)
 	}
 	if err := none.Invalidate(context.Background(), "a"); err != nil {
@@ -92,7 +92,7 @@ func TestInvalidationEcho(t *testing.T) {
 	a := &Principal{OrgID: "a"}
 	read := func(c *PrincipalCache) {
 		t.Helper()
-		if _, err := c.get("ka", now, func() (cached, error) { return cached{p: a}, nil }); err != nil {
+		if _, err := c.get(cacheKey{user: "ka"}, now, func() (cached, error) { return cached{p: a}, nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -61,7 +61,7 @@ type API struct {
 	Cost func(ctx context.Context, orgID, provider, model string, t eventlog.Tokens) (float64, error)
 
 	once   sync.Once
-	models cache.Cache[registry.Model]
+	models cache.Cache[modelKey, registry.Model]
 }
 
 // Routes lists the operations of this package.
@@ -82,7 +82,7 @@ func (a *API) Routes() []web.Route {
 // archived one, whose monitoring has stopped.
 func (a *API) model(c *fiber.Ctx, id string) (registry.Model, error) {
 	orgID := identity.OrgID(c)
-	m, err := a.modelCache().Get(orgID+"/"+id, a.Clock.Now(), func() (registry.Model, error) {
+	m, err := a.modelCache().Get(modelKey{org: orgID, id: id}, a.Clock.Now(), func() (registry.Model, error) {
 		return a.Models.Model(c.UserContext(), orgID, id)
 	})
 	switch {

@@ -198,7 +198,7 @@ func (a *API) traceModel(c *fiber.Ctx, b otlp.Batch) (registry.Model, error) {
 		return registry.Model{}, web.Invalid(otlp.AttrServiceName, "must be 1-255 characters without NUL to name a model")
 	}
 	orgID := identity.OrgID(c)
-	m, err := a.modelCache().Get("name:"+orgID+"/"+name, a.Clock.Now(), func() (registry.Model, error) {
+	m, err := a.modelCache().Get(modelKey{org: orgID, name: name}, a.Clock.Now(), func() (registry.Model, error) {
 		return a.modelNamed(c, orgID, name)
 	})
 	if err != nil {

@@ -30,7 +30,7 @@ type API struct {
 	// reads the store at most once per TTL; a PUT on this replica forgets
 	// it at once, other replicas see it within the TTL. Nil reads the store
 	// every time.
-	Tables *cache.Cache[Table]
+	Tables *cache.Cache[string, Table]
 }
 
 // Routes lists the operations of this package.

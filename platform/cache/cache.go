@@ -22,8 +22,10 @@ const DefaultMaxEntries = 100_000
 
 // Cache maps keys to values read from a store. It is safe for concurrent
 // use; the zero value keeps nothing fresh and nothing stale, and a nil
-// *Cache reads the store every time.
-type Cache[V any] struct {
+// *Cache reads the store every time. A key of its own comparable type (a
+// struct of the parts that name a value) lets a caller look up without
+// building a key string for every request.
+type Cache[K comparable, V any] struct {
 	// TTL is how long a value read from the store is served without
 	// asking the store again.
 	TTL time.Duration
@@ -34,7 +36,7 @@ type Cache[V any] struct {
 	Max int
 
 	mu      sync.Mutex
-	entries map[string]entry[V]
+	entries map[K]entry[V]
 	// gen counts Forget calls, so that a load that began before one cannot
 	// store what it read.
 	gen uint64
@@ -49,7 +51,7 @@ type entry[V any] struct {
 // TTL, else load's, which is kept. When load fails with an error wrapping
 // store.ErrUnavailable, a value read within TTL+StaleIfError is returned
 // instead of the error; any other error of load forgets k and is returned.
-func (c *Cache[V]) Get(k string, now time.Time, load func() (V, error)) (V, error) {
+func (c *Cache[K, V]) Get(k K, now time.Time, load func() (V, error)) (V, error) {
 	if c == nil {
 		return load()
 	}
@@ -74,14 +76,14 @@ func (c *Cache[V]) Get(k string, now time.Time, load func() (V, error)) (V, erro
 	return v, err
 }
 
-func (c *Cache[V]) lookup(k string) (entry[V], bool) {
+func (c *Cache[K, V]) lookup(k K) (entry[V], bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[k]
 	return e, ok
 }
 
-func (c *Cache[V]) generation() uint64 {
+func (c *Cache[K, V]) generation() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.gen
@@ -89,14 +91,14 @@ func (c *Cache[V]) generation() uint64 {
 
 // put keeps v under k unless a Forget came since gen. A full cache drops
 // the entries too old to serve even stale, then others, to make room.
-func (c *Cache[V]) put(k string, gen uint64, v V, now time.Time) {
+func (c *Cache[K, V]) put(k K, gen uint64, v V, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
 		return
 	}
 	if c.entries == nil {
-		c.entries = map[string]entry[V]{}
+		c.entries = map[K]entry[V]{}
 	}
 	if max := c.max(); len(c.entries) >= max {
 		for k, e := range c.entries {
@@ -114,14 +116,14 @@ func (c *Cache[V]) put(k string, gen uint64, v V, now time.Time) {
 	c.entries[k] = entry[V]{v: v, read: now}
 }
 
-func (c *Cache[V]) max() int {
+func (c *Cache[K, V]) max() int {
 	if c.Max > 0 {
 		return c.Max
 	}
 	return DefaultMaxEntries
 }
 
-func (c *Cache[V]) delete(k string) {
+func (c *Cache[K, V]) delete(k K) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.entries, k)
@@ -129,7 +131,7 @@ func (c *Cache[V]) delete(k string) {
 
 // Forget drops every entry whose value matches, fresh or stale, and keeps
 // the loads under way from storing what they read.
-func (c *Cache[V]) Forget(match func(V) bool) {
+func (c *Cache[K, V]) Forget(match func(V) bool) {
 	if c == nil {
 		return
 	}
@@ -144,7 +146,7 @@ func (c *Cache[V]) Forget(match func(V) bool) {
 }
 
 // Len returns the number of entries.
-func (c *Cache[V]) Len() int {
+func (c *Cache[K, V]) Len() int {
 	if c == nil {
 		return 0
 	}

@@ -23,7 +23,7 @@ func TestCache(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := start
 	clk := clock.Clock(func() time.Time { return now })
-	c := &Cache[string]{TTL: time.Second, StaleIfError: time.Minute}
+	c := &Cache[string, string]{TTL: time.Second, StaleIfError: time.Minute}
 	loads := 0
 	f := func(at time.Duration, answer string, answerErr error, want string, wantErr error, wantLoads int) {
 		t.Helper()
@@ -61,7 +61,7 @@ func TestCache(t *testing.T) {
 // store what it read, which may be older than the change.
 func TestCacheForgetDuringLoad(t *testing.T) {
 	now := time.Now()
-	c := &Cache[string]{TTL: time.Minute, StaleIfError: time.Hour}
+	c := &Cache[string, string]{TTL: time.Minute, StaleIfError: time.Hour}
 	if _, err := c.Get("k", now, func() (string, error) {
 		c.Forget(func(string) bool { return true })
 		return "old", nil
@@ -77,7 +77,7 @@ func TestCacheForgetDuringLoad(t *testing.T) {
 // to serve even stale.
 func TestCacheBounded(t *testing.T) {
 	start := time.Now()
-	c := &Cache[int]{TTL: time.Second, StaleIfError: time.Second, Max: 3}
+	c := &Cache[string, int]{TTL: time.Second, StaleIfError: time.Second, Max: 3}
 	put := func(k int, at time.Time) {
 		t.Helper()
 		if _, err := c.Get(fmt.Sprint(k), at, func() (int, error) { return k, nil }); err != nil {
@@ -102,7 +102,7 @@ func TestCacheBounded(t *testing.T) {
 
 // TestCacheNil: a nil cache reads the store every time.
 func TestCacheNil(t *testing.T) {
-	var c *Cache[string]
+	var c *Cache[string, string]
 	for range 2 {
 		if _, err := c.Get("k", time.Now(), func() (string, error) { return "", errDown }); err != errDown {
 			t.Fatalf("got %v, want %v", err, errDown)

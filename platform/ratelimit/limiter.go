@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -52,10 +53,32 @@ type Decision struct {
 type Limiter struct {
 	Store Store
 	Now   func() time.Time
+	// Prefix goes before every subject in the keys: the kind of subject
+	// counted ("org:", "ip:"), so that one Store counts several kinds.
+	Prefix string
+
+	mu sync.Mutex
+	// keys keeps the window keys made last for each rule and subject, so
+	// that a request in a window seen before builds no key (at most
+	// maxKeyCache entries, then it starts afresh).
+	keys map[subjectKey]windowKeys
 }
 
+// subjectKey names the keys of one rule and subject.
+type subjectKey struct{ rule, subject string }
+
+// windowKeys are the Store keys of the fixed windows idx-1 and idx.
+type windowKeys struct {
+	idx       int64
+	prev, cur string
+}
+
+// maxKeyCache bounds a Limiter's keys.
+const maxKeyCache = 10_000
+
 // Allow counts one request by subject under r and reports whether it may
-// proceed. An error wrapping ErrUnavailable means the Store failed; any other
+// proceed. The Limiter keeps subject: it must not alias a buffer that is
+// reused (such as a string Fiber makes over its request). An error wrapping ErrUnavailable means the Store failed; any other
 // error means r is invalid (Limit < 1 or Window <= 0).
 func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, error) {
 	if r.Limit < 1 || r.Window <= 0 {
@@ -73,7 +96,7 @@ func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, 
 	elapsed := time.Duration(now.UnixNano() - idx*w)
 	start := now.Add(-elapsed) // in now's Location
 
-	prevKey, curKey := windowKey(r.Name, subject, idx-1), windowKey(r.Name, subject, idx)
+	prevKey, curKey := l.windowKeys(r.Name, subject, idx)
 	if sl, ok := l.Store.(Slider); ok && r.Limit <= MaxSlide && r.Window <= MaxSlide {
 		return l.slide(ctx, sl, r, Step{PrevKey: prevKey, CurKey: curKey, Limit: r.Limit, Window: r.Window, Elapsed: elapsed}, start)
 	}
@@ -210,19 +233,43 @@ func firstFit(lo, hi time.Duration, ok func(time.Duration) bool) time.Duration {
 	return hi
 }
 
-// windowKey returns the Store key counting subject's requests under rule in
-// the fixed window idx. The name's length keeps names and subjects that
+// windowKeys returns the Store keys of the windows idx-1 and idx of rule
+// and subject, made once for each window.
+func (l *Limiter) windowKeys(rule, subject string, idx int64) (prev, cur string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sk := subjectKey{rule, subject}
+	k, ok := l.keys[sk]
+	switch {
+	case ok && k.idx == idx:
+		return k.prev, k.cur
+	case ok && k.idx == idx-1:
+		k.prev = k.cur
+	default:
+		k.prev = windowKey(rule, l.Prefix, subject, idx-1)
+	}
+	k.idx, k.cur = idx, windowKey(rule, l.Prefix, subject, idx)
+	if l.keys == nil || len(l.keys) >= maxKeyCache {
+		l.keys = make(map[subjectKey]windowKeys)
+	}
+	l.keys[sk] = k
+	return k.prev, k.cur
+}
+
+// windowKey returns the Store key counting the requests of prefix+subject
+// under rule in the fixed window idx. The name's length keeps names and subjects that
 // contain colons from colliding. The braces make the keys of one rule and
 // subject a Redis Cluster hash tag: whatever the first "{...}" of a key
 // holds, it is the same in every window's key, so a Slider's two keys
 // live in one slot.
-func windowKey(rule, subject string, idx int64) string {
+func windowKey(rule, prefix, subject string, idx int64) string {
 	var buf [96]byte // on the stack for the usual key: one allocation, the string
 	b := append(buf[:0], "rl:{"...)
 	b = strconv.AppendInt(b, int64(len(rule)), 10)
 	b = append(b, ':')
 	b = append(b, rule...)
 	b = append(b, ':')
+	b = append(b, prefix...)
 	b = append(b, subject...)
 	b = append(b, "}:"...)
 	b = strconv.AppendInt(b, idx, 10)

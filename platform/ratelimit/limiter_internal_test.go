@@ -1,6 +1,7 @@
 package ratelimit
 
 import (
+	"context"
 	"math/big"
 	"testing"
 	"time"
@@ -63,12 +64,37 @@ func TestDelay(t *testing.T) {
 	f(Lockout{MaxFailures: 1 << 30, MaxDelay: 1 << 62}, 100, 1<<62) // no overflow
 }
 
-// TestWindowKeyAllocations: a window key costs one allocation, its string.
-func TestWindowKeyAllocations(t *testing.T) {
-	if n := testing.AllocsPerRun(100, func() { _ = windowKey("standard", "org:0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b", 493_123) }); n != 1 {
-		t.Fatalf("got %v allocations, want 1", n)
-	}
-	if got, want := windowKey("r", "s:1", -2), "rl:{1:r:s:1}:-2"; got != want {
+// TestWindowKeys: a key names its rule, prefix, subject and window; a
+// Limiter makes each window's keys once, so that Allow on a Memory
+// allocates nothing for the requests after a window's first.
+func TestWindowKeys(t *testing.T) {
+	if got, want := windowKey("r", "s:", "1", -2), "rl:{1:r:s:1}:-2"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+	l := &Limiter{Store: &Memory{}, Prefix: "org:"}
+	f := func(idx int64) {
+		t.Helper()
+		prev, cur := l.windowKeys("standard", "o1", idx)
+		if want := windowKey("standard", "org:", "o1", idx-1); prev != want {
+			t.Errorf("window %d: got previous key %q, want %q", idx, prev, want)
+		}
+		if want := windowKey("standard", "org:", "o1", idx); cur != want {
+			t.Errorf("window %d: got key %q, want %q", idx, cur, want)
+		}
+	}
+	f(7)
+	f(7)
+	f(8) // the next window: its previous key is the last current one
+	f(3) // a clock set back
+
+	rule := Rule{Name: "standard", Limit: 1 << 40, Window: time.Hour}
+	allow := func() {
+		if _, err := l.Allow(context.Background(), rule, "o1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allow()
+	if n := testing.AllocsPerRun(100, allow); n != 0 {
+		t.Errorf("Allow on a Memory: got %v allocations, want 0", n)
 	}
 }

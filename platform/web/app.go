@@ -8,17 +8,14 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
-	"github.com/google/uuid"
 )
 
 // Options configures NewApp. Zero fields take the defaults named on them.
@@ -65,7 +62,7 @@ func NewApp(o Options) *fiber.App {
 		// memory grew with the connections clients left open (issue 18).
 		ReduceMemoryUsage: true,
 	})
-	app.Use(secure, requestID, deadline(o.Timeout), rejectNUL, singleQuery)
+	app.Use(secure, requestID, (&deadlines{d: o.Timeout}).handler, rejectNUL, singleQuery)
 	return app
 }
 
@@ -74,48 +71,6 @@ func NewApp(o Options) *fiber.App {
 // 405 in the envelope, with Allow, as any other method no route takes does.
 // A method outside the list answers Fiber's bare 400 "Invalid http method".
 var requestMethods = append(slices.Clip(fiber.DefaultMethods), "QUERY")
-
-// requestIDHeader carries the request id both ways.
-const requestIDHeader = "X-Request-ID"
-
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
-
-type ctxKey int
-
-const requestIDKey ctxKey = iota
-
-// requestID keeps a sane caller-supplied X-Request-ID or makes one, and
-// returns it on the response.
-func requestID(c *fiber.Ctx) error {
-	id := c.Get(requestIDHeader)
-	if !validRequestID.MatchString(id) {
-		id = uuid.Must(uuid.NewV7()).String()
-	}
-	c.Locals(requestIDKey, id)
-	c.Set(requestIDHeader, id)
-	return c.Next()
-}
-
-// RequestID returns the request's id.
-func RequestID(c *fiber.Ctx) string {
-	if id, ok := c.Locals(requestIDKey).(string); ok {
-		return id
-	}
-	id := uuid.Must(uuid.NewV7()).String()
-	c.Locals(requestIDKey, id)
-	c.Set(requestIDHeader, id)
-	return id
-}
-
-// deadline bounds the handler's context (c.UserContext) by d.
-func deadline(d time.Duration) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		ctx, cancel := context.WithTimeout(c.UserContext(), d)
-		defer cancel()
-		c.SetUserContext(ctx)
-		return c.Next()
-	}
-}
 
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c *fiber.Ctx, err error) error {
