@@ -14,9 +14,11 @@ import (
 // prediction encoding/json reads back from its JSON record (today's log
 // format before the binary record): the same ids, documents (compacted and
 // escaped as encoding/json writes them), latency and instant. It checks
-// too that DecodeEvent still reads that JSON record to the same value.
+// too that DecodeEvent still reads that JSON record to the same value, and
+// that AppendJSON writes what encoding/json does.
 func samePrediction(t *testing.T, p Prediction) {
 	t.Helper()
+	sameAsMarshal(t, p)
 	old, wantErr := json.Marshal(p)
 	rec, gotErr := EncodeEvent(p)
 	if (gotErr == nil) != (wantErr == nil) {

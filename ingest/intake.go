@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"encoding/json"
-	"net/http"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -48,7 +47,7 @@ func logOne[R any, E public, PR request[R, E]](a *API, c *fiber.Ctx, kind string
 	if err := a.appendRecords(c, []eventlog.Record{rec}); err != nil {
 		return err
 	}
-	return c.Status(http.StatusCreated).JSON(withoutOrg(e))
+	return answerEvent(c, e)
 }
 
 // logRecord makes r's event and encodes it for the log under kind, keyed

@@ -70,10 +70,13 @@ func isObject(raw json.RawMessage) bool {
 // emptyObject is raw, or {} when it is missing or null.
 func emptyObject(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || string(raw) == "null" {
-		return json.RawMessage("{}")
+		return emptyDocument
 	}
 	return raw
 }
+
+// emptyDocument is {}, shared: an event's documents are never written to.
+var emptyDocument = json.RawMessage("{}")
 
 func orEmpty(m map[string]any) map[string]any {
 	if m == nil {

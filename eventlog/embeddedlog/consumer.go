@@ -120,11 +120,11 @@ func (c *Consumer) Poll(ctx context.Context) ([]eventlog.Message, error) {
 // start reads the group's committed offset and registers the group, so
 // that retention keeps what it has not committed.
 func (c *Consumer) start(ctx context.Context) error {
-	err := c.l.do(ctx, &job{fn: func(ctx context.Context, conn *sql.Conn) error {
+	err := c.l.do(ctx, fnJob(func(ctx context.Context, conn *sql.Conn) error {
 		_, err := conn.ExecContext(ctx, `INSERT INTO group_offsets (consumer_group, committed, updated_at)
 			VALUES (?, 0, ?) ON CONFLICT (consumer_group) DO NOTHING`, c.group, time.Now().UnixMilli())
 		return err
-	}}, "poll: register group")
+	}), "poll: register group")
 	if err != nil {
 		return err
 	}
@@ -262,13 +262,13 @@ func (c *Consumer) commit(ctx context.Context, pos int64) error {
 	if pos <= c.committed {
 		return nil
 	}
-	err := c.l.do(ctx, &job{fn: func(ctx context.Context, conn *sql.Conn) error {
+	err := c.l.do(ctx, fnJob(func(ctx context.Context, conn *sql.Conn) error {
 		_, err := conn.ExecContext(ctx, `INSERT INTO group_offsets (consumer_group, committed, updated_at)
 			VALUES (?, ?, ?) ON CONFLICT (consumer_group) DO UPDATE
 			SET committed = excluded.committed, updated_at = excluded.updated_at
 			WHERE excluded.committed > group_offsets.committed`, c.group, pos, time.Now().UnixMilli())
 		return err
-	}}, "commit")
+	}), "commit")
 	if err != nil {
 		return err
 	}

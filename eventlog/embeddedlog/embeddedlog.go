@@ -253,7 +253,9 @@ func (l *Log) Append(ctx context.Context, recs []eventlog.Record) error {
 			return fmt.Errorf("embeddedlog: append: record %d: unknown kind %q", i, recs[i].Kind)
 		}
 	}
-	return l.do(ctx, &job{recs: recs}, "append")
+	j := newJob()
+	j.recs = recs
+	return l.do(ctx, j, "append")
 }
 
 // A job is one caller's share of a group commit: records to insert, or a
@@ -264,6 +266,30 @@ type job struct {
 	fn    func(ctx context.Context, c *sql.Conn) error
 	done  chan error
 	state atomic.Int32 // queued, taken or abandoned
+}
+
+// jobPool keeps the jobs done with, each with its channel: a job and its
+// channel were three allocations an Append.
+var jobPool = sync.Pool{New: func() any { return &job{done: make(chan error, 1)} }}
+
+// newJob returns an empty queued job.
+func newJob() *job { return jobPool.Get().(*job) }
+
+// fnJob returns a job that runs fn in the writer's transaction.
+func fnJob(fn func(ctx context.Context, c *sql.Conn) error) *job {
+	j := newJob()
+	j.fn = fn
+	return j
+}
+
+// release gives j back once neither its caller nor the writer holds it:
+// it never reached the queue, or the writer has sent its one outcome and
+// it was received. An abandoned job is left to the GC, since the writer
+// may still look at its state.
+func (j *job) release() {
+	j.ctx, j.recs, j.fn = nil, nil, nil
+	j.state.Store(queued)
+	jobPool.Put(j)
 }
 
 // States of a job: the writer takes a queued job, or its caller abandons
@@ -278,16 +304,18 @@ const (
 // errClosed is the cause of every error after Close.
 var errClosed = errors.New("log closed")
 
-// do queues j for the writer and waits for its outcome.
+// do queues j, a newJob, for the writer and waits for its outcome; j is
+// released.
 func (l *Log) do(ctx context.Context, j *job, op string) error {
 	if err := ctx.Err(); err != nil {
+		j.release()
 		return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, err)
 	}
 	j.ctx = ctx
-	j.done = make(chan error, 1)
 	l.mu.Lock()
 	if l.closed {
 		l.mu.Unlock()
+		j.release()
 		return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, errClosed)
 	}
 	l.queue = append(l.queue, j)
@@ -296,22 +324,21 @@ func (l *Log) do(ctx context.Context, j *job, op string) error {
 	case l.kick <- struct{}{}:
 	default:
 	}
+	var err error
 	select {
-	case err := <-j.done:
-		if err != nil {
-			return fmt.Errorf("embeddedlog: %s: %w", op, err)
-		}
-		return nil
+	case err = <-j.done:
 	case <-ctx.Done():
 		if j.state.CompareAndSwap(queued, abandoned) {
 			return fmt.Errorf("embeddedlog: %s: %w: %w", op, eventlog.ErrUnavailable, ctx.Err())
 		}
 		// The writer holds the job: its transaction ends soon.
-		if err := <-j.done; err != nil {
-			return fmt.Errorf("embeddedlog: %s: %w", op, err)
-		}
-		return nil
+		err = <-j.done
 	}
+	j.release()
+	if err != nil {
+		return fmt.Errorf("embeddedlog: %s: %w", op, err)
+	}
+	return nil
 }
 
 // writer runs the group commits until Close, then drains the queue.

@@ -29,7 +29,7 @@ func (l *Log) Trim(ctx context.Context) (int64, error) {
 	var total int64
 	for {
 		var n int64
-		err := l.do(ctx, &job{fn: func(ctx context.Context, c *sql.Conn) error {
+		err := l.do(ctx, fnJob(func(ctx context.Context, c *sql.Conn) error {
 			res, err := c.ExecContext(ctx, `DELETE FROM events WHERE seq IN
 				(SELECT seq FROM events WHERE seq <= ? ORDER BY seq LIMIT ?)`, upTo.Int64, l.opts.TrimChunk)
 			if err != nil {
@@ -37,7 +37,7 @@ func (l *Log) Trim(ctx context.Context) (int64, error) {
 			}
 			n, err = res.RowsAffected()
 			return err
-		}}, "trim")
+		}), "trim")
 		if err != nil {
 			return total, err
 		}
@@ -52,10 +52,10 @@ func (l *Log) Trim(ctx context.Context) (int64, error) {
 // longer waits for it: for a group that will not read again. Errors wrap
 // eventlog.ErrUnavailable and are retryable.
 func (l *Log) DeleteGroup(ctx context.Context, group string) error {
-	return l.do(ctx, &job{fn: func(ctx context.Context, c *sql.Conn) error {
+	return l.do(ctx, fnJob(func(ctx context.Context, c *sql.Conn) error {
 		_, err := c.ExecContext(ctx, `DELETE FROM group_offsets WHERE consumer_group = ?`, group)
 		return err
-	}}, "delete group")
+	}), "delete group")
 }
 
 // trimLoop runs Trim every Options.TrimInterval until Close.

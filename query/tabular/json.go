@@ -1,7 +1,6 @@
 package tabular
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -14,6 +13,7 @@ type jsonWriter struct {
 	w                io.Writer
 	open, sep, close string
 	started          bool
+	buf              []byte // the object written last
 }
 
 // newJSONArray writes one JSON array: what POST /predictions/query has
@@ -31,10 +31,11 @@ func (j *jsonWriter) Begin() error { return j.write(j.open) }
 
 func (j *jsonWriter) Write(p eventlog.Prediction) error {
 	p.OrgID = ""
-	b, err := json.Marshal(p)
+	b, err := p.AppendJSON(j.buf[:0])
 	if err != nil {
 		return fmt.Errorf("encode prediction %s: %w", p.PredictionID, err)
 	}
+	j.buf = b
 	if j.started {
 		if err := j.write(j.sep); err != nil {
 			return err

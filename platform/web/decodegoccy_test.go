@@ -1,0 +1,28 @@
+package web
+
+import "testing"
+
+// TestDecodeGoccyRefusesUnknownFields: goccy's Unmarshal with
+// disallowUnknownFields refuses a key that names no field, nested too, and
+// takes the fields there are.
+func TestDecodeGoccyRefusesUnknownFields(t *testing.T) {
+	type inner struct {
+		A int `json:"a"`
+	}
+	type doc struct {
+		In inner `json:"in"`
+		B  int   `json:"b"`
+	}
+	for body, wantErr := range map[string]bool{
+		`{"in":{"a":1},"b":2}`: false,
+		`{"c":1}`:              true,
+		`{"in":{"z":1}}`:       true,
+		`{"b":2} x`:            true,
+		`{"b":2} `:             false,
+	} {
+		var v doc
+		if err := decodeGoccy([]byte(body), &v); (err != nil) != wantErr {
+			t.Errorf("%s: got error %v, want one: %v", body, err, wantErr)
+		}
+	}
+}
