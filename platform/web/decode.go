@@ -147,12 +147,22 @@ func DecodeBytes(body []byte, v any) error {
 // does with encoding/json. Strings are copied out of the body (goccy's
 // default), which fiber reuses after the request.
 //
-// It decodes the whole body at once (Unmarshal, on a context goccy pools),
-// where a Decoder over a reader cost six allocations a request; the one
-// value and nothing but whitespace after it, as DecodeOne checks.
+// A body of up to maxUnmarshalBody is decoded at once (Unmarshal, on a
+// context goccy pools), where a Decoder over a reader cost six allocations
+// a request; the one value and nothing but whitespace after it, as
+// DecodeOne checks. A larger body goes through a Decoder: Unmarshal copies
+// the body into a buffer its pooled context keeps, and a context that held
+// a 50 MB drift body would keep that buffer for as long as small requests
+// kept reusing it.
 func decodeGoccy(body []byte, v any) error {
+	if len(body) > maxUnmarshalBody {
+		return DecodeOne(gojson.NewDecoder(bytes.NewReader(body)), v)
+	}
 	return gojson.UnmarshalWithOption(body, v, disallowUnknownFields)
 }
+
+// maxUnmarshalBody is the largest body decodeGoccy decodes with Unmarshal.
+const maxUnmarshalBody = 64 << 10
 
 // disallowUnknownFields makes goccy's Unmarshal refuse a key that matches
 // no field, as Decoder.DisallowUnknownFields does: goccy exports the
