@@ -84,3 +84,31 @@ func FuzzAppendJSON(f *testing.F) {
 		sameAsMarshal(t, p)
 	})
 }
+
+// BenchmarkAppendJSON writes one prediction as the 201 answer and the JSON
+// exports do, beside encoding/json.Marshal of the same value (the
+// baseline of the same run).
+func BenchmarkAppendJSON(b *testing.B) {
+	lat := 3.25
+	p := Prediction{ModelID: "0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b", PredictionID: "0193a5b2-7c4d-7e8f-9a0b-1c2d3e4f5a6c",
+		InputData:  json.RawMessage(`{"age":42,"income":52000.5,"tenure_months":18,"plan":"premium","region":"eu-west-1"}`),
+		OutputData: json.RawMessage(`{"prediction":1,"probability":0.8731}`), LatencyMS: &lat,
+		Metadata: json.RawMessage(`{"request_id":"req-00000042"}`), Timestamp: time.Now().UTC()}
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := json.Marshal(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("AppendJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 512)
+		for b.Loop() {
+			if _, err := p.AppendJSON(buf[:0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
