@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"net/http"
-	"sync"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -33,38 +32,25 @@ func withoutOrg[E public](e E) any {
 
 // answerEvent answers 201 with e as the API shows it, without the
 // organization: a prediction written by eventlog.Prediction.AppendJSON
-// into a pooled buffer, which the response copies (the hottest answer of
-// the API, without reflection or allocation), the others by Fiber's
-// encoder.
+// straight into the response's body buffer, which fasthttp pools (the
+// hottest answer of the API, without reflection or allocation), the
+// others by Fiber's encoder.
 func answerEvent[E public](c *fiber.Ctx, e E) error {
 	p, ok := any(&e).(*eventlog.Prediction)
 	if !ok {
 		return c.Status(http.StatusCreated).JSON(withoutOrg(e))
 	}
 	p.OrgID = ""
-	buf := predictionAnswers.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= maxPooledAnswer {
-			predictionAnswers.Put(buf)
-		}
-	}()
-	b, err := p.AppendJSON((*buf)[:0])
+	resp := c.Response()
+	b, err := p.AppendJSON(resp.SwapBody(nil)[:0])
 	if err != nil {
 		return err
 	}
-	*buf = b
+	resp.SwapBody(b)
+	resp.Header.SetContentType(fiber.MIMEApplicationJSON)
 	c.Status(http.StatusCreated)
-	c.Response().Header.SetContentType(fiber.MIMEApplicationJSON)
-	c.Response().SetBody(b)
 	return nil
 }
-
-// maxPooledAnswer bounds the buffers kept for answers: one grown past it
-// by a large prediction is left to the GC.
-const maxPooledAnswer = 64 << 10
-
-// predictionAnswers are the buffers answerEvent writes predictions in.
-var predictionAnswers = sync.Pool{New: func() any { return new([]byte) }}
 
 // record encodes an event of kind for the log, keyed by the caller's
 // organization and the model so that one model's events stay in order.

@@ -78,8 +78,9 @@ const maxKeyCache = 10_000
 
 // Allow counts one request by subject under r and reports whether it may
 // proceed. The Limiter keeps subject: it must not alias a buffer that is
-// reused (such as a string Fiber makes over its request). An error wrapping ErrUnavailable means the Store failed; any other
-// error means r is invalid (Limit < 1 or Window <= 0).
+// reused (such as a string Fiber makes over its request). An error
+// wrapping ErrUnavailable means the Store failed; any other error means r
+// is invalid (Limit < 1 or Window <= 0).
 func (l *Limiter) Allow(ctx context.Context, r Rule, subject string) (Decision, error) {
 	if r.Limit < 1 || r.Window <= 0 {
 		return Decision{}, fmt.Errorf("ratelimit: invalid rule %q: limit %d, window %v", r.Name, r.Limit, r.Window)
@@ -257,8 +258,8 @@ func (l *Limiter) windowKeys(rule, subject string, idx int64) (prev, cur string)
 }
 
 // windowKey returns the Store key counting the requests of prefix+subject
-// under rule in the fixed window idx. The name's length keeps names and subjects that
-// contain colons from colliding. The braces make the keys of one rule and
+// under rule in the fixed window idx. The name's length keeps names and
+// subjects that contain colons from colliding. The braces make the keys of one rule and
 // subject a Redis Cluster hash tag: whatever the first "{...}" of a key
 // holds, it is the same in every window's key, so a Slider's two keys
 // live in one slot.

@@ -30,17 +30,10 @@ type tick struct {
 	until  time.Time
 }
 
-// handler is the middleware. A request whose context is not the
-// background one (set by a middleware before it) gets a context of its
-// own, derived from that one.
+// handler is the middleware. NewApp installs it ahead of any middleware
+// that could set a context of its own, so the handler's context derives
+// from the background alone.
 func (s *deadlines) handler(c *fiber.Ctx) error {
-	parent := c.UserContext()
-	if parent != context.Background() {
-		ctx, cancel := context.WithTimeout(parent, s.d)
-		defer cancel()
-		c.SetUserContext(ctx)
-		return c.Next()
-	}
 	c.SetUserContext(s.context(time.Now()))
 	return c.Next()
 }

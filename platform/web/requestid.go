@@ -17,12 +17,10 @@ const requestIDHeader = "X-Request-ID"
 // kept (RequestID reads it back), so a request that ends well allocates
 // nothing for its id.
 func requestID(c *fiber.Ctx) error {
-	h := &c.Response().Header
 	if id := c.Request().Header.Peek(requestIDHeader); validRequestID(id) {
-		h.SetBytesV(requestIDHeader, id)
+		c.Response().Header.SetBytesV(requestIDHeader, id)
 	} else {
-		var buf [36]byte
-		h.SetBytesV(requestIDHeader, newRequestID(&buf, time.Now()))
+		setNewRequestID(c)
 	}
 	return c.Next()
 }
@@ -30,14 +28,18 @@ func requestID(c *fiber.Ctx) error {
 // RequestID returns the request's id, making one when the request has
 // none yet (an answer the server gave before the middleware ran).
 func RequestID(c *fiber.Ctx) string {
-	h := &c.Response().Header
-	if id := h.Peek(requestIDHeader); len(id) > 0 {
-		return string(id)
+	id := c.Response().Header.Peek(requestIDHeader)
+	if len(id) == 0 {
+		setNewRequestID(c)
+		id = c.Response().Header.Peek(requestIDHeader)
 	}
-	var buf [36]byte
-	id := newRequestID(&buf, time.Now())
-	h.SetBytesV(requestIDHeader, id)
 	return string(id)
+}
+
+// setNewRequestID gives the response a new request id.
+func setNewRequestID(c *fiber.Ctx) {
+	var buf [36]byte
+	c.Response().Header.SetBytesV(requestIDHeader, newRequestID(&buf, time.Now()))
 }
 
 // validRequestID reports whether a caller's id is 1 to 64 characters of
