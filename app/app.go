@@ -58,9 +58,12 @@ type App struct {
 	// metricsListener serves /metrics alone, when configured.
 	metricsListener net.Listener
 
-	checks   []check
-	services []service
-	closers  []func() error
+	// checks are the critical readiness checks, degradable those whose
+	// failure the roles work around (readiness.go).
+	checks     []check
+	degradable []check
+	services   []service
+	closers    []func() error
 
 	// skew moves the process's clock (nanoseconds ahead of the system
 	// clock): always 0 outside this package's tests, which set it to move
@@ -90,6 +93,7 @@ type service struct {
 // error, whatever was opened is closed again.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, metrics: telemetry.NewMetrics()}
+	a.metrics.Registry.MustRegister(newEngineUp(a))
 	var m modules.Manager
 	a.register(&m)
 	if err := m.Init(ctx, cfg.Roles...); err != nil {

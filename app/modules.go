@@ -102,7 +102,7 @@ func (a *App) initLimits(ctx context.Context) error {
 	if err := ping(ctx); err != nil {
 		return err
 	}
-	a.checks = append(a.checks, check{"limits:redis", ping})
+	a.degradable = append(a.degradable, check{"limits:redis", ping})
 	a.limits = redisstore.New(client, a.cfg.RedisPrefix)
 	return nil
 }
@@ -128,7 +128,7 @@ func (a *App) initClickHouse(context.Context) error {
 	}
 	a.analytics = store
 	a.closers = append(a.closers, conn.Close)
-	a.checks = append(a.checks, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})
+	a.degradable = append(a.degradable, check{"analytics:clickhouse", func(ctx context.Context) error { return clickhouse.Check(ctx, conn) }})
 	return nil
 }
 
@@ -140,7 +140,8 @@ func (a *App) initHTTP(context.Context) error {
 	opts := web.Options{BodyLimit: a.cfg.BodyLimit, Timeout: a.cfg.RequestTimeout, Logger: a.log}
 	a.http = web.NewApp(opts)
 	a.http.Use(a.metrics.Middleware(a.log))
-	a.http.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	a.http.Get("/livez", a.livez)
+	a.http.Get("/healthz", a.livez) // the name before /livez
 	a.http.Get("/readyz", a.readyz)
 	access := telemetry.Access{Token: a.cfg.MetricsToken}
 	if a.cfg.MetricsAddr == "" {
@@ -440,22 +441,4 @@ func Routes(apis ...Router) []web.Route {
 		routes = append(routes, api.Routes()...)
 	}
 	return routes
-}
-
-// readyz answers 200 when every check passes and 503 naming the failures.
-func (a *App) readyz(c *fiber.Ctx) error {
-	ctx, cancel := context.WithTimeout(c.UserContext(), 3*time.Second)
-	defer cancel()
-	status, ready := map[string]string{}, true
-	for _, ch := range a.checks {
-		if err := ch.fn(ctx); err != nil {
-			status[ch.name], ready = "error: "+err.Error(), false
-			continue
-		}
-		status[ch.name] = "ok"
-	}
-	if !ready {
-		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "not ready", "checks": status})
-	}
-	return c.JSON(fiber.Map{"status": "ready", "checks": status})
 }

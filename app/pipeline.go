@@ -112,7 +112,7 @@ func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
 	}
 	a.analytics = s
 	a.closers = append(a.closers, s.Close)
-	a.checks = append(a.checks, check{"analytics:sqlite", s.Ping})
+	a.degradable = append(a.degradable, check{"analytics:sqlite", s.Ping})
 	return nil
 }
 

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/platform/config"
@@ -25,8 +27,9 @@ func keygen(stdout, stderr io.Writer) int {
 }
 
 // health asks the local server's /readyz, for container health checks
-// where no shell or curl exists: exit 0 when it answers 200, 1 otherwise.
-// The address is VIGIL_ADDR's port on loopback, or args[0] when given.
+// where no shell or curl exists: exit 0 when it answers 200 (ready, or
+// ready with degraded engines, which it names), 1 otherwise. The address
+// is VIGIL_ADDR's port on loopback, or args[0] when given.
 func health(args []string, stdout, stderr io.Writer) int {
 	addr := config.Getenv("VIGIL_ADDR")
 	if len(args) > 0 {
@@ -40,26 +43,60 @@ func health(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vigil health: %v\n", err)
 		return 1
 	}
+	code, body, err := askReady(url + "?verbose")
+	if err != nil {
+		fmt.Fprintf(stderr, "vigil health: %v\n", err)
+		return 1
+	}
+	if code != http.StatusOK {
+		fmt.Fprintf(stderr, "vigil health: %s answered %d: %s\n", url, code, body.summary(false))
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %s%s\n", body.Status, url, body.summary(true))
+	return 0
+}
+
+// readiness is /readyz?verbose's answer.
+type readiness struct {
+	Status string `json:"status"`
+	Checks []struct {
+		Name   string `json:"name"`
+		State  string `json:"state"`
+		Reason string `json:"reason"`
+	} `json:"checks"`
+}
+
+// summary names the checks that did not pass, degraded ones only when
+// degraded is true.
+func (r readiness) summary(degraded bool) string {
+	var s strings.Builder
+	for _, c := range r.Checks {
+		if c.State == "ok" || degraded != (c.State == "degraded") {
+			continue
+		}
+		fmt.Fprintf(&s, "; %s %s: %s", c.Name, c.State, c.Reason)
+	}
+	return s.String()
+}
+
+// askReady GETs url within 3 seconds and reads its answer.
+func askReady(url string) (int, readiness, error) {
+	var r readiness
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "vigil health: %v\n", err)
-		return 1
+		return 0, r, err
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		fmt.Fprintf(stderr, "vigil health: %v\n", err)
-		return 1
+		return 0, r, err
 	}
 	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 4<<10))
-	if res.StatusCode != http.StatusOK {
-		fmt.Fprintf(stderr, "vigil health: %s answered %d: %s\n", url, res.StatusCode, body)
-		return 1
+	if err := json.NewDecoder(io.LimitReader(res.Body, 64<<10)).Decode(&r); err != nil {
+		return 0, r, fmt.Errorf("%s answered %d without its JSON: %w", url, res.StatusCode, err)
 	}
-	fmt.Fprintf(stdout, "ready: %s\n", url)
-	return 0
+	return res.StatusCode, r, nil
 }
 
 // readyURL is the /readyz URL of a listen address, an unspecified host

@@ -65,4 +65,14 @@ func TestHealth(t *testing.T) {
 	if code := run([]string{"health"}, &out, &errs); code != 0 {
 		t.Fatalf("vigil health with VIGIL_ADDR=%s: got exit %d, want 0", addr, code)
 	}
+
+	// An API replica whose analytical store is unreachable still ingests:
+	// healthy, naming the degraded engine.
+	p = startVigil(t, buildVigil(t), t.TempDir(), "VIGIL_ROLES=api", "VIGIL_CLICKHOUSE_URL=clickhouse://"+closed+"/default")
+	addr = p.waitFor(t, "listening")["addr"].(string)
+	out.Reset()
+	if code := run([]string{"health", addr}, &out, &errs); code != 0 || !strings.Contains(out.String(), "degraded") ||
+		!strings.Contains(out.String(), "analytics:clickhouse degraded") {
+		t.Fatalf("vigil health %s (ClickHouse down): got exit %d %q, want 0 naming analytics:clickhouse degraded", addr, code, out.String())
+	}
 }
