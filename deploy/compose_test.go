@@ -49,6 +49,9 @@ func TestCompose(t *testing.T) {
 		if tag := s.Image[strings.LastIndex(s.Image, ":")+1:]; !strings.Contains(s.Image, ":") || tag == "latest" {
 			t.Errorf("%s: got image %q, want a pinned tag", name, s.Image)
 		}
+		if strings.HasPrefix(s.Image, "yandex/") {
+			t.Errorf("%s: got image %q, want clickhouse/clickhouse-server (the yandex/ name is deprecated)", name, s.Image)
+		}
 		for dep, cond := range s.DependsOn {
 			if _, ok := c.Services[dep]; !ok {
 				t.Errorf("%s depends on %s: got no such service", name, dep)

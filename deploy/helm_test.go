@@ -28,7 +28,11 @@ var required = []string{
 	"engines.clickhouseURL=clickhouse://vigil:pw@ch:9000/vigil",
 	"engines.redisURL=redis://:pw@redis:6379/0",
 	"secrets.adminPassword=a long passphrase of the operator",
+	"secrets.masterKey=" + masterKey,
 }
+
+// masterKey is a key line as vigil keygen prints it, of these tests only.
+const masterKey = "20261207-52be:mNSyua1ZvZX79WMeRoxar44dS4JOn947xvwa4WE+xyU="
 
 // helm runs the helm that engines.sh built with args; it returns stdout,
 // or the error with stderr.
@@ -43,14 +47,21 @@ func helm(t *testing.T, args ...string) (string, error) {
 	return out.String(), nil
 }
 
-// render is `helm template` of the chart with sets, as Kubernetes objects.
-func render(t *testing.T, sets ...string) []object {
+// template is `helm template` of the chart with sets: the manifests, or
+// the error saying why the chart refused.
+func template(t *testing.T, sets ...string) (string, error) {
 	t.Helper()
 	args := []string{"template", "rel", chart, "--namespace", "monitoring", "--kube-version", kubeVersion}
 	for _, s := range sets {
 		args = append(args, "--set", s)
 	}
-	out, err := helm(t, args...)
+	return helm(t, args...)
+}
+
+// render is `helm template` of the chart with sets, as Kubernetes objects.
+func render(t *testing.T, sets ...string) []object {
+	t.Helper()
+	out, err := template(t, sets...)
 	if err != nil {
 		t.Fatalf("helm template %v: %v", sets, err)
 	}
@@ -86,9 +97,22 @@ type object struct {
 		Selector struct {
 			MatchLabels map[string]string `yaml:"matchLabels"`
 		} `yaml:"selector"`
+		Endpoints []struct {
+			Port          string `yaml:"port"`
+			Authorization *struct {
+				Credentials struct {
+					Name string `yaml:"name"`
+					Key  string `yaml:"key"`
+				} `yaml:"credentials"`
+			} `yaml:"authorization"`
+		} `yaml:"endpoints"`
+		Ports []struct {
+			Name string `yaml:"name"`
+		} `yaml:"ports"`
 		Template struct {
 			Metadata struct {
-				Labels map[string]string `yaml:"labels"`
+				Labels      map[string]string `yaml:"labels"`
+				Annotations map[string]string `yaml:"annotations"`
 			} `yaml:"metadata"`
 			Spec podSpec `yaml:"spec"`
 		} `yaml:"template"`
@@ -107,8 +131,12 @@ type podSpec struct {
 			ConfigMapRef *struct{ Name string } `yaml:"configMapRef"`
 			SecretRef    *struct{ Name string } `yaml:"secretRef"`
 		} `yaml:"envFrom"`
+		Ports []struct {
+			Name string `yaml:"name"`
+		} `yaml:"ports"`
 		ReadinessProbe  probe `yaml:"readinessProbe"`
 		LivenessProbe   probe `yaml:"livenessProbe"`
+		StartupProbe    probe `yaml:"startupProbe"`
 		SecurityContext struct {
 			ReadOnlyRootFilesystem   bool  `yaml:"readOnlyRootFilesystem"`
 			AllowPrivilegeEscalation *bool `yaml:"allowPrivilegeEscalation"`
@@ -150,7 +178,8 @@ func TestHelmLint(t *testing.T) {
 }
 
 // TestHelmTemplate renders the chart as an operator would install it and
-// checks what runs: two Deployments scaled apart, probes on /readyz, the
+// checks what runs: two Deployments scaled apart, readiness on /readyz
+// and liveness on /livez, a Service for each role, the
 // secrets from a Secret, non-root pods, and only variables Vigil reads.
 func TestHelmTemplate(t *testing.T) {
 	objs := render(t, append(required, "api.replicas=3", "processor.replicas=5", "env.VIGIL_LOG_LEVEL=debug")...)
@@ -174,8 +203,9 @@ func TestHelmTemplate(t *testing.T) {
 		if strings.Join(c.Args, " ") != "serve --roles "+role {
 			t.Errorf("%s: got args %q, want serve --roles %s", role, c.Args, role)
 		}
-		if c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe.HTTPGet.Path != "/healthz" {
-			t.Errorf("%s: got readiness %q liveness %q, want /readyz and /healthz", role, c.ReadinessProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path)
+		if c.ReadinessProbe.HTTPGet.Path != "/readyz" || c.LivenessProbe.HTTPGet.Path != "/livez" || c.StartupProbe.HTTPGet.Path != "/livez" {
+			t.Errorf("%s: got readiness %q liveness %q startup %q, want /readyz, /livez, /livez", role,
+				c.ReadinessProbe.HTTPGet.Path, c.LivenessProbe.HTTPGet.Path, c.StartupProbe.HTTPGet.Path)
 		}
 		if !c.SecurityContext.ReadOnlyRootFilesystem || c.SecurityContext.AllowPrivilegeEscalation == nil || *c.SecurityContext.AllowPrivilegeEscalation {
 			t.Errorf("%s: got container security %+v, want a read-only root and no privilege escalation", role, c.SecurityContext)
@@ -216,18 +246,83 @@ func TestHelmTemplate(t *testing.T) {
 			t.Errorf("ConfigMap: got %s in the clear, want it in the Secret only", k)
 		}
 	}
-	if _, err := secretbox.Parse(secret.StringData["VIGIL_MASTER_KEY"]); err != nil {
-		t.Errorf("Secret: got a generated master key Vigil cannot read: %v", err)
+	if got := secret.StringData["VIGIL_MASTER_KEY"]; got != masterKey {
+		t.Errorf("Secret: got master key %q, want the one given", got)
+	}
+	if _, err := secretbox.Parse(masterKey); err != nil {
+		t.Errorf("the tests' master key: %v", err)
 	}
 	if secret.Metadata.Annotations["helm.sh/resource-policy"] != "keep" {
 		t.Errorf("Secret: got annotations %v, want it kept on uninstall (it holds the master key)", secret.Metadata.Annotations)
 	}
-	svc := find(objs, "Service")["rel-vigil"]
-	if svc.Kind == "" {
-		t.Fatalf("got no Service rel-vigil")
+	svcs := find(objs, "Service")
+	for name, role := range map[string]string{"rel-vigil": "api", "rel-vigil-processor": "processor"} {
+		if got := svcs[name].Metadata.Labels["app.kubernetes.io/component"]; got != role {
+			t.Errorf("got Services %v, %s of component %q, want one of %s", keys(svcs), name, got, role)
+		}
 	}
 	if n := len(find(objs, "PodDisruptionBudget")); n != 2 {
 		t.Errorf("got %d PodDisruptionBudgets, want one per role", n)
+	}
+}
+
+// TestHelmRendersTheSame: rendered without a cluster, as Argo CD does,
+// the chart gives the same manifests every time: it never draws a key.
+func TestHelmRendersTheSame(t *testing.T) {
+	for _, sets := range [][]string{required, {"engines.kafkaBrokers=kafka:9092", "secrets.existingSecret=vigil-prod"}} {
+		first, err := template(t, sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := template(t, sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != second {
+			t.Errorf("%v: got two renderings that differ, want the same bytes", sets)
+		}
+	}
+}
+
+// TestHelmMetrics: the ServiceMonitor scrapes both roles' Services with
+// the Secret's metrics token by default, or the open metrics listener,
+// whose port the pods announce in scrape annotations.
+func TestHelmMetrics(t *testing.T) {
+	objs := render(t, append(required, "metrics.serviceMonitor.enabled=true", "secrets.metricsToken=scrape-me")...)
+	sm, ok := find(objs, "ServiceMonitor")["rel-vigil"]
+	if !ok || len(sm.Spec.Endpoints) != 1 {
+		t.Fatalf("got ServiceMonitors %v, want rel-vigil with one endpoint", keys(find(objs, "ServiceMonitor")))
+	}
+	e := sm.Spec.Endpoints[0]
+	if e.Port != "http" || e.Authorization == nil || e.Authorization.Credentials.Name != "rel-vigil" ||
+		e.Authorization.Credentials.Key != "VIGIL_METRICS_TOKEN" {
+		t.Errorf("got endpoint %+v, want port http with the token from Secret rel-vigil key VIGIL_METRICS_TOKEN", e)
+	}
+	if got := find(objs, "Secret")["rel-vigil"].StringData["VIGIL_METRICS_TOKEN"]; got != "scrape-me" {
+		t.Errorf("got Secret VIGIL_METRICS_TOKEN %q, want scrape-me", got)
+	}
+
+	objs = render(t, append(required, "metrics.serviceMonitor.enabled=true", "metrics.listener.enabled=true")...)
+	if e := find(objs, "ServiceMonitor")["rel-vigil"].Spec.Endpoints; len(e) != 1 || e[0].Port != "metrics" || e[0].Authorization != nil {
+		t.Errorf("got endpoints %+v, want port metrics without a token", e)
+	}
+	if got := find(objs, "ConfigMap")["rel-vigil"].Data["VIGIL_METRICS_ADDR"]; got != "0.0.0.0:9090" {
+		t.Errorf("got VIGIL_METRICS_ADDR %q, want 0.0.0.0:9090", got)
+	}
+	for name, d := range find(objs, "Deployment") {
+		a := d.Spec.Template.Metadata.Annotations
+		if a["prometheus.io/scrape"] != "true" || a["prometheus.io/port"] != "9090" {
+			t.Errorf("%s: got annotations %v, want prometheus.io/scrape and port 9090", name, a)
+		}
+	}
+	for name, svc := range find(objs, "Service") {
+		var metrics bool
+		for _, p := range svc.Spec.Ports {
+			metrics = metrics || p.Name == "metrics"
+		}
+		if !metrics {
+			t.Errorf("%s: got no port metrics, want one", name)
+		}
 	}
 }
 
@@ -249,13 +344,10 @@ func TestHelmExistingSecret(t *testing.T) {
 	}
 }
 
-// TestHelmExportsVolume: generated exports on a shared claim when asked,
-// mounted by the API pods only.
+// TestHelmExportsVolume: by default generated exports are on a shared
+// ReadWriteMany claim that the API pods mount (never an emptyDir of each
+// replica); with a bucket, no claim.
 func TestHelmExportsVolume(t *testing.T) {
-	objs := render(t, append(required, "api.exports.create=true")...)
-	if _, ok := find(objs, "PersistentVolumeClaim")["rel-vigil-exports"]; !ok {
-		t.Fatalf("got no PersistentVolumeClaim rel-vigil-exports")
-	}
 	claim := func(d object) string {
 		for _, v := range d.Spec.Template.Spec.Volumes {
 			if v.Name == "data" && v.PersistentVolumeClaim != nil {
@@ -264,12 +356,31 @@ func TestHelmExportsVolume(t *testing.T) {
 		}
 		return ""
 	}
+	objs := render(t, required...)
+	if _, ok := find(objs, "PersistentVolumeClaim")["rel-vigil-exports"]; !ok {
+		t.Fatalf("got no PersistentVolumeClaim rel-vigil-exports by default")
+	}
 	deps := find(objs, "Deployment")
 	if got := claim(deps["rel-vigil-api"]); got != "rel-vigil-exports" {
 		t.Errorf("api: got data claim %q, want rel-vigil-exports", got)
 	}
 	if got := claim(deps["rel-vigil-processor"]); got != "" {
 		t.Errorf("processor: got data claim %q, want none", got)
+	}
+
+	objs = render(t, append(required, "api.exports.s3.endpoint=https://s3.example.com", "api.exports.s3.bucket=reports",
+		"api.exports.s3.accessKeyID=AKID", "api.exports.s3.secretAccessKey=SECRET")...)
+	if pvcs := find(objs, "PersistentVolumeClaim"); len(pvcs) != 0 {
+		t.Errorf("with a bucket: got claims %v, want none", keys(pvcs))
+	}
+	if got := claim(find(objs, "Deployment")["rel-vigil-api"]); got != "" {
+		t.Errorf("with a bucket: got data claim %q, want none", got)
+	}
+	cm, secret := find(objs, "ConfigMap")["rel-vigil"].Data, find(objs, "Secret")["rel-vigil"].StringData
+	if cm["VIGIL_EXPORT_S3_ENDPOINT"] != "https://s3.example.com" || cm["VIGIL_EXPORT_S3_BUCKET"] != "reports" ||
+		secret["VIGIL_EXPORT_S3_SECRET_ACCESS_KEY"] != "SECRET" || cm["VIGIL_EXPORT_S3_SECRET_ACCESS_KEY"] != "" {
+		t.Errorf("with a bucket: got ConfigMap %v and the secret key %q, want the bucket's settings and its key in the Secret only",
+			cm, secret["VIGIL_EXPORT_S3_SECRET_ACCESS_KEY"])
 	}
 }
 
@@ -282,8 +393,16 @@ func TestHelmRefuses(t *testing.T) {
 		want string
 	}{
 		{"no brokers", []string{"secrets.existingSecret=s"}, "engines.kafkaBrokers is required"},
-		{"no admin password", []string{"engines.kafkaBrokers=k:9092", "engines.postgresURL=postgres://p", "engines.clickhouseURL=clickhouse://c"}, "secrets.adminPassword is required"},
-		{"no postgres", []string{"engines.kafkaBrokers=k:9092", "secrets.adminPassword=x"}, "engines.postgresURL is required"},
+		{"no admin password", []string{"engines.kafkaBrokers=k:9092", "engines.postgresURL=postgres://p", "engines.clickhouseURL=clickhouse://c",
+			"secrets.masterKey=" + masterKey}, "secrets.adminPassword is required"},
+		{"no postgres", []string{"engines.kafkaBrokers=k:9092", "secrets.adminPassword=x", "secrets.masterKey=" + masterKey}, "engines.postgresURL is required"},
+		{"no master key", []string{"engines.kafkaBrokers=k:9092", "engines.postgresURL=postgres://p", "engines.clickhouseURL=clickhouse://c",
+			"secrets.adminPassword=x"}, "secrets.masterKey is required (vigil keygen prints one"},
+		{"replicas without shared exports", []string{"secrets.existingSecret=s", "engines.kafkaBrokers=k:9092", "api.exports.create=false"},
+			"api.exports: 2 API replicas need one store of exports"},
+		{"service monitor without a way in", []string{"engines.kafkaBrokers=k:9092", "engines.postgresURL=postgres://p",
+			"engines.clickhouseURL=clickhouse://c", "secrets.adminPassword=x", "secrets.masterKey=" + masterKey,
+			"metrics.serviceMonitor.enabled=true"}, "metrics.serviceMonitor needs a way in"},
 		{"not a Vigil variable", []string{"secrets.existingSecret=s", "engines.kafkaBrokers=k:9092", "env.LOG_LEVEL=debug"}, "every variable of Vigil starts with VIGIL_"},
 	} {
 		args := []string{"template", "rel", chart, "--kube-version", kubeVersion}

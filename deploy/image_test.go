@@ -115,3 +115,48 @@ func TestImage(t *testing.T) {
 		t.Errorf("vigil version of the image's binary: got %q %v, want vigil image-test", out, err)
 	}
 }
+
+// TestDockerignore: the build context never carries the local data, the
+// history, the binaries or test outputs, and still carries the sources.
+// Patterns are read as docker reads them: from the context's root
+// (the repository), a leading "**/" at any depth.
+func TestDockerignore(t *testing.T) {
+	b, err := os.ReadFile("../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			patterns = append(patterns, strings.TrimPrefix(line, "/"))
+		}
+	}
+	ignored := func(path string) bool {
+		parts := strings.Split(path, "/")
+		for _, p := range patterns {
+			anywhere := strings.HasPrefix(p, "**/")
+			p = strings.TrimPrefix(p, "**/")
+			for i := 1; i <= len(parts); i++ {
+				for j := 0; j < i; j++ {
+					if j > 0 && !anywhere {
+						break
+					}
+					if ok, _ := filepath.Match(p, strings.Join(parts[j:i], "/")); ok {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, path := range []string{".git/config", "bin/vigil", "vigil-data/vigil.db", "vigil", "app/app.test", "cover.out", "dist/x"} {
+		if !ignored(path) {
+			t.Errorf("%s: got it in the build context, want it ignored", path)
+		}
+	}
+	for _, path := range []string{"go.mod", "go.sum", "cmd/vigil/main.go", "deploy/helm/vigil/values.yaml", "web/static/index.html", "schemas/openapi.json"} {
+		if ignored(path) {
+			t.Errorf("%s: got it ignored, want it in the build context", path)
+		}
+	}
+}

@@ -28,6 +28,19 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .role }}
 {{- end -}}
 
+{{/* The claim the API pods keep exports on: empty when they go to a bucket or nowhere shared. */}}
+{{- define "vigil.exportsClaim" -}}
+{{- with .Values.api.exports -}}
+{{- if not .s3.endpoint -}}
+{{- if .existingClaim -}}
+{{- .existingClaim -}}
+{{- else if .create -}}
+{{- printf "%s-exports" (include "vigil.fullname" $) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{/* The Secret the pods read their secrets from. */}}
 {{- define "vigil.secretName" -}}
 {{- .Values.secrets.existingSecret | default (include "vigil.fullname" .) -}}
@@ -55,6 +68,11 @@ metadata:
     {{- if not $root.Values.secrets.existingSecret }}
     checksum/secret: {{ include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum }}
     {{- end }}
+    {{- if $root.Values.metrics.listener.enabled }}
+    prometheus.io/scrape: "true"
+    prometheus.io/port: {{ $root.Values.metrics.listener.port | quote }}
+    prometheus.io/path: /metrics
+    {{- end }}
     {{- with .values.podAnnotations }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
@@ -81,22 +99,29 @@ spec:
       ports:
         - name: http
           containerPort: 8080
+        {{- if $root.Values.metrics.listener.enabled }}
+        - name: metrics
+          containerPort: {{ $root.Values.metrics.listener.port }}
+        {{- end }}
       envFrom:
         - configMapRef:
             name: {{ include "vigil.fullname" $root }}
         - secretRef:
             name: {{ include "vigil.secretName" $root }}
+      # Ready unless the role can do nothing useful (the event log or PostgreSQL unreachable);
+      # a ClickHouse or Redis outage leaves it ready, reported degraded in /readyz?verbose.
       readinessProbe:
         httpGet: {path: /readyz, port: http}
         periodSeconds: 5
         failureThreshold: 3
+      # Alive while the process serves: never restarted for an engine's outage.
       livenessProbe:
-        httpGet: {path: /healthz, port: http}
+        httpGet: {path: /livez, port: http}
         initialDelaySeconds: 10
         periodSeconds: 10
         failureThreshold: 6
       startupProbe:
-        httpGet: {path: /healthz, port: http}
+        httpGet: {path: /livez, port: http}
         periodSeconds: 2
         failureThreshold: 60
       securityContext:
@@ -112,9 +137,10 @@ spec:
     - name: tmp
       emptyDir: {}
     - name: data
-      {{- if and (eq .role "api") (or .values.exports.existingClaim .values.exports.create) }}
+      {{- $claim := include "vigil.exportsClaim" $root }}
+      {{- if and (eq .role "api") $claim }}
       persistentVolumeClaim:
-        claimName: {{ .values.exports.existingClaim | default (printf "%s-exports" (include "vigil.fullname" $root)) }}
+        claimName: {{ $claim }}
       {{- else }}
       emptyDir: {}
       {{- end }}
