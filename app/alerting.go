@@ -139,7 +139,8 @@ func (a *App) initAlerting() error {
 	if err != nil {
 		return err
 	}
-	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookKeys(box), Box: box, SMTP: relay, Clock: a.clock(), Logger: a.log}
+	disp := &channels.Dispatcher{Store: a.store, Guard: guard, Secrets: a.webhookKeys(box), Box: box, SMTP: relay, Clock: a.clock(), Logger: a.log,
+		Attempted: a.metrics.AlertDelivery}
 	ev := &alerting.Evaluator{Ledger: a.store, Readings: a.analytics, Findings: a.store, Clock: a.clock(), Tick: a.cfg.AlertTick,
 		Settle: a.cfg.AlertSettle, Landing: a.landing, Metrics: alerting.NewMetrics(a.metrics.Registry), Logger: a.log,
 		Outbox: func(r alerts.Rule, in alerts.Instance, event string) ([]alerts.Delivery, error) {

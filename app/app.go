@@ -10,6 +10,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,7 +22,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/vigilhq/vigil/alerts"
+	"github.com/vigilhq/vigil/alerts/channels"
 	"github.com/vigilhq/vigil/eventlog"
+	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/config"
@@ -50,6 +54,7 @@ type App struct {
 	explainSource func() (eventlog.Source, error) // a member of the auto-explainer's group
 	// landing tells when the processors have landed what the log held.
 	landing      *alerting.Landing
+	groupPrefix  string                          // before the consumer groups' names on the log (Kafka's topic prefix)
 	ensureTopics func(ctx context.Context) error // nil for the embedded log
 	analytics    analyticalStore
 
@@ -94,6 +99,8 @@ type service struct {
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
 	a := &App{cfg: cfg, log: log, metrics: telemetry.NewMetrics()}
 	a.metrics.Registry.MustRegister(newEngineUp(a))
+	a.metrics.BuildInfo(cmp.Or(cfg.Version, "dev"))
+	a.metrics.DeclareOutcomes(alerts.ChannelTypes, channels.Outcomes, []string{export.StatusCompleted, export.StatusFailed, export.StatusCancelled})
 	var m modules.Manager
 	a.register(&m)
 	if err := m.Init(ctx, cfg.Roles...); err != nil {

@@ -342,7 +342,7 @@ func (a *App) exportAPI() (*export.API, error) {
 		}
 		files = b
 	}
-	runner := &export.Runner{Jobs: a.store, Branding: a.store, Files: files, Scratch: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Sources: report.Sources{
+	runner := &export.Runner{Jobs: a.store, Branding: a.store, Files: files, Scratch: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Finished: a.metrics.Export, Sources: report.Sources{
 		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
 		Explanations: explanationWeights{a.store}},
 		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}

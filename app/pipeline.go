@@ -77,6 +77,7 @@ func (a *App) initKafka(ctx context.Context) error {
 			Prefix: p.Prefix(), InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
 	}
 	a.landing = &alerting.Landing{Progress: kafka.NewProgress(p.Client(), p.Prefix()), Group: p.Prefix() + processorGroup}
+	a.groupPrefix = p.Prefix()
 	a.draftSource = func() (eventlog.Source, error) {
 		return kafka.New(kafka.Options{Brokers: a.cfg.KafkaBrokers, Group: p.Prefix() + drafting.Group,
 			Prefix: p.Prefix(), Kinds: []string{eventlog.KindGovernance}, InstanceID: a.cfg.KafkaInstanceID, Logger: a.log})
@@ -122,6 +123,7 @@ func (a *App) initProcessor(context.Context) error {
 	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Profiles: a.analytics, Models: registeredModels{a.store},
 		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace}
 	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
+	a.metrics.Registry.MustRegister(newConsumerLag(a.landing.Progress, a.groupPrefix))
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
 		if !a.topicsReady(ctx) {
 			return nil

@@ -56,6 +56,10 @@ type Runner struct {
 	// Clock defaults to the system clock; Log to slog.Default().
 	Clock clock.Clock
 	Log   *slog.Logger
+	// Finished, when set, is told each run's outcome: StatusCompleted,
+	// StatusFailed, or StatusCancelled when the job was cancelled or
+	// taken over meanwhile.
+	Finished func(outcome string)
 
 	wake clock.Waker
 }
@@ -224,10 +228,15 @@ func (r *Runner) finish(ctx context.Context, j, was *Job, err error) {
 		j.Status, j.Error, j.File, j.Size, j.Digest, progress = StatusFailed, err.Error(), "", 0, "", j.Progress
 	}
 	serr := r.step(ctx, j, was, progress)
+	outcome := j.Status
 	if errors.Is(serr, errDropped) {
 		r.remove(ctx, *j)
+		outcome = StatusCancelled
 	} else if serr != nil && ctx.Err() == nil {
 		r.log().Error("storing an export job failed", "export_id", j.ID, "err", serr)
+	}
+	if r.Finished != nil && (serr == nil || errors.Is(serr, errDropped)) {
+		r.Finished(outcome)
 	}
 }
 

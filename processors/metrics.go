@@ -3,14 +3,17 @@ package processors
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
 )
 
-// Metrics counts the events the processor did not store. A nil *Metrics
-// counts nothing.
+// Metrics counts the events the processor read, stored, and did not
+// store. A nil *Metrics counts nothing.
 type Metrics struct {
 	deadLetters *prometheus.CounterVec
 	dropped     *prometheus.CounterVec
+	processed   *prometheus.CounterVec
+	stored      *prometheus.CounterVec
 }
 
 // Reasons an event is dropped, the label of vigil_processor_dropped_events_total.
@@ -23,7 +26,9 @@ const (
 )
 
 // NewMetrics registers the processor's metrics with reg:
-// vigil_processor_dead_letters_total{kind} and
+// vigil_processor_events_processed_total{kind} (read from the log),
+// vigil_processor_events_stored_total{kind} (written to the analytical
+// store), vigil_processor_dead_letters_total{kind} and
 // vigil_processor_dropped_events_total{kind,reason}, each series of a
 // stored kind declared at zero, so that dashboards and alerts see it
 // before its first event.
@@ -38,9 +43,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Events read from the log and deliberately not stored, by kind and reason.",
 		}, []string{"kind", "reason"}),
 	}
-	reg.MustRegister(m.deadLetters, m.dropped)
+	m.processed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_processor_events_processed_total",
+		Help: "Events the processor read from the event log, by kind (its pipeline).",
+	}, []string{"kind"})
+	m.stored = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_processor_events_stored_total",
+		Help: "Events the processor wrote to the analytical store, by kind (its pipeline); replays count again.",
+	}, []string{"kind"})
+	reg.MustRegister(m.deadLetters, m.dropped, m.processed, m.stored)
 	for _, kind := range []string{eventlog.KindPrediction, eventlog.KindMetric, eventlog.KindCompletion} {
 		m.deadLetters.WithLabelValues(kind)
+		m.processed.WithLabelValues(kind)
+		m.stored.WithLabelValues(kind)
 		for _, reason := range []string{DropModelDeleted, DropUndecodable} {
 			m.dropped.WithLabelValues(kind, reason)
 		}
@@ -57,5 +72,34 @@ func (m *Metrics) deadLettered(kind string) {
 func (m *Metrics) drop(kind, reason string, n int) {
 	if m != nil && n > 0 {
 		m.dropped.WithLabelValues(kind, reason).Add(float64(n))
+	}
+}
+
+// read counts the messages of a batch read from the log, by kind.
+func (m *Metrics) read(msgs []eventlog.Message) {
+	if m == nil {
+		return
+	}
+	n := map[string]int{}
+	for _, msg := range msgs {
+		if msg.Kind != eventlog.KindGovernance {
+			n[msg.Kind]++
+		}
+	}
+	for kind, c := range n {
+		m.processed.WithLabelValues(kind).Add(float64(c))
+	}
+}
+
+// wrote counts the events of b written to the analytical store.
+func (m *Metrics) wrote(b analytics.Batch) {
+	if m == nil {
+		return
+	}
+	for kind, c := range map[string]int{eventlog.KindPrediction: len(b.Predictions), eventlog.KindMetric: len(b.Metrics),
+		eventlog.KindCompletion: len(b.Completions)} {
+		if c > 0 {
+			m.stored.WithLabelValues(kind).Add(float64(c))
+		}
 	}
 }

@@ -196,6 +196,9 @@ func (p *Processor) live(ctx context.Context, b analytics.Batch) (analytics.Batc
 // events, and each event refused alone is set aside (and added to aside).
 func (p *Processor) store(ctx context.Context, b analytics.Batch, aside map[analytics.EventKey]bool) error {
 	err := p.retry(ctx, "analytical store write", b.Len(), func() error { return p.Sink.Write(ctx, b) })
+	if err == nil {
+		p.Metrics.wrote(b)
+	}
 	if !analytics.IsPermanent(err) {
 		return err
 	}
@@ -260,6 +263,7 @@ func (p *Processor) maxBackoff() time.Duration {
 // prediction. A message that does not decode (it cannot have come from the
 // ingest API) is logged and skipped rather than blocking the log forever.
 func (p *Processor) decode(msgs []eventlog.Message) analytics.Batch {
+	p.Metrics.read(msgs)
 	predictions := 0
 	for _, m := range msgs {
 		if m.Kind == eventlog.KindPrediction {

@@ -51,6 +51,10 @@ type Dispatcher struct {
 	Tick, Lease, Backoff, Timeout time.Duration
 	MaxAttempts                   int
 	Logger                        *slog.Logger
+	// Attempted, when set, is told each attempt's channel type and
+	// outcome: "delivered", "retrying" (failed, to be tried again) or
+	// "failed" (failed for good).
+	Attempted func(channel, outcome string)
 
 	once sync.Once
 	http *http.Client
@@ -141,6 +145,9 @@ func (d *Dispatcher) attempt(ctx context.Context, dl alerts.Delivery) error {
 		}
 		dl.NextAttemptAt = end.Add(backoff << (len(dl.Attempts) - 1))
 	}
+	if d.Attempted != nil {
+		d.Attempted(dl.Channel.Type, attemptOutcome(dl.Status))
+	}
 	if err != nil {
 		d.logger().Warn("alert delivery attempt failed", "delivery_id", dl.ID, "alert_id", dl.AlertID, "channel", dl.Channel.Type,
 			"attempt", len(dl.Attempts), "status", dl.Status, "err", err)
@@ -152,6 +159,21 @@ func (d *Dispatcher) attempt(ctx context.Context, dl alerts.Delivery) error {
 		return fmt.Errorf("record delivery %s: %w", dl.ID, werr)
 	}
 	return nil
+}
+
+// Outcomes are the outcomes of an attempt, as Dispatcher.Attempted names
+// them.
+var Outcomes = []string{"delivered", "retrying", "failed"}
+
+// attemptOutcome names an attempt's outcome by the status it left.
+func attemptOutcome(status alerts.DeliveryStatus) string {
+	switch status {
+	case alerts.DeliveryDelivered:
+		return "delivered"
+	case alerts.DeliveryFailed:
+		return "failed"
+	}
+	return "retrying"
 }
 
 // send sends the delivery through its channel.

@@ -71,6 +71,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vigil: %v (vigil serve -h lists the flags)\n", err)
 		return 2
 	}
+	cfg.Version = buildVersion()
 	log := telemetry.NewLogger(stderr, cfg.LogLevel)
 	slog.SetDefault(log)
 	log.Info("starting vigil", "version", buildVersion(), "config", cfg)

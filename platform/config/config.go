@@ -122,6 +122,9 @@ type ExportS3 struct {
 
 // Config is the effective configuration of one process.
 type Config struct {
+	// Version is the binary's version, set by cmd/vigil (no flag reads
+	// it): vigil_build_info's label.
+	Version     string
 	Addr        string
 	DataDir     string
 	Roles       []string

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,8 @@ type Metrics struct {
 	latency     *prometheus.HistogramVec
 	rateLimited *prometheus.CounterVec
 	limitErrors prometheus.Counter
+	deliveries  *prometheus.CounterVec
+	exports     *prometheus.CounterVec
 	// series keeps each (method, route, status)'s counter and histogram,
 	// so that a request finds them without WithLabelValues' hashing and
 	// allocations.
@@ -93,11 +96,47 @@ func NewMetrics() *Metrics {
 		limitErrors: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "vigil_rate_limit_errors_total", Help: "Rate-limit checks that failed on the limits store (the request was let through).",
 		}),
+		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_alert_deliveries_total", Help: "Attempts to deliver an alert notification, by channel type and outcome (delivered, retrying, failed).",
+		}, []string{"channel", "outcome"}),
+		exports: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_exports_total", Help: "Export jobs run to an end, by outcome (completed, failed, cancelled).",
+		}, []string{"outcome"}),
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.latency, m.rateLimited, m.limitErrors)
+		m.requests, m.latency, m.rateLimited, m.limitErrors, m.deliveries, m.exports)
 	return m
 }
+
+// BuildInfo exports vigil_build_info{version,go_version} 1.
+func (m *Metrics) BuildInfo(version string) {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "vigil_build_info", Help: "The running binary: its version and Go version (always 1).",
+		ConstLabels: prometheus.Labels{"version": version, "go_version": runtime.Version()}})
+	g.Set(1)
+	m.Registry.MustRegister(g)
+}
+
+// DeclareOutcomes exports a zero count of every channel and outcome of
+// alert deliveries and of every export outcome, so that alerts on them
+// see each series before its first event.
+func (m *Metrics) DeclareOutcomes(channels, deliveryOutcomes, exportOutcomes []string) {
+	for _, c := range channels {
+		for _, o := range deliveryOutcomes {
+			m.deliveries.WithLabelValues(c, o)
+		}
+	}
+	for _, o := range exportOutcomes {
+		m.exports.WithLabelValues(o)
+	}
+}
+
+// AlertDelivery counts one attempt to deliver an alert on channel.
+func (m *Metrics) AlertDelivery(channel, outcome string) {
+	m.deliveries.WithLabelValues(channel, outcome).Inc()
+}
+
+// Export counts one export job run to outcome.
+func (m *Metrics) Export(outcome string) { m.exports.WithLabelValues(outcome).Inc() }
 
 // DeclareBuckets exports a zero rejection count for each bucket, so that
 // dashboards and alerts see every bucket before its first 429.
@@ -174,8 +213,8 @@ func method(c *fiber.Ctx) string {
 }
 
 // Middleware records each request's count and latency by route pattern and
-// writes one JSON access-log line with its request id: debug for
-// successes, info for client errors, error for server errors. The line's
+// writes one JSON access-log line with its request id: info for
+// successes and client errors, error for server errors. The line's
 // bytes is the body's length, -1 for a streamed body.
 func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 	return func(c *fiber.Ctx) error {
@@ -202,12 +241,9 @@ func (m *Metrics) Middleware(log *slog.Logger) fiber.Handler {
 		series := m.seriesOf(seriesKey{method: verb, route: route, status: status})
 		series.count.Inc()
 		series.latency.Observe(d.Seconds())
-		level := slog.LevelDebug
-		switch {
-		case status >= 500:
+		level := slog.LevelInfo
+		if status >= 500 {
 			level = slog.LevelError
-		case status >= 400:
-			level = slog.LevelInfo
 		}
 		if !log.Enabled(c.UserContext(), level) {
 			return nil // the line's arguments would be boxed for nothing
