@@ -131,6 +131,13 @@ func TestAlertsOnTheStream(t *testing.T) {
 				ds, _ := log.at("deliveries").([]any)
 				return len(ds) == 2 && ds[0].(map[string]any)["status"] == "delivered" && ds[1].(map[string]any)["status"] == "delivered"
 			})
+			// An operator sees them counted by channel and outcome.
+			waitFor(t, "both deliveries counted", func() bool {
+				f := s.scrape(t)
+				hooks, _ := sum(f, "vigil_alert_deliveries_total", map[string]string{"channel": "webhook", "outcome": "delivered"})
+				mails, _ := sum(f, "vigil_alert_deliveries_total", map[string]string{"channel": "email", "outcome": "delivered"})
+				return hooks == 1 && mails == 1
+			})
 
 			dry := s.do("POST", "/alerts/rules/"+twinID+"/evaluate", key, nil).want(t, 200)
 			m := dry.at("models").([]any)[0].(map[string]any)

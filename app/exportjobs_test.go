@@ -77,6 +77,10 @@ func TestExportJobs(t *testing.T) {
 		if list.at("total") != float64(2) {
 			t.Errorf("got %s, want the two completed exports", list.raw)
 		}
+		waitFor(t, "the two exports counted completed", func() bool {
+			n, _ := sum(s.scrape(t), "vigil_exports_total", map[string]string{"outcome": export.StatusCompleted})
+			return n == 2
+		})
 		// A cancel races the runner: either it wins (cancelled, no file) or
 		// the export is already completed (409).
 		id := s.do("POST", "/export/exports", admin, body("html")).want(t, 202).str("export_id")
