@@ -98,20 +98,45 @@ func TestReadinessDegraded(t *testing.T) {
 }
 
 // TestReadinessFailing: with the event log unreachable the API cannot
-// ingest, so /readyz answers 503 naming it failing, while /livez still
-// answers 200.
+// ingest, and with PostgreSQL cut it can check no key: /readyz answers
+// 503 naming the check failing, while /livez still answers 200.
 func TestReadinessFailing(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.KafkaBrokers = []string{closedPort(t)}
-	s := start(t, cfg)
-	s.do("GET", "root:/livez", "", nil).want(t, 200)
-	r := s.do("GET", "root:/readyz?verbose", "", nil).want(t, 503)
-	states, reasons := checkStates(t, r)
-	if r.str("status") != "not ready" || states["event-log:kafka"] != "failing" || reasons["event-log:kafka"] == "" {
-		t.Fatalf("got %s, want not ready with event-log:kafka failing and why", r.raw)
-	}
-	if !strings.Contains(string(s.do("GET", "root:/metrics", "", nil).raw), `vigil_engine_up{engine="event-log:kafka"} 0`) {
-		t.Errorf("got /metrics without vigil_engine_up{engine=\"event-log:kafka\"} 0")
+	for _, c := range []struct {
+		name, check string
+		setup       func(t *testing.T) (config.Config, func())
+	}{
+		{"kafka unreachable", "event-log:kafka", func(t *testing.T) (config.Config, func()) {
+			cfg := testConfig(t)
+			cfg.KafkaBrokers = []string{closedPort(t)}
+			return cfg, func() {}
+		}},
+		{"postgres cut", "store:postgres", func(t *testing.T) (config.Config, func()) {
+			cfg := engineConfig(t)
+			u, err := url.Parse(cfg.PostgresURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newCutProxy(t, u.Host)
+			u.Host = p.addr()
+			cfg.PostgresURL = u.String()
+			cfg.Roles = []string{config.RoleAPI}
+			return cfg, p.cut
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, cut := c.setup(t)
+			s := start(t, cfg)
+			cut()
+			s.do("GET", "root:/livez", "", nil).want(t, 200)
+			r := s.do("GET", "root:/readyz?verbose", "", nil).want(t, 503)
+			states, reasons := checkStates(t, r)
+			if r.str("status") != "not ready" || states[c.check] != "failing" || reasons[c.check] == "" {
+				t.Fatalf("got %s, want not ready with %s failing and why", r.raw, c.check)
+			}
+			if want := `vigil_engine_up{engine="` + c.check + `"} 0`; !strings.Contains(string(s.do("GET", "root:/metrics", "", nil).raw), want) {
+				t.Errorf("got /metrics without %s", want)
+			}
+		})
 	}
 }
 
