@@ -177,8 +177,13 @@ func specDefaults(t *testing.T, s *server, key, model string, body func(map[stri
 	first := pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
 	specRecord(t, first, 16, 10)
 	cached := s.do("POST", "/explanations/generate", key, plain).want(t, http.StatusAccepted)
-	if cached.at("cached") != true {
-		t.Errorf("got %s, want the same request answered from the cache", cached.raw)
+	if cached.at("cached") != true || cached.str("status") != "completed" || cached.at("id") != cached.at("explanation_id") ||
+		cached.at("score") != first.at("score") || cached.at("base_value") != first.at("base_value") ||
+		!reflect.DeepEqual(cached.at("feature_weights"), first.at("feature_weights")) || cached.at("computation_time_ms") == nil {
+		t.Errorf("got %s, want the same request answered from the cache in the instance form (id, base_value, score, feature_weights, computation_time_ms)", cached.raw)
+	}
+	if acc.at("score") != nil || acc.at("base_value") != nil || acc.at("id") != acc.at("explanation_id") {
+		t.Errorf("got %s, want a pending 202 with id and a null score and base_value", acc.raw)
 	}
 	sent := body(map[string]any{"seed": int64(seed)})
 	again := pollExplanation(t, s, key, s.do("POST", "/explanations/generate", key, sent).want(t, http.StatusAccepted).str("explanation_id"), "completed")

@@ -31,19 +31,38 @@ type generateBody struct {
 	options
 }
 
-// accepted is the 202 body of POST /explanations/generate.
+// accepted is the 202 body of POST /explanations/generate: the
+// asynchronous form's explanation_id, status and message, and spec 3's
+// instance form (id, base_value, score, feature_weights, cached,
+// computation_time_ms), filled when the answer came from the cache.
 type accepted struct {
-	ExplanationID string    `json:"explanation_id"`
-	ModelID       string    `json:"model_id"`
-	PredictionID  *string   `json:"prediction_id"`
-	Method        string    `json:"method"`
-	Status        string    `json:"status"`
-	Cached        bool      `json:"cached"`
-	Seed          uint64    `json:"seed"`
-	NumSamples    int       `json:"num_samples"`
-	NumFeatures   int       `json:"num_features"`
-	Message       string    `json:"message"`
-	CreatedAt     time.Time `json:"created_at"`
+	ExplanationID  string             `json:"explanation_id"`
+	ID             string             `json:"id"`
+	ModelID        string             `json:"model_id"`
+	PredictionID   *string            `json:"prediction_id"`
+	Method         string             `json:"method"`
+	Status         string             `json:"status"`
+	Cached         bool               `json:"cached"`
+	Seed           uint64             `json:"seed"`
+	NumSamples     int                `json:"num_samples"`
+	NumFeatures    int                `json:"num_features"`
+	BaseValue      *float64           `json:"base_value"`
+	Score          *float64           `json:"score"`
+	FeatureWeights map[string]float64 `json:"feature_weights"`
+	ComputationMS  *float64           `json:"computation_time_ms"`
+	Message        string             `json:"message"`
+	CreatedAt      time.Time          `json:"created_at"`
+}
+
+// newAccepted is the 202 body of e, stored with the request req.
+func newAccepted(e Explanation, req Request, msg string) accepted {
+	a := accepted{ExplanationID: e.ID, ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: e.Method,
+		Status: e.Status, Cached: e.Outcome != nil, Seed: *req.Seed, NumSamples: req.NumSamples, NumFeatures: req.NumFeatures,
+		FeatureWeights: map[string]float64{}, Message: msg, CreatedAt: e.CreatedAt}
+	if o := e.Outcome; o != nil {
+		a.BaseValue, a.Score, a.FeatureWeights, a.ComputationMS = &o.BaseValue, &o.PredictedValue, o.FeatureWeights, &o.ComputationTimeMS
+	}
+	return a
 }
 
 // explanationView is an explanation as the API answers it: spec 3's
@@ -243,9 +262,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 	if e.Outcome != nil {
 		msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
 	}
-	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
-		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
-		Seed: *req.Seed, NumSamples: req.NumSamples, NumFeatures: req.NumFeatures, Message: msg, CreatedAt: e.CreatedAt})
+	return c.Status(http.StatusAccepted).JSON(newAccepted(e, req, msg))
 }
 
 // enqueue stores a checked request of the model: completed at once from
