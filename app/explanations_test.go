@@ -169,7 +169,7 @@ func TestExplanations(t *testing.T) {
 			t.Errorf("got %s, want the one lime explanation", list.raw)
 		}
 		st := s.do("GET", "/explanations/stats?model_id="+model, key, nil).want(t, 200)
-		if st.at("total") != 3.0 || st.at("by_method.shap") != 1.0 || st.at("by_method.kernel_shap") != 1.0 ||
+		if st.at("total") != 3.0 || st.at("by_method.shap") != 1.0 || st.at("by_method.shap_kernel") != 1.0 ||
 			st.at("by_method.lime") != 1.0 || st.at("by_status.completed") != 3.0 || st.at("by_status.pending") != 0.0 {
 			t.Errorf("got stats %s, want 3 completed, one of each method", st.raw)
 		}
@@ -327,17 +327,17 @@ func TestExplanationConfig(t *testing.T) {
 		put := s.do("PUT", path, key, map[string]any{"default_method": "kernel_shap", "auto_explain": true,
 			"cache_enabled": false, "cache_ttl_hours": 48}).want(t, 200)
 		got = s.do("GET", path, key, nil).want(t, 200)
-		if string(got.raw) != string(put.raw) || got.str("default_method") != "kernel_shap" || got.at("auto_explain") != true ||
+		if string(got.raw) != string(put.raw) || got.str("default_method") != "shap_kernel" || got.at("auto_explain") != true ||
 			got.at("cache_enabled") != false || got.at("cache_ttl_hours") != 48.0 || got.at("updated_at") == nil {
-			t.Errorf("got %s after the put, want %s (kernel_shap, auto-explain, no cache, 48 h)", got.raw, put.raw)
+			t.Errorf("got %s after the put, want %s (shap_kernel, auto-explain, no cache, 48 h)", got.raw, put.raw)
 		}
 
 		background := g.completeBackground()
 		instance := explainRow(g.rows[0])
 		acc := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,
 			"background": background}).want(t, http.StatusAccepted)
-		if acc.str("method") != "kernel_shap" {
-			t.Errorf("got method %v for a request naming none, want the model's default_method kernel_shap", acc.at("method"))
+		if acc.str("method") != "shap_kernel" {
+			t.Errorf("got method %v for a request naming none, want the model's default_method shap_kernel (put as its alias kernel_shap)", acc.at("method"))
 		}
 		pollExplanation(t, s, key, acc.str("explanation_id"), "completed")
 		if m := s.do("POST", "/explanations/generate", key, map[string]any{"model_id": model, "instance": instance,

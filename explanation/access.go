@@ -104,7 +104,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 		return nil, fmt.Errorf("the request no longer fits the model's surrogate: %w", reason(err))
 	}
 	began := time.Now()
-	res, err := sur.Artifact.compute(p.row, p.algorithm, p.background, seed(e.ID), rep)
+	res, err := sur.Artifact.compute(p.row, p.algorithm, p.background, sampling(e), rep)
 	if err != nil {
 		return nil, reason(err)
 	}
@@ -125,7 +125,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 // the first of fallbacks with rows holding every feature as a number.
 // shap is Kernel SHAP.
 func servedPlan(s *Serving, req Request, method string, fallbacks []fallback) (plan, error) {
-	p := plan{algorithm: method}
+	p := plan{algorithm: algorithmOf(method)}
 	if method == RequestSHAP {
 		p.algorithm = MethodKernelSHAP
 	}
@@ -183,7 +183,7 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *rep
 	}
 	model := func(rows [][]float64) ([]float64, error) { return client.Predict(ctx, rows) }
 	began := time.Now()
-	res, err := agnostic(s.Features, p.row, p.algorithm, p.background, model, seed(e.ID), rep.served(s.MaxBatch))
+	res, err := agnostic(s.Features, p.row, p.algorithm, p.background, model, sampling(e), rep.served(s.MaxBatch))
 	if err != nil {
 		return nil, fmt.Errorf("after %d requests to the model server: %w", client.Requests(), reason(err))
 	}
@@ -198,13 +198,13 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *rep
 
 // agnostic explains x with Kernel SHAP or LIME through model, whose
 // features are named by features.
-func agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, seed uint64, rep *reporter) (Result, error) {
+func agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, s Sampling, rep *reporter) (Result, error) {
 	named := &Artifact{Features: features, NumFeatures: len(features)}
 	res := Result{Method: method, Approximation: Exact, OutputSpace: "value"}
 	if method == MethodLIME {
-		return named.lime(res, x, background, model, seed, rep)
+		return named.lime(res, x, background, model, s, rep)
 	}
-	k, err := shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+	k, err := shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.size()}))
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}

@@ -238,7 +238,8 @@ func (x *AutoExplainer) explainOne(m *autoModel, p Logged) (Explanation, error) 
 		e.Status, e.Error = StatusFailed, "the logged prediction's input_data is not an object of feature values"
 		return e, nil
 	}
-	e.Request.Instance = instance
+	seed := DefaultSeed(p.ModelID)
+	e.Request.Instance, e.Request.Seed = instance, &seed
 	pl, err := planFor(m.art, e.Request, e.Method, nil)
 	if err != nil {
 		e.Status, e.Error = StatusFailed, failure(fmt.Errorf("the request no longer fits the model's artifact: %w", err))

@@ -107,8 +107,20 @@ type rowReader func(instance map[string]any, field string) ([]float64, error)
 // with a row read accepts (and complete accepts, when set: LIME samples
 // around numbers), each row's fields that are not features left out;
 // rows read refuses are skipped, as a request's would be refused. 422 on
-// background when need holds and no source has a row.
+// background when need holds and no source has a row. Of the rows taken,
+// the first req.BackgroundSamples are kept when it is set (config's
+// background_samples).
 func (p *plan) read(req Request, features []string, read rowReader, need bool, complete func([]float64) bool, fallbacks []fallback) error {
+	err := p.fill(req, features, read, need, complete, fallbacks)
+	if n := req.BackgroundSamples; n > 0 {
+		p.background = p.background[:min(n, len(p.background))]
+		p.used = p.used[:min(n, len(p.used))]
+	}
+	return err
+}
+
+// fill is read without the cap of background_samples.
+func (p *plan) fill(req Request, features []string, read rowReader, need bool, complete func([]float64) bool, fallbacks []fallback) error {
 	var err error
 	if p.row, err = read(req.Instance, "instance"); err != nil {
 		return err

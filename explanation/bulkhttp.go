@@ -20,6 +20,7 @@ type bulkBody struct {
 	Method     string           `json:"method"`
 	Background []map[string]any `json:"background"`
 	UseCache   *bool            `json:"use_cache"`
+	options
 }
 
 // bulkResult is one instance's explanation in the bulk answer.
@@ -38,7 +39,7 @@ type bulkResult struct {
 // with their ids.
 func (a *API) bulk(c *fiber.Ctx) error {
 	var b bulkBody
-	if err := web.Decode(c, &b); err != nil {
+	if err := decodeWithOptions(c, &b); err != nil {
 		return err
 	}
 	var v web.Problems
@@ -52,9 +53,10 @@ func (a *API) bulk(c *fiber.Ctx) error {
 			v.Add(fmt.Sprintf("instances[%d]", i), "must be an object of feature name to number or null")
 		}
 	}
-	if b.Method != "" {
-		v.OneOf("method", b.Method, RequestMethods...)
-	}
+	b.Method = CanonicalMethod(b.Method)
+	checkMethod(&v, "method", b.Method)
+	shared := Request{Background: b.Background}
+	b.options.apply(&v, b.ModelID, &shared)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -70,7 +72,8 @@ func (a *API) bulk(c *fiber.Ctx) error {
 	reqs, keys := make([]Request, len(b.Instances)), make([]string, len(b.Instances))
 	fallbacks := a.Access.fallbacks(ctx, orgID, b.ModelID)
 	for i, in := range b.Instances {
-		reqs[i] = Request{Instance: in, Background: b.Background}
+		reqs[i] = shared
+		reqs[i].Instance = in
 		p, err := planFor(&art, reqs[i], b.Method, fallbacks)
 		if err != nil {
 			return renamed(err, "instance", fmt.Sprintf("instances[%d]", i))

@@ -16,8 +16,9 @@ import (
 // method, the request's instance and the background rows (feature name
 // order does not matter: JSON objects are written in key order) with
 // their source when they are not the request's (the rows of the drift
-// reference or of logged predictions as they were read). "" when it
-// cannot be written.
+// reference or of logged predictions as they were read), the cap of
+// background_samples, and the sampling (seed and num_samples). "" when
+// it cannot be written.
 func (p plan) cacheKey(art *Artifact, req Request, method string) string {
 	background, source := req.Background, ""
 	if p.source != BackgroundRequest && p.source != "" {
@@ -32,7 +33,11 @@ func (p plan) cacheKey(art *Artifact, req Request, method string) string {
 		Instance   map[string]any   `json:"instance"`
 		Background []map[string]any `json:"background"`
 		Source     string           `json:"background_source,omitempty"`
-	}{art.OrgID, art.ModelID, art.Kind, art.UploadedAt.UnixMicro(), method, req.Instance, background, source})
+		Cap        int              `json:"background_samples,omitempty"`
+		Seed       *uint64          `json:"seed"`
+		Samples    int              `json:"num_samples"`
+	}{art.OrgID, art.ModelID, art.Kind, art.UploadedAt.UnixMicro(), CanonicalMethod(method), req.Instance, background, source,
+		req.BackgroundSamples, req.Seed, req.NumSamples})
 	if err != nil {
 		return ""
 	}

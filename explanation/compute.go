@@ -96,13 +96,15 @@ func (a *Artifact) Instance(instance map[string]any) ([]float64, error) {
 // Compute explains row x with method. TreeSHAP is for tree artifacts:
 // path-dependent without background rows, interventional with them.
 // linear_shap, kernel_shap and lime need background rows (the linear
-// model's mean, the absent features' values, LIME's sampling scale).
-func (a *Artifact) Compute(x []float64, method string, background [][]float64, seed uint64) (Result, error) {
-	return a.compute(x, method, background, seed, nil)
+// model's mean, the absent features' values, LIME's sampling scale);
+// the sampled ones (Kernel SHAP beyond 11 varying features, LIME) sample
+// as s says.
+func (a *Artifact) Compute(x []float64, method string, background [][]float64, s Sampling) (Result, error) {
+	return a.compute(x, method, background, s, nil)
 }
 
 // compute is Compute reporting its progress to rep.
-func (a *Artifact) compute(x []float64, method string, background [][]float64, seed uint64, rep *reporter) (Result, error) {
+func (a *Artifact) compute(x []float64, method string, background [][]float64, s Sampling, rep *reporter) (Result, error) {
 	var e *forest.Ensemble
 	var lin *shap.LinearModel
 	switch {
@@ -147,17 +149,18 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 		}
 	case method == MethodKernelSHAP:
 		var k shap.KernelResult
+		opt := rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.size()})
 		if e != nil { // the same numbers as the hybrid rows, one walk per tree and coalition
-			k, err = shap.KernelTree(e, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+			k, err = shap.KernelTree(e, x, background, opt)
 		} else {
-			k, err = shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: seed}))
+			k, err = shap.Kernel(model, x, background, opt)
 		}
 		r = k.Result
 		if !k.Exact {
 			res.Approximation = Approximate
 		}
 	case method == MethodLIME:
-		return a.lime(res, x, background, model, seed, rep)
+		return a.lime(res, x, background, model, s, rep)
 	default:
 		return Result{}, web.Invalid("method", fmt.Sprintf("%s does not apply to a %s artifact", method, a.Kind))
 	}
@@ -173,15 +176,16 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 }
 
 // lime fits LIME around x with the background's column means and
-// standard deviations (lime's continuous sampling, 5000 rows), on a
-// sample shared by the explanations of an uploaded file (limeDraw).
-func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, seed uint64, rep *reporter) (Result, error) {
+// standard deviations (lime's continuous sampling, s's rows and seed;
+// the kernel's width 0.75·√features), on a sample shared by the
+// explanations of an uploaded file with the same sampling (limeDraw).
+func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, s Sampling, rep *reporter) (Result, error) {
 	res.Approximation = Approximate
 	mean, scale, err := limeScale(background, len(x))
 	if err != nil {
 		return Result{}, invalidInput(err)
 	}
-	d, err := a.limeDraw(mean, scale, model, seed, rep)
+	d, err := a.limeDraw(mean, scale, model, s, rep)
 	if err != nil {
 		return Result{}, err
 	}

@@ -46,11 +46,11 @@ func TestComputeAgrees(t *testing.T) {
 	tree := explanation.Artifact{Kind: explanation.KindXGBoost, Content: string(content), Features: lin.Features, NumFeatures: 5, Link: "identity"}
 	f := func(name string, a explanation.Artifact, exact, kernel string) {
 		t.Helper()
-		want, err := a.Compute(x, exact, bg, 1)
+		want, err := a.Compute(x, exact, bg, explanation.Sampling{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, exact, err)
 		}
-		got, err := a.Compute(x, kernel, bg, 1)
+		got, err := a.Compute(x, kernel, bg, explanation.Sampling{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, kernel, err)
 		}
@@ -76,11 +76,11 @@ func TestComputeAgrees(t *testing.T) {
 	f("linear", lin, explanation.MethodLinearSHAP, explanation.MethodKernelSHAP)
 	f("xgboost", tree, explanation.MethodTreeSHAP, explanation.MethodKernelSHAP)
 
-	path, err := tree.Compute(x, explanation.MethodTreeSHAP, nil, 0)
+	path, err := tree.Compute(x, explanation.MethodTreeSHAP, nil, explanation.Sampling{})
 	if err != nil || path.Perturbation != "tree_path_dependent" {
 		t.Errorf("got %v %v, want a path-dependent result", path.Perturbation, err)
 	}
-	l, err := lin.Compute(x, explanation.MethodLIME, bg, 1)
+	l, err := lin.Compute(x, explanation.MethodLIME, bg, explanation.Sampling{Seed: 1})
 	if err != nil || l.Approximation != explanation.Approximate || len(l.FeatureWeights) != 5 {
 		t.Errorf("lime: got %+v %v, want an approximate result over 5 features", l, err)
 	}
@@ -93,11 +93,11 @@ func TestComputeRefuses(t *testing.T) {
 	lin := explanation.Artifact{Kind: explanation.KindLinear, Features: []string{"a", "b"},
 		Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
 	x := []float64{1, 2}
-	_, err := lin.Compute(x, explanation.MethodTreeSHAP, nil, 0)
+	_, err := lin.Compute(x, explanation.MethodTreeSHAP, nil, explanation.Sampling{})
 	if got := field(err); got != "method" {
 		t.Errorf("tree_shap on a linear model: got %v, want 422 method", err)
 	}
-	_, err = lin.Compute(x, explanation.MethodLinearSHAP, nil, 0)
+	_, err = lin.Compute(x, explanation.MethodLinearSHAP, nil, explanation.Sampling{})
 	if got := field(err); got != "background" {
 		t.Errorf("linear_shap without background: got %v, want 422 background", err)
 	}

@@ -40,7 +40,7 @@ type configView struct {
 }
 
 func newConfigView(c Config) configView {
-	v := configView{ModelID: c.ModelID, Enabled: c.Enabled, DefaultMethod: c.DefaultMethod, AutoExplain: c.AutoExplain,
+	v := configView{ModelID: c.ModelID, Enabled: c.Enabled, DefaultMethod: CanonicalMethod(c.DefaultMethod), AutoExplain: c.AutoExplain,
 		AutoExplainRate: c.AutoExplainRate, CacheEnabled: c.CacheEnabled, CacheTTLHours: c.CacheTTLHours}
 	if !c.UpdatedAt.IsZero() {
 		v.UpdatedAt = &c.UpdatedAt
@@ -87,7 +87,7 @@ func (a *API) putConfig(c *fiber.Ctx) error {
 	cfg := DefaultConfig(orgID, modelID)
 	var v web.Problems
 	if b.DefaultMethod != nil {
-		cfg.DefaultMethod = *b.DefaultMethod
+		cfg.DefaultMethod = CanonicalMethod(*b.DefaultMethod)
 		v.OneOf("default_method", cfg.DefaultMethod, RequestMethods...)
 	}
 	if b.CacheTTLHours != nil {
@@ -155,7 +155,12 @@ func (a *API) stats(c *fiber.Ctx) error {
 	out := statsView{ModelID: modelID, Total: st.Total, ByMethod: map[string]int64{}, ByStatus: map[string]int64{},
 		MeanComputationMS: st.MeanComputationMS}
 	for _, m := range RequestMethods {
-		out.ByMethod[m] = st.ByMethod[m]
+		out.ByMethod[m] = 0
+	}
+	for m, n := range st.ByMethod {
+		if _, ok := out.ByMethod[CanonicalMethod(m)]; ok {
+			out.ByMethod[CanonicalMethod(m)] += n
+		}
 	}
 	for _, s := range Statuses {
 		out.ByStatus[s] = st.ByStatus[s]

@@ -17,7 +17,13 @@
 // read them. A Runner in the API role computes pending explanations,
 // reading them from the Store, so that one accepted before a restart is
 // computed after it. Methods: shap (the exact method the artifact
-// allows), kernel_shap, lime. A request may name a logged prediction
+// allows), shap_kernel (spec 3's name; kernel_shap is read as it), lime.
+// A request takes spec 3's num_features (top_features' length),
+// num_samples (the sampled methods' sample size), config
+// (background_samples, max_features) and Vigil's seed (options.go): the
+// sampled methods draw from the request's seed, else DefaultSeed of the
+// model, so one request and seed give the same values; the record
+// answers spec 3's result and instance form. A request may name a logged prediction
 // (prediction_id) instead of an instance: its input_data is read through
 // Predictions (the analytical store, adapted in app) and the explanation
 // keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
@@ -46,8 +52,9 @@
 //
 // Cache (spec 3's use_cache): generate answers a request from the cache
 // (platform/kvcache: Redis when configured, in process otherwise) when an
-// identical one, keyed on model, artifact version, method, instance and
-// background rows (with their source when not the request's), was computed within the model's cache_ttl_hours; the
+// identical one, keyed on model, artifact version, method, instance,
+// background rows (with their source when not the request's), seed and
+// num_samples, was computed within the model's cache_ttl_hours; the
 // explanation is then stored completed at once and says cached.
 //
 // Bulk and views: POST /explanations/bulk (up to 100 instances, checked
@@ -57,7 +64,8 @@
 // waterfall, force, feature_importance) and of several (POST
 // /explanations/visualization: summary, decision, dependence), and a
 // model's global importance (GET /explanations/importance/{model_id}:
-// mean |SHAP| over its completed SHAP explanations); the maths is in
+// spec 3's feature_importance, mean |SHAP| over its completed SHAP
+// explanations, or LIME's with ?method=lime); the maths is in
 // views.go and plots.go. Jobs: POST
 // /explanations/{explanation_id}/cancel cancels a pending one; progress is
 // 0 while pending, 1 once final.

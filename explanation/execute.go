@@ -42,7 +42,7 @@ func planFor(art *Artifact, req Request, method string, fallbacks []fallback) (p
 // background of the first of fallbacks when req sends none (a tree
 // surrogate's: its training rows at the latest).
 func planning(art *Artifact, req Request, method string, fallbacks []fallback, interventional bool) (plan, error) {
-	p := plan{algorithm: method}
+	p := plan{algorithm: algorithmOf(method)}
 	if method == RequestSHAP {
 		p.algorithm = MethodTreeSHAP
 		if art.Kind == KindLinear {
@@ -85,8 +85,18 @@ func complete(art *Artifact, row []float64, field string) error {
 	return v.Err()
 }
 
-// seed is the sampling seed of an explanation: its id's hash, so that a
-// job run again gives the same values.
+// algorithmOf is the algorithm a model-agnostic request method runs
+// (shap_kernel and its alias: kernel_shap); shap is resolved by the model.
+func algorithmOf(method string) string {
+	if CanonicalMethod(method) == RequestKernelSHAP {
+		return MethodKernelSHAP
+	}
+	return method
+}
+
+// seed is the sampling seed of an explanation stored before requests
+// carried one: its id's hash, so that a job run again gives the same
+// values.
 func seed(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
@@ -120,7 +130,7 @@ func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvc
 // rep.
 func explain(art *Artifact, p plan, e Explanation, rep *reporter) (*Outcome, error) {
 	began := time.Now()
-	res, err := art.compute(p.row, p.algorithm, p.background, seed(e.ID), rep)
+	res, err := art.compute(p.row, p.algorithm, p.background, sampling(e), rep)
 	if err != nil {
 		return nil, reason(err)
 	}

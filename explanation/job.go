@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/vigilhq/vigil/platform/web"
 )
 
 // Statuses of an explanation job.
@@ -22,15 +24,36 @@ var Statuses = []string{StatusPending, StatusCompleted, StatusFailed, StatusCanc
 
 // Methods a request names: shap is the exact method the model's artifact
 // allows (TreeSHAP for a tree ensemble, linear SHAP for a linear model);
-// kernel_shap and lime are model-agnostic.
+// shap_kernel (spec 3's name) and lime are model-agnostic.
 const (
 	RequestSHAP       = "shap"
-	RequestKernelSHAP = MethodKernelSHAP
+	RequestKernelSHAP = "shap_kernel"
 	RequestLIME       = MethodLIME
+	// AliasKernelSHAP is shap_kernel's earlier name, still accepted
+	// wherever a method is named and read as shap_kernel.
+	AliasKernelSHAP = "kernel_shap"
 )
 
-// RequestMethods lists the methods a request may name.
+// RequestMethods lists the methods a request may name (and
+// AliasKernelSHAP).
 var RequestMethods = []string{RequestSHAP, RequestKernelSHAP, RequestLIME}
+
+// CanonicalMethod is method with the alias kernel_shap read as
+// shap_kernel.
+func CanonicalMethod(method string) string {
+	if method == AliasKernelSHAP {
+		return RequestKernelSHAP
+	}
+	return method
+}
+
+// checkMethod adds a problem on field when method (already canonical)
+// is not one of RequestMethods; "" is accepted (the model's default).
+func checkMethod(v *web.Problems, field, method string) {
+	if method != "" {
+		v.OneOf(field, method, RequestMethods...)
+	}
+}
 
 // An Explanation is one requested explanation and, once computed, its
 // outcome.
@@ -78,6 +101,16 @@ type Request struct {
 	// CacheTTLHours, when positive, keeps the computed outcome in the
 	// cache for that long (use_cache with the model's cache_enabled).
 	CacheTTLHours int `json:"cache_ttl_hours,omitempty"`
+	// Seed seeds the sampled methods (Kernel SHAP's coalitions, LIME's
+	// perturbation rows) and NumSamples is their sample size; nil and 0
+	// in requests stored before they existed (the explanation's id's
+	// hash and the defaults then).
+	Seed       *uint64 `json:"seed,omitempty"`
+	NumSamples int     `json:"num_samples,omitempty"`
+	// NumFeatures is how many features the result lists (top_features);
+	// BackgroundSamples, when positive, caps the background rows taken.
+	NumFeatures       int `json:"num_features,omitempty"`
+	BackgroundSamples int `json:"background_samples,omitempty"`
 }
 
 // Outcome is a computed explanation as stored.

@@ -1,10 +1,12 @@
 package explanation
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -26,43 +28,80 @@ type generateBody struct {
 	// UseCache (default true) takes the outcome from the cache when an
 	// identical request was computed within the model's cache_ttl_hours.
 	UseCache *bool `json:"use_cache"`
+	options
 }
 
-// accepted is the 202 body of POST /explanations/generate.
+// accepted is the 202 body of POST /explanations/generate: the
+// asynchronous form's explanation_id, status and message, and spec 3's
+// instance form (id, base_value, score, feature_weights, cached,
+// computation_time_ms), filled when the answer came from the cache.
 type accepted struct {
-	ExplanationID string    `json:"explanation_id"`
-	ModelID       string    `json:"model_id"`
-	PredictionID  *string   `json:"prediction_id"`
-	Method        string    `json:"method"`
-	Status        string    `json:"status"`
-	Cached        bool      `json:"cached"`
-	Message       string    `json:"message"`
-	CreatedAt     time.Time `json:"created_at"`
-}
-
-// explanationView is an explanation as the API answers it.
-type explanationView struct {
+	ExplanationID  string             `json:"explanation_id"`
 	ID             string             `json:"id"`
 	ModelID        string             `json:"model_id"`
 	PredictionID   *string            `json:"prediction_id"`
 	Method         string             `json:"method"`
 	Status         string             `json:"status"`
-	Algorithm      *string            `json:"algorithm"`
-	Exactness      *string            `json:"exactness"`
-	Perturbation   *string            `json:"perturbation"`
+	Cached         bool               `json:"cached"`
+	Seed           uint64             `json:"seed"`
+	NumSamples     int                `json:"num_samples"`
+	NumFeatures    int                `json:"num_features"`
 	BaseValue      *float64           `json:"base_value"`
-	PredictedValue *float64           `json:"predicted_value"`
-	OutputSpace    *string            `json:"output_space"`
+	Score          *float64           `json:"score"`
 	FeatureWeights map[string]float64 `json:"feature_weights"`
-	TopFeatures    []topFeature       `json:"top_features"`
 	ComputationMS  *float64           `json:"computation_time_ms"`
+	Message        string             `json:"message"`
+	CreatedAt      time.Time          `json:"created_at"`
+}
+
+// newAccepted is the 202 body of e, stored with the request req.
+func newAccepted(e Explanation, req Request, msg string) accepted {
+	a := accepted{ExplanationID: e.ID, ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: e.Method,
+		Status: e.Status, Cached: e.Outcome != nil, Seed: *req.Seed, NumSamples: req.NumSamples, NumFeatures: req.NumFeatures,
+		FeatureWeights: map[string]float64{}, Message: msg, CreatedAt: e.CreatedAt}
+	if o := e.Outcome; o != nil {
+		a.BaseValue, a.Score, a.FeatureWeights, a.ComputationMS = &o.BaseValue, &o.PredictedValue, o.FeatureWeights, &o.ComputationTimeMS
+	}
+	return a
+}
+
+// explanationView is an explanation as the API answers it: spec 3's
+// stored record (result, created_at, completed_at) and its instance form
+// (base_value, score, feature_weights, cached, computation_time_ms) in
+// one, with Vigil's own fields.
+type explanationView struct {
+	ID           string  `json:"id"`
+	ModelID      string  `json:"model_id"`
+	PredictionID *string `json:"prediction_id"`
+	Method       string  `json:"method"`
+	Status       string  `json:"status"`
+	// Result is the stored record's result; nil until completed.
+	Result *resultView `json:"result"`
+	// BaseValue, Score (the explained output: predicted_value) and
+	// FeatureWeights are the instance form's.
+	BaseValue      *float64           `json:"base_value"`
+	Score          *float64           `json:"score"`
+	FeatureWeights map[string]float64 `json:"feature_weights"`
+	Cached         bool               `json:"cached"`
+	ComputationMS  *float64           `json:"computation_time_ms"`
+	// Seed, NumSamples and NumFeatures are the request's (or their
+	// defaults): the same request with the same seed gives the same
+	// values.
+	Seed           uint64       `json:"seed"`
+	NumSamples     int          `json:"num_samples"`
+	NumFeatures    int          `json:"num_features"`
+	Algorithm      *string      `json:"algorithm"`
+	Exactness      *string      `json:"exactness"`
+	Perturbation   *string      `json:"perturbation"`
+	PredictedValue *float64     `json:"predicted_value"`
+	OutputSpace    *string      `json:"output_space"`
+	TopFeatures    []topFeature `json:"top_features"`
 	// Progress is the share of the work done while pending (Work's done
 	// over total; 0 before the computation reports), 1 once final.
 	Progress float64 `json:"progress"`
 	// Work is what Progress counts; nil until the computation reports
 	// (TreeSHAP and linear SHAP never do: they take one step).
 	Work          *workView `json:"progress_detail"`
-	Cached        bool      `json:"cached"`
 	ModelAccess   *string   `json:"model_access"`
 	ModelRequests *int      `json:"model_requests"`
 	Fidelity      *Fidelity `json:"fidelity"`
@@ -77,6 +116,14 @@ type explanationView struct {
 	CreatedAt        time.Time      `json:"created_at"`
 	UpdatedAt        time.Time      `json:"updated_at"`
 	CompletedAt      *time.Time     `json:"completed_at"`
+}
+
+// resultView is spec 3's result of a stored explanation.
+type resultView struct {
+	BaseValue            float64            `json:"base_value"`
+	PredictedValue       float64            `json:"predicted_value"`
+	FeatureContributions map[string]float64 `json:"feature_contributions"`
+	TopFeatures          []topFeature       `json:"top_features"`
 }
 
 // workView is a job's units of work: done of total, in unit
@@ -95,13 +142,12 @@ type topFeature struct {
 	Impact  float64 `json:"impact"`
 }
 
-// maxTopFeatures is how many features top_features names.
-const maxTopFeatures = 10
-
 func newExplanationView(e Explanation) explanationView {
-	v := explanationView{ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Instance: e.Request.Instance,
-		FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{}, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
-		CompletedAt: e.CompletedAt}
+	s := sampling(e)
+	v := explanationView{ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: CanonicalMethod(e.Method),
+		Status: e.Status, Instance: e.Request.Instance, FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{},
+		Seed: s.Seed, NumSamples: s.size(), NumFeatures: cmp.Or(e.Request.NumFeatures, DefaultNumFeatures),
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
 	}
@@ -115,33 +161,38 @@ func newExplanationView(e Explanation) explanationView {
 	if e.Error != "" {
 		v.Error = &e.Error
 	}
-	if o := e.Outcome; o != nil {
-		v.Algorithm, v.Exactness, v.BaseValue, v.PredictedValue = &o.Algorithm, &o.Exactness, &o.BaseValue, &o.PredictedValue
-		v.OutputSpace, v.ComputationMS, v.FeatureWeights, v.Cached = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights, o.Cached
-		if o.Perturbation != "" {
-			v.Perturbation = &o.Perturbation
-		}
-		v.ModelAccess, v.Fidelity = &o.ModelAccess, o.Fidelity
-		if o.ModelAccess == "" {
-			v.ModelAccess = optional(AccessArtifact)
-		}
-		if o.ModelAccess == AccessServed {
-			v.ModelRequests = &o.ModelRequests
-		}
-		if v.Surrogate = o.Surrogate; o.ModelAccess == AccessSurrogate && o.Surrogate == nil && o.Fidelity != nil {
-			v.Surrogate = &SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: o.Fidelity.Value}}
-		}
-		if o.BackgroundSource != "" {
-			v.BackgroundSource, v.BackgroundRows = &o.BackgroundSource, &o.BackgroundRows
-		}
-		for _, f := range o.Ranking {
-			if len(v.TopFeatures) == maxTopFeatures {
-				break
-			}
-			v.TopFeatures = append(v.TopFeatures, topFeature{Feature: f, Value: e.Request.Instance[f], Impact: o.FeatureWeights[f]})
-		}
+	if e.Outcome != nil {
+		v.outcome(e.Outcome, e.Request.Instance)
 	}
 	return v
+}
+
+// outcome fills v from a computed outcome o of instance.
+func (v *explanationView) outcome(o *Outcome, instance map[string]any) {
+	v.Algorithm, v.Exactness, v.BaseValue, v.PredictedValue = &o.Algorithm, &o.Exactness, &o.BaseValue, &o.PredictedValue
+	v.OutputSpace, v.ComputationMS, v.FeatureWeights, v.Cached = &o.OutputSpace, &o.ComputationTimeMS, o.FeatureWeights, o.Cached
+	v.Score = &o.PredictedValue
+	if o.Perturbation != "" {
+		v.Perturbation = &o.Perturbation
+	}
+	v.ModelAccess, v.Fidelity = &o.ModelAccess, o.Fidelity
+	if o.ModelAccess == "" {
+		v.ModelAccess = optional(AccessArtifact)
+	}
+	if o.ModelAccess == AccessServed {
+		v.ModelRequests = &o.ModelRequests
+	}
+	if v.Surrogate = o.Surrogate; o.ModelAccess == AccessSurrogate && o.Surrogate == nil && o.Fidelity != nil {
+		v.Surrogate = &SurrogateChoice{Kind: SurrogateLinear, Fidelities: map[string]float64{SurrogateLinear: o.Fidelity.Value}}
+	}
+	if o.BackgroundSource != "" {
+		v.BackgroundSource, v.BackgroundRows = &o.BackgroundSource, &o.BackgroundRows
+	}
+	for _, f := range o.Ranking[:min(v.NumFeatures, len(o.Ranking))] {
+		v.TopFeatures = append(v.TopFeatures, topFeature{Feature: f, Value: instance[f], Impact: o.FeatureWeights[f]})
+	}
+	v.Result = &resultView{BaseValue: o.BaseValue, PredictedValue: o.PredictedValue, FeatureContributions: o.FeatureWeights,
+		TopFeatures: v.TopFeatures}
 }
 
 // generate answers POST /explanations/generate: the body (422 naming the
@@ -155,7 +206,7 @@ func newExplanationView(e Explanation) explanationView {
 // stored pending and the runner woken: 202.
 func (a *API) generate(c *fiber.Ctx) error {
 	var b generateBody
-	if err := web.Decode(c, &b); err != nil {
+	if err := decodeWithOptions(c, &b); err != nil {
 		return err
 	}
 	var v web.Problems
@@ -168,9 +219,10 @@ func (a *API) generate(c *fiber.Ctx) error {
 	case b.Instance != nil && b.PredictionID != "":
 		v.Add("instance", "must be absent when prediction_id is sent: the logged prediction's input_data is the instance")
 	}
-	if b.Method != "" {
-		v.OneOf("method", b.Method, RequestMethods...)
-	}
+	b.Method = CanonicalMethod(b.Method)
+	checkMethod(&v, "method", b.Method)
+	req := Request{Background: b.Background}
+	b.options.apply(&v, b.ModelID, &req)
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -186,7 +238,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 		}
 		b.Instance = instance
 	}
-	req := Request{Instance: b.Instance, Background: b.Background}
+	req.Instance = b.Instance
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, b.ModelID)
 	key := "" // the cache keeps artifacts' explanations alone
 	switch {
@@ -210,9 +262,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 	if e.Outcome != nil {
 		msg = "explanation completed from the cache: an identical request was computed within the model's cache_ttl_hours"
 	}
-	return c.Status(http.StatusAccepted).JSON(accepted{ExplanationID: e.ID, ModelID: e.ModelID,
-		PredictionID: optional(e.PredictionID), Method: e.Method, Status: e.Status, Cached: e.Outcome != nil,
-		Message: msg, CreatedAt: e.CreatedAt})
+	return c.Status(http.StatusAccepted).JSON(newAccepted(e, req, msg))
 }
 
 // enqueue stores a checked request of the model: completed at once from
@@ -336,7 +386,7 @@ func (a *API) enabled(ctx context.Context, orgID, modelID string, method *string
 		return cfg, web.Conflict("explanations are disabled for this model: PUT /explanations/config/{model_id} with enabled true")
 	}
 	if *method == "" {
-		*method = cfg.DefaultMethod
+		*method = CanonicalMethod(cfg.DefaultMethod)
 	}
 	return cfg, nil
 }
@@ -363,7 +413,7 @@ func (a *API) listExplanations(c *fiber.Ctx) error {
 	}
 	var v web.Problems
 	f := Filter{ModelID: c.Query("model_id"), Limit: limit, Offset: offset}
-	f.Method = v.EnumQuery(c, "method", "", RequestMethods...)
+	f.Method = CanonicalMethod(v.EnumQuery(c, "method", "", slices.Concat(RequestMethods, []string{AliasKernelSHAP})...))
 	f.Status = v.EnumQuery(c, "status", "", Statuses...)
 	v.Text("model_id", f.ModelID)
 	if err := v.Err(); err != nil {

@@ -20,16 +20,18 @@ import (
 // the sample and the model's outputs on it, per file and background: the
 // explanations of one model share them, each fitting its own surrogate
 // around its own instance. That is lime's LimeTabularExplainer built with
-// one random_state for every explanation. A served model may change
+// one random_state for every explanation: the sample is the request's
+// seed and size's (DefaultSeed when none is sent), whether it was drawn
+// for this explanation or kept from another. A served model may change
 // behind its endpoint, and a linear artifact or a surrogate costs little
-// to evaluate: theirs are drawn per explanation, from its id.
+// to evaluate: theirs are drawn per explanation.
 var limeSamples = cache.Cache[string, *limeSample]{TTL: limeSampleTTL, Max: limeSampleMax}
 
 // limeSampleTTL, limeSampleMax and limeShareMax bound what limeSamples
 // keeps: a sample drawn limeSampleTTL ago is drawn again (the same
-// numbers: its seed is its key's) and labelled again; at most
+// numbers: its seed is in its key) and labelled again; at most
 // limeSampleMax are kept, each of at most limeShareMax values (8 MB; a
-// model of more than 209 features draws per explanation).
+// model of more than 209 features at 5000 rows draws per explanation).
 const (
 	limeSampleTTL = 30 * time.Minute
 	limeSampleMax = 8
@@ -44,12 +46,13 @@ type limeSample struct {
 	labels []float64
 }
 
-// limeDraw returns the sample to explain by with mean and scale: the one
-// shared by a's explanations when a is an uploaded file (limeSamples),
-// else one drawn from the explanation's own seed.
-func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, own uint64, rep *reporter) (*limeSample, error) {
-	draw := func(from uint64) (*limeSample, error) {
-		rows, scaled, err := lime.Sample(mean, mean, scale, limeRows, false, from)
+// limeDraw returns the sample of s to explain by with mean and scale:
+// the one shared by a's explanations of the same sampling when a is an
+// uploaded file (limeSamples), else one drawn for this explanation; the
+// same numbers either way.
+func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, s Sampling, rep *reporter) (*limeSample, error) {
+	draw := func() (*limeSample, error) {
+		rows, scaled, err := lime.Sample(mean, mean, scale, s.size(), false, s.Seed)
 		if err != nil {
 			return nil, invalidInput(err)
 		}
@@ -59,17 +62,15 @@ func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, own uint64,
 		}
 		return &limeSample{scaled: scaled, labels: labels}, nil
 	}
-	if a.Content == "" || a.OrgID == "" || limeRows*len(mean) > limeShareMax {
-		return draw(own)
+	if a.Content == "" || a.OrgID == "" || s.size()*len(mean) > limeShareMax {
+		return draw()
 	}
-	key := a.limeKey(mean, scale)
-	// The seed is the key's: the same file and background draw the same
-	// sample again after the cache has let it go.
-	return limeSamples.Get(key, time.Now(), func() (*limeSample, error) { return draw(seed(key)) })
+	return limeSamples.Get(a.limeKey(mean, scale, s), time.Now(), draw)
 }
 
-// limeKey names the shared sample of a's file drawn with mean and scale.
-func (a *Artifact) limeKey(mean, scale []float64) string {
+// limeKey names the shared sample of a's file drawn with mean, scale and
+// s.
+func (a *Artifact) limeKey(mean, scale []float64, s Sampling) string {
 	h := fnv.New64a()
 	var b [8]byte
 	for _, vs := range [][]float64{mean, scale} {
@@ -78,7 +79,7 @@ func (a *Artifact) limeKey(mean, scale []float64) string {
 			h.Write(b[:])
 		}
 	}
-	return fmt.Sprintf("%s/lime/%d/%016x", a.contentKey(), limeRows, h.Sum64())
+	return fmt.Sprintf("%s/lime/%d/%d/%016x", a.contentKey(), s.size(), s.Seed, h.Sum64())
 }
 
 // limeScale returns the background's column means and standard

@@ -10,10 +10,11 @@ import (
 )
 
 // TestLimeSampleShared: the LIME explanations of an uploaded tree file
-// share one sample and its model outputs (only the first labels 5,000
-// rows), each equal to lime fitted on the sample drawn for its instance
-// with the shared seed; a new upload draws anew, and a linear artifact
-// draws per explanation, from the explanation's seed.
+// with one seed share one sample and its model outputs (only the first
+// labels 5,000 rows), each equal to lime fitted on the sample drawn for
+// its instance with that seed; another seed or a new upload draws anew,
+// and a linear artifact draws per explanation, the same numbers for the
+// same seed.
 func TestLimeSampleShared(t *testing.T) {
 	content, err := os.ReadFile("../stats/forest/testdata/models/xgb_reg.json")
 	if err != nil {
@@ -27,7 +28,7 @@ func TestLimeSampleShared(t *testing.T) {
 
 	// explain returns the result and how many rows its model labelled
 	// for the sample.
-	explain := func(a *Artifact, row []float64, id uint64) (Result, int64) {
+	explain := func(a *Artifact, row []float64, seed uint64) (Result, int64) {
 		t.Helper()
 		var labelled int64
 		rep := &reporter{report: func(p Progress) {
@@ -35,7 +36,7 @@ func TestLimeSampleShared(t *testing.T) {
 				labelled = p.Done
 			}
 		}}
-		r, err := a.compute(row, MethodLIME, bg, id, rep)
+		r, err := a.compute(row, MethodLIME, bg, Sampling{Seed: seed}, rep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,15 +55,18 @@ func TestLimeSampleShared(t *testing.T) {
 	}
 
 	first, n := explain(&tree, x, 1)
-	if n != limeRows {
-		t.Fatalf("first explanation: got %d rows labelled, want %d", n, limeRows)
+	if n != DefaultNumSamples {
+		t.Fatalf("first explanation: got %d rows labelled, want %d", n, DefaultNumSamples)
 	}
-	second, n := explain(&tree, y, 2)
+	second, n := explain(&tree, y, 1)
 	if n != 0 {
 		t.Fatalf("second explanation of the file: got %d rows labelled, want 0 (the sample shared)", n)
 	}
-	again, _ := explain(&tree, x, 3)
-	same("x again, another explanation seed", again, first)
+	again, _ := explain(&tree, x, 1)
+	same("x again, the same seed", again, first)
+	if other, n := explain(&tree, x, 2); n != DefaultNumSamples || other.BaseValue == first.BaseValue {
+		t.Errorf("another seed: got %d rows labelled, intercept %v, want %d and another sample", n, other.BaseValue, DefaultNumSamples)
+	}
 
 	// Each equals lime on the sample drawn for its own instance.
 	mean, scale, err := limeScale(bg, 5)
@@ -82,7 +86,7 @@ func TestLimeSampleShared(t *testing.T) {
 		row []float64
 		got Result
 	}{{x, first}, {y, second}} {
-		rows, scaled, err := lime.Sample(c.row, mean, scale, limeRows, false, seed(tree.limeKey(mean, scale)))
+		rows, scaled, err := lime.Sample(c.row, mean, scale, DefaultNumSamples, false, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,15 +110,20 @@ func TestLimeSampleShared(t *testing.T) {
 
 	reloaded := tree
 	reloaded.UploadedAt = reloaded.UploadedAt.Add(time.Minute)
-	if _, n := explain(&reloaded, x, 1); n != limeRows {
-		t.Errorf("a new upload: got %d rows labelled, want %d (drawn anew)", n, limeRows)
+	if _, n := explain(&reloaded, x, 1); n != DefaultNumSamples {
+		t.Errorf("a new upload: got %d rows labelled, want %d (drawn anew)", n, DefaultNumSamples)
 	}
 	lin := Artifact{OrgID: "o", ModelID: "l", Kind: KindLinear, Features: features, Coefficients: []float64{1, -2, 0.5, 0, 3},
 		Link: "identity", NumFeatures: 5}
 	a, _ := explain(&lin, x, 1)
 	b, n := explain(&lin, x, 2)
-	if n != limeRows || math.Abs(a.BaseValue-b.BaseValue) == 0 {
-		t.Errorf("linear artifact: got %d rows labelled and intercepts %v, %v, want %d and a sample per explanation seed", n, a.BaseValue, b.BaseValue, limeRows)
+	if n != DefaultNumSamples || math.Abs(a.BaseValue-b.BaseValue) == 0 {
+		t.Errorf("linear artifact: got %d rows labelled and intercepts %v, %v, want %d and a sample per seed", n, a.BaseValue, b.BaseValue, DefaultNumSamples)
+	}
+	c, n := explain(&lin, x, 1)
+	same("linear artifact, the same seed", c, a)
+	if n != DefaultNumSamples {
+		t.Errorf("linear artifact: got %d rows labelled, want %d (drawn per explanation)", n, DefaultNumSamples)
 	}
 }
 

@@ -2,9 +2,6 @@ package explanation
 
 import "github.com/vigilhq/vigil/stats/shap"
 
-// limeRows is the size of LIME's perturbation sample.
-const limeRows = 5000
-
 // A reporter passes a running job's progress on (Progress): Kernel SHAP's
 // coalitions evaluated, LIME's sample rows labelled. batch is the rows
 // of one call of a served model (0 in process): the work is split into

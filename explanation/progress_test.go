@@ -25,7 +25,7 @@ func TestRunnerProgress(t *testing.T) {
 	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 	s := &progressStore{}
 	r := &Runner{Store: s, Clock: func() time.Time { return now }}
-	rows := make([][]float64, limeRows)
+	rows := make([][]float64, DefaultNumSamples)
 	var calls []int
 	model := func(tick time.Duration) func([][]float64) ([]float64, error) {
 		return func(batch [][]float64) ([]float64, error) {
@@ -45,19 +45,19 @@ func TestRunnerProgress(t *testing.T) {
 			t.Errorf("call %d: got %d rows, want whole batches of 64", i, n)
 		}
 	}
-	if total != limeRows || len(calls) < 10 {
-		t.Fatalf("got %d rows in %d calls, want %d in about %d", total, len(calls), limeRows, 20)
+	if total != DefaultNumSamples || len(calls) < 10 {
+		t.Fatalf("got %d rows in %d calls, want %d in about %d", total, len(calls), DefaultNumSamples, 20)
 	}
 	if len(s.got) >= len(calls) || len(s.got) < 3 {
 		t.Errorf("got %d writes for %d reports 0.3 s apart, want fewer, at least 3", len(s.got), len(calls))
 	}
 	for i, p := range s.got {
-		if p.Unit != ProgressRows || p.Total != limeRows || (i > 0 && p.Done <= s.got[i-1].Done) {
-			t.Fatalf("got writes %v, want rows climbing to %d", s.got, limeRows)
+		if p.Unit != ProgressRows || p.Total != DefaultNumSamples || (i > 0 && p.Done <= s.got[i-1].Done) {
+			t.Fatalf("got writes %v, want rows climbing to %d", s.got, DefaultNumSamples)
 		}
 	}
-	if last := s.got[len(s.got)-1]; last.Done != limeRows {
-		t.Errorf("got last write %v, want all %d rows done", last, limeRows)
+	if last := s.got[len(s.got)-1]; last.Done != DefaultNumSamples {
+		t.Errorf("got last write %v, want all %d rows done", last, DefaultNumSamples)
 	}
 	if first := s.got[0]; first.Done != int64(calls[0]) {
 		t.Errorf("got first write %v, want the first step, %d rows", first, calls[0])

@@ -25,7 +25,7 @@ const (
 // restart (it is still pending in the store and is picked up by the next
 // Runner) and a full runner loses nothing (the job waits in the store).
 // Two replicas may compute the same job; the first outcome stored wins,
-// and both are the same values (the sampling seed is the job's id).
+// and both are the same values (the sampling seed is the request's).
 type Runner struct {
 	Store     Store
 	Artifacts ArtifactStore

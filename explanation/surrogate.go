@@ -302,7 +302,8 @@ func (s *Surrogate) plan(req Request, method string, fallbacks []fallback) (plan
 // Without background rows it takes the drift reference's, else the
 // training rows (Access.surrogateFallbacks).
 func (s *Surrogate) request(req Request) Request {
-	out := Request{Instance: make(map[string]any, len(req.Instance)), Background: req.Background}
+	out := req
+	out.Instance = make(map[string]any, len(req.Instance))
 	for k, v := range req.Instance {
 		if _, num := v.(float64); num || slices.Contains(s.Artifact.Features, k) {
 			out.Instance[k] = v

@@ -129,7 +129,7 @@ func TestSurrogateKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Compute(p.row, p.algorithm, p.background, 1)
+	res, err := a.Compute(p.row, p.algorithm, p.background, Sampling{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

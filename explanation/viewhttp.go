@@ -3,6 +3,8 @@ package explanation
 import (
 	"context"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -225,25 +227,36 @@ func (a *API) visualizeMany(c *fiber.Ctx) error {
 }
 
 // globalImportance answers GET /explanations/importance/{model_id}: the
-// model's features by mean |SHAP value| over its newest completed SHAP
-// explanations (tree, linear or Kernel SHAP; at most MaxImportance).
+// model's features by mean |weight| over its newest completed
+// explanations (at most MaxImportance) of the method the query names:
+// shap (default) every SHAP explanation (tree, linear or Kernel SHAP),
+// shap_kernel those requested as shap_kernel, lime LIME's.
 func (a *API) globalImportance(c *fiber.Ctx) error {
+	var v web.Problems
+	method := CanonicalMethod(v.EnumQuery(c, "method", RequestSHAP, slices.Concat(RequestMethods, []string{AliasKernelSHAP})...))
+	if err := v.Err(); err != nil {
+		return err
+	}
 	ctx, orgID, modelID := c.UserContext(), identity.OrgID(c), c.Params("model_id")
 	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
 		return err
 	}
+	f := Filter{ModelID: modelID, Status: StatusCompleted, Limit: 500}
+	if method != RequestSHAP {
+		f.Method = method
+	}
 	var ws []map[string]float64
-	for offset := 0; offset < MaxImportance; offset += 500 {
-		page, _, err := a.Jobs.Explanations(ctx, orgID, Filter{ModelID: modelID, Status: StatusCompleted, Offset: offset, Limit: 500})
+	for ; f.Offset < MaxImportance; f.Offset += f.Limit {
+		page, _, err := a.Jobs.Explanations(ctx, orgID, f)
 		if err != nil {
 			return err
 		}
 		for _, e := range page {
-			if e.Outcome != nil && shapAlgorithms[e.Outcome.Algorithm] && len(ws) < MaxImportance {
+			if e.Outcome != nil && shapAlgorithms[e.Outcome.Algorithm] == (method != RequestLIME) && len(ws) < MaxImportance {
 				ws = append(ws, e.Outcome.FeatureWeights)
 			}
 		}
-		if len(page) < 500 {
+		if len(page) < f.Limit {
 			break
 		}
 	}
@@ -251,9 +264,23 @@ func (a *API) globalImportance(c *fiber.Ctx) error {
 	if features == nil {
 		features = []Importance{}
 	}
-	return c.JSON(struct {
-		ModelID      string       `json:"model_id"`
-		Explanations int          `json:"explanations"`
-		Features     []Importance `json:"features"`
-	}{modelID, len(ws), features})
+	importance := make(map[string]float64, len(features))
+	for _, x := range features {
+		importance[x.Feature] = x.MeanAbs
+	}
+	return c.JSON(importanceView{ModelID: modelID, Method: method, FeatureImportance: importance,
+		CalculatedAt: a.Clock.Now().UTC(), Explanations: len(ws), Features: features})
+}
+
+// importanceView is a model's global feature importance: spec 3's
+// model_id, method, feature_importance (feature to mean |weight|) and
+// calculated_at, with how many explanations it was computed over and
+// each feature's detail, ranked.
+type importanceView struct {
+	ModelID           string             `json:"model_id"`
+	Method            string             `json:"method"`
+	FeatureImportance map[string]float64 `json:"feature_importance"`
+	CalculatedAt      time.Time          `json:"calculated_at"`
+	Explanations      int                `json:"explanations"`
+	Features          []Importance       `json:"features"`
 }

@@ -210,7 +210,7 @@ def _broken_rules(op, case):
         broken |= _explanation_rules(body)
     if op == "POST /explanations/bulk":
         # generate's rules, instance by instance.
-        broken |= {"model_id", "background", "background[*", "instances[*"}
+        broken |= {"model_id", "background", "background[*", "instances[*", "config.max_features"}
     if op in ("POST /explanations/compare", "POST /explanations/visualization"):
         # The stored explanations decide: completed ones of one model, and
         # (dependence) a feature they name.
@@ -474,8 +474,9 @@ def _explanation_rules(body):
     # The artifact's features decide both the names an instance or a
     # background row may carry and the ones it must carry (a linear model
     # has no missing values), so every instance.* and background[i].* field
-    # is the artifact's to name.
-    return {"model_id", "background", "instance", "prediction_id", "instance.*", "background[*"}
+    # is the artifact's to name. config.max_features must equal
+    # num_features when both are sent (they name one count).
+    return {"model_id", "background", "instance", "prediction_id", "instance.*", "background[*", "config.max_features"}
 
 
 def _review_rules(op, body):

@@ -110,6 +110,23 @@ def test_explanations(client: vigil.Client) -> None:
     assert e.status == "completed", e.error
     assert e.base_value is not None
     assert e.base_value + sum(e.feature_weights.values()) == pytest.approx(2.0 * 3.0 - 1.0 + 0.5)
+    assert e.score == pytest.approx(2.0 * 3.0 - 1.0 + 0.5)
+    assert e.raw["result"]["feature_contributions"] == e.raw["feature_weights"]
+    assert [f["feature"] for f in e.raw["result"]["top_features"]] == ["a", "b"]
+
+    # spec 3's options: LIME with a seed and a sample size, the same values twice, both echoed.
+    opts = vigil.ExplainOptions(num_features=1, num_samples=1000, seed=11, config={"background_samples": 2})
+    bg = [{"a": 0.0, "b": 0.0}, {"a": 1.0, "b": 2.0}, {"a": 2.0, "b": -1.0}]
+    one, two = (client.explanations.wait(client.explanations.generate(
+        m.id, instance={"a": 3.0, "b": 1.0}, method="lime", background=bg, use_cache=False, options=opts).id)
+        for _ in range(2))
+    assert not two.raw["cached"]
+    assert one.status == "completed", one.error
+    assert (one.seed, one.num_samples) == (11, 1000)
+    assert one.feature_weights == two.feature_weights and one.base_value == two.base_value
+    assert len(one.raw["result"]["top_features"]) == 1 and one.raw["background_rows"] == 2
+    imp = client.explanations.importance(m.id)
+    assert imp["method"] == "shap" and set(imp["feature_importance"]) == {"a", "b"}
 
 
 async def _async_flow(server: Server) -> None:

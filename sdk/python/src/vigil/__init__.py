@@ -12,12 +12,12 @@ from .client import MAX_BATCH, AsyncClient, Client
 from .errors import (AuthenticationError, BadRequestError, ConflictError, NotFoundError, PermissionDeniedError,
                      RateLimitError, ServiceUnavailableError, ValidationError, VigilError)
 from .logger import BatchLogger, LoggerStats
-from .types import Explanation, LogResult, Model, Stats
+from .types import ExplainOptions, Explanation, LogResult, Model, Stats
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "OPERATION_COUNT", "MAX_BATCH", "AsyncClient", "Client", "BatchLogger", "LoggerStats", "Explanation", "LogResult",
+    "OPERATION_COUNT", "MAX_BATCH", "AsyncClient", "Client", "BatchLogger", "LoggerStats", "ExplainOptions", "Explanation", "LogResult",
     "Model", "Stats", "errors", "VigilError", "AuthenticationError", "BadRequestError", "ConflictError", "NotFoundError",
     "PermissionDeniedError", "RateLimitError", "ServiceUnavailableError", "ValidationError",
 ]

@@ -678,9 +678,11 @@ class Explanations:
     def get_global_feature_importance(
         self,
         model_id: str,
+        *,
+        method: str | None = None,
     ) -> Any:
         """Global feature importance of a model (GET /explanations/importance/{model_id})"""
-        return self._t.call("GET", f"/explanations/importance/{_seg(model_id)}", query=None, body=None)
+        return self._t.call("GET", f"/explanations/importance/{_seg(model_id)}", query={"method": method}, body=None)
 
     def get_model_artifact(
         self,
@@ -2479,9 +2481,11 @@ class AsyncExplanations:
     async def get_global_feature_importance(
         self,
         model_id: str,
+        *,
+        method: str | None = None,
     ) -> Any:
         """Global feature importance of a model (GET /explanations/importance/{model_id})"""
-        return await self._t.call("GET", f"/explanations/importance/{_seg(model_id)}", query=None, body=None)
+        return await self._t.call("GET", f"/explanations/importance/{_seg(model_id)}", query={"method": method}, body=None)
 
     async def get_model_artifact(
         self,

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence
 from . import _rows
 from ._operations import AsyncOperations, Operations
 from ._transport import AsyncTransport, SyncTransport, _seg
-from .types import Explanation, LogResult, Model, Stats
+from .types import ExplainOptions, Explanation, LogResult, Model, Stats
 
 #: The most predictions one batch call takes.
 MAX_BATCH = 1000
@@ -47,7 +47,8 @@ def _model_body(name: str, model_type: str, framework: str, version: str, extra:
 
 
 def _explain_body(model_id: str, instance: Mapping[str, Any] | None, prediction_id: str | None, method: str | None,
-                  use_cache: bool | None, background: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
+                  use_cache: bool | None, background: Sequence[Mapping[str, Any]] | None,
+                  options: ExplainOptions | None = None) -> dict[str, Any]:
     if (instance is None) == (prediction_id is None):
         raise ValueError("give instance=... or prediction_id=..., one of them")
     body: dict[str, Any] = {"model_id": model_id}
@@ -61,7 +62,20 @@ def _explain_body(model_id: str, instance: Mapping[str, Any] | None, prediction_
         body["use_cache"] = use_cache
     if background is not None:
         body["background"] = [dict(r) for r in background]
+    o = options or ExplainOptions()
+    for name, value in (("num_features", o.num_features), ("num_samples", o.num_samples), ("seed", o.seed)):
+        if value is not None:
+            body[name] = value
+    if o.config is not None:
+        body["config"] = dict(o.config)
     return body
+
+
+def _explanations(r: Any) -> list[Explanation]:
+    """The explanations of an answer: a list, a page of them, or one."""
+    if isinstance(r, dict):
+        r = r["explanations"] if "explanations" in r else [r]
+    return [Explanation.from_json(e) for e in r]
 
 
 class Models:
@@ -133,9 +147,14 @@ class Explanations:
 
     def generate(self, model_id: str, *, instance: Mapping[str, Any] | None = None, prediction_id: str | None = None,
                  method: str | None = None, use_cache: bool | None = None,
-                 background: Sequence[Mapping[str, Any]] | None = None) -> Explanation:
-        """Start an explanation (202); poll it with get or wait. background: reference rows (up to 200)."""
-        body = _explain_body(model_id, instance, prediction_id, method, use_cache, background)
+                 background: Sequence[Mapping[str, Any]] | None = None,
+                 options: ExplainOptions | None = None) -> Explanation:
+        """Start an explanation (202); poll it with get or wait.
+
+        method: shap, shap_kernel or lime. background: reference rows (up to 200). options: num_features,
+        num_samples, seed, config.
+        """
+        body = _explain_body(model_id, instance, prediction_id, method, use_cache, background, options)
         r = self._t.call("POST", "/explanations/generate", body=body)
         return Explanation.from_json(r)
 
@@ -156,16 +175,15 @@ class Explanations:
 
     def explain(self, model_id: str, *, instance: Mapping[str, Any] | None = None, prediction_id: str | None = None,
                 method: str | None = None, background: Sequence[Mapping[str, Any]] | None = None,
-                timeout: float = 120.0) -> Explanation:
+                options: ExplainOptions | None = None, timeout: float = 120.0) -> Explanation:
         """Generate and wait: the finished explanation."""
-        e = self.generate(model_id, instance=instance, prediction_id=prediction_id, method=method, background=background)
+        e = self.generate(model_id, instance=instance, prediction_id=prediction_id, method=method, background=background,
+                          options=options)
         return self.wait(e.id, timeout=timeout)
 
     def by_prediction(self, prediction_id: str) -> list[Explanation]:
         """The explanations of a logged prediction."""
-        r = self._t.call("GET", f"/explanations/by-prediction/{_seg(prediction_id)}")
-        items = r.get("explanations", r) if isinstance(r, dict) else r
-        return [Explanation.from_json(e) for e in items]
+        return _explanations(self._t.call("GET", f"/explanations/by-prediction/{_seg(prediction_id)}"))
 
     def list(self, model_id: str, **query: Any) -> Any:
         """A model's explanations (method, status, limit, offset)."""
@@ -192,7 +210,7 @@ class Explanations:
         return self._t.call("PUT", f"/models/{_seg(model_id)}/artifact", body=dict(artifact))
 
     def importance(self, model_id: str, **query: Any) -> Any:
-        """Global feature importance of a model over its explanations."""
+        """Global feature importance of a model: model_id, method, feature_importance, calculated_at (query: method)."""
         return self._t.call("GET", f"/explanations/importance/{_seg(model_id)}", query=query)
 
 
@@ -286,8 +304,9 @@ class AsyncExplanations:
 
     async def generate(self, model_id: str, *, instance: Mapping[str, Any] | None = None, prediction_id: str | None = None,
                        method: str | None = None, use_cache: bool | None = None,
-                       background: Sequence[Mapping[str, Any]] | None = None) -> Explanation:
-        body = _explain_body(model_id, instance, prediction_id, method, use_cache, background)
+                       background: Sequence[Mapping[str, Any]] | None = None,
+                       options: ExplainOptions | None = None) -> Explanation:
+        body = _explain_body(model_id, instance, prediction_id, method, use_cache, background, options)
         return Explanation.from_json(await self._t.call("POST", "/explanations/generate", body=body))
 
     async def get(self, explanation_id: str) -> Explanation:
@@ -305,8 +324,9 @@ class AsyncExplanations:
 
     async def explain(self, model_id: str, *, instance: Mapping[str, Any] | None = None, prediction_id: str | None = None,
                       method: str | None = None, background: Sequence[Mapping[str, Any]] | None = None,
-                      timeout: float = 120.0) -> Explanation:
-        e = await self.generate(model_id, instance=instance, prediction_id=prediction_id, method=method, background=background)
+                      options: ExplainOptions | None = None, timeout: float = 120.0) -> Explanation:
+        e = await self.generate(model_id, instance=instance, prediction_id=prediction_id, method=method, background=background,
+                                options=options)
         return await self.wait(e.id, timeout=timeout)
 
 

@@ -12,6 +12,10 @@ def _f(v: Any) -> float | None:
     return float(v) if isinstance(v, (int, float)) else None
 
 
+def _i(v: Any) -> int | None:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
 @dataclass(frozen=True)
 class Model:
     """A registered model version."""
@@ -63,6 +67,21 @@ class LogResult:
 
 
 @dataclass(frozen=True)
+class ExplainOptions:
+    """Spec 3's options of an explanation request; None leaves the server's default.
+
+    num_features: how many features top_features lists (1-100, default 10). num_samples: Kernel SHAP's
+    coalitions and LIME's rows (100-50000, default 5000). seed: the sampling seed (default: the model's own,
+    echoed on the result). config: {"background_samples": n, "max_features": n}.
+    """
+
+    num_features: int | None = None
+    num_samples: int | None = None
+    seed: int | None = None
+    config: Mapping[str, int] | None = None
+
+
+@dataclass(frozen=True)
 class Explanation:
     """An explanation: pending until its status is completed, failed or cancelled."""
 
@@ -75,6 +94,9 @@ class Explanation:
     progress: float | None
     error: str | None
     raw: Mapping[str, Any] = field(repr=False, default_factory=dict)
+    score: float | None = None
+    seed: int | None = None
+    num_samples: int | None = None
 
     @property
     def done(self) -> bool:
@@ -83,11 +105,14 @@ class Explanation:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Explanation:
-        weights = d.get("feature_weights") or {}
+        r = d.get("result")
+        result: Mapping[str, Any] = r if isinstance(r, Mapping) else {}
+        weights = d.get("feature_weights") or result.get("feature_contributions") or {}
         if isinstance(weights, list):
             weights = {str(w.get("feature")): float(w.get("weight", 0)) for w in weights if isinstance(w, dict)}
         err = d.get("error")
         return cls(str(d.get("id") or d.get("explanation_id")), str(d.get("model_id", "")), str(d.get("method", "")),
-                   str(d.get("status", "")), _f(d.get("base_value")),
+                   str(d.get("status", "")), _f(d.get("base_value", result.get("base_value"))),
                    {str(k): float(v) for k, v in dict(weights).items() if isinstance(v, (int, float))},
-                   _f(d.get("progress")), str(err) if err else None, d)
+                   _f(d.get("progress")), str(err) if err else None, d,
+                   _f(d.get("score", result.get("predicted_value"))), _i(d.get("seed")), _i(d.get("num_samples")))

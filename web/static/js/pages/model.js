@@ -86,8 +86,8 @@ export async function render(view, { id }, nav) {
       { title: 'Created', cell: (e) => when(e.created_at) },
       { title: 'Method', cell: (e) => e.method },
       { title: 'Status', key: 'status', cell: (e) => badge(e.status) },
-      { title: 'Top features', cell: (e) => (e.top_features || []).slice(0, 3).map((f) => (typeof f === 'string' ? f : f.feature || f.name || short(f))).join(', ') },
-      { title: 'Predicted', num: true, cell: (e) => num(e.predicted_value) },
+      { title: 'Top features', cell: (e) => ((e.result && e.result.top_features) || e.top_features || []).slice(0, 3).map((f) => (typeof f === 'string' ? f : f.feature || f.name || short(f))).join(', ') },
+      { title: 'Predicted', num: true, cell: (e) => num(e.result ? e.result.predicted_value : e.predicted_value) },
     ], r.explanations)),
     h('section', { 'data-section': 'trust' }, h('h2', null, 'Trust score'),
       score.status !== 'fulfilled' ? failure(score.reason)
