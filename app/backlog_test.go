@@ -21,8 +21,12 @@ func TestFaultKafkaBacklog(t *testing.T) {
 	engines := privateEngines(t, "kafka", "clickhouse")
 	cfg := kafkaConfig(t)
 	cfg.Limits.Batch = 1 << 20
+	cfg.Limits.Standard = 1 << 20 // the ledger reads 100 pages each time it looks
 	s, key, start := apartProcesses(t, cfg)
 	l := newLedger(s, key, s.model(key, "backlog", "1"))
+	// Ids as long as UUIDs: a read that wrote a poll's ids into its text
+	// would pass ClickHouse's max_query_size (20,000 x 52 bytes).
+	l.prefix = "backlog-0190a3c2-7d1e-7c4b-9f00-"
 	proc, err := start()
 	if err != nil {
 		t.Fatal(err)
