@@ -25,7 +25,7 @@ func TestFaultKafkaBacklog(t *testing.T) {
 	s, key, start := apartProcesses(t, cfg)
 	l := newLedger(s, key, s.model(key, "backlog", "1"))
 	// Ids as long as UUIDs: a read that wrote a poll's ids into its text
-	// would pass ClickHouse's max_query_size (20,000 x 52 bytes).
+	// would pass ClickHouse's max_query_size (20,000 ids of 38 bytes, 42 quoted).
 	l.prefix = "backlog-0190a3c2-7d1e-7c4b-9f00-"
 	proc, err := start()
 	if err != nil {
