@@ -280,7 +280,8 @@ func (b *Bucket) Scan(row Row, first ...any) error {
 // that reads the rollups as t names them, in one read: the minutes around
 // r's whole hours from the minute rollup, the hours from the hour rollup.
 // in is the engine's test that model_id is one of the models, inArgs its
-// arguments (SQLite: an IN list; ClickHouse: has() over an array).
+// arguments (SQLite: an IN list; ClickHouse: IN a list sent beside the
+// query, no argument).
 func ReadPredictionCounts(ctx context.Context, read Reader, t RollupTables, orgID, in string, inArgs []any, r Range) (map[string]int64, error) {
 	args := coverArgs(orgID, inArgs, r)
 	rows, err := read(ctx, `SELECT model_id, CAST(SUM(predictions) AS Int64) FROM (`+

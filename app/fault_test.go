@@ -3,7 +3,10 @@
 package app
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,13 +17,64 @@ import (
 // (kill_test.go, drain_test.go) run in that pass too, for their length;
 // they kill only the Vigil processes they start.
 
-// engines runs platform/testenv/engines.sh with args.
+// engines runs platform/testenv/engines.sh with args on the shared
+// engines.
 func engines(t *testing.T, args ...string) {
 	t.Helper()
-	out, err := exec.Command("../platform/testenv/engines.sh", args...).CombinedOutput()
+	enginesIn(t, nil, args...)
+}
+
+// enginesIn runs platform/testenv/engines.sh with args, the variables env
+// added to the test's environment, and returns what it printed.
+func enginesIn(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("../platform/testenv/engines.sh", args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("engines.sh %v: %v\n%s", args, err, out)
+		t.Fatalf("engines.sh %v %v: %v\n%s", env, args, err, out)
 	}
+	return string(out)
+}
+
+// privateEngines starts the named engines of a set of the test's own
+// (engines.sh with VIGIL_ENGINES_DIR and VIGIL_ENGINES_PORT_OFFSET: by
+// default $HOME/.cache/vigil-engines-pipeline and 1000, or
+// VIGIL_PRIVATE_ENGINES_DIR and VIGIL_PRIVATE_ENGINES_PORT_OFFSET), so
+// that stopping one leaves the shared engines to the other suites, and
+// points the test's engine variables (VIGIL_TEST_...) of those engines at
+// it. It returns engines.sh on the set. The set keeps running for the next
+// test; `engines.sh down` with the same variables stops it.
+func privateEngines(t *testing.T, names ...string) func(args ...string) {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, offset := filepath.Join(home, ".cache", "vigil-engines-pipeline"), "1000"
+	if v := os.Getenv("VIGIL_PRIVATE_ENGINES_DIR"); v != "" {
+		dir = v
+	}
+	if v := os.Getenv("VIGIL_PRIVATE_ENGINES_PORT_OFFSET"); v != "" {
+		offset = v
+	}
+	env := []string{"VIGIL_ENGINES_DIR=" + dir, "VIGIL_ENGINES_PORT_OFFSET=" + offset}
+	run := func(args ...string) { enginesIn(t, env, args...) }
+	for _, name := range names {
+		run("start", name)
+	}
+	for _, line := range strings.Split(enginesIn(t, env, "env"), "\n") {
+		name, value, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok || !strings.HasPrefix(name, "VIGIL_TEST_") {
+			continue
+		}
+		for _, engine := range names {
+			if strings.HasPrefix(name, "VIGIL_TEST_"+strings.ToUpper(engine)+"_") {
+				t.Setenv(name, strings.Trim(value, "'"))
+			}
+		}
+	}
+	return run
 }
 
 // TestFaultPostgresRestart: while PostgreSQL is down, requests answer 503

@@ -17,12 +17,14 @@ type ledger struct {
 	key   string
 	model string
 	next  int
+	// prefix starts every prediction id ("e-").
+	prefix string
 
 	acked, rejected, ambiguous map[string]bool
 }
 
 func newLedger(s *server, key, model string) *ledger {
-	return &ledger{s: s, key: key, model: model,
+	return &ledger{s: s, key: key, model: model, prefix: "e-",
 		acked: map[string]bool{}, rejected: map[string]bool{}, ambiguous: map[string]bool{}}
 }
 
@@ -33,7 +35,7 @@ func (l *ledger) send(t *testing.T, n int) int {
 	ids := make([]string, n)
 	items := make([]map[string]any, n)
 	for i := range items {
-		ids[i] = fmt.Sprintf("e-%06d", l.next)
+		ids[i] = fmt.Sprintf("%s%06d", l.prefix, l.next)
 		l.next++
 		items[i] = map[string]any{"prediction_id": ids[i], "input_data": map[string]any{"i": l.next},
 			"output_data": map[string]any{"y": 1}, "latency_ms": 1}

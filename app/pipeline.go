@@ -121,8 +121,10 @@ func (a *App) initEmbeddedAnalytics(ctx context.Context) error {
 // events in the analytical store, committing only after each write.
 func (a *App) initProcessor(context.Context) error {
 	p := &processors.Processor{Sink: a.analytics, DeadLetters: a.analytics, Profiles: a.analytics, Models: registeredModels{a.store},
-		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace}
-	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }})
+		Metrics: processors.NewMetrics(a.metrics.Registry), Log: a.log, Grace: a.cfg.ShutdownGrace,
+		Pipeline: processors.DefaultPipeline, StuckAfter: a.cfg.ProcessorStuckAfter, Clock: a.clock()}
+	a.checks = append(a.checks, check{"role:processor", func(context.Context) error { return nil }},
+		check{"pipeline:" + p.Pipeline, p.Check})
 	a.metrics.Registry.MustRegister(newConsumerLag(a.landing.Progress, a.groupPrefix))
 	a.services = append(a.services, service{"processor", func(ctx context.Context) error {
 		if !a.topicsReady(ctx) {

@@ -98,6 +98,7 @@ func (p *Processor) runAhead(ctx context.Context, pc eventlog.PrefixCommitter) e
 			continue
 		}
 		commits.finished(batch.msgs)
+		p.finished()
 	}
 	close(commits.signal)
 	wg.Wait()

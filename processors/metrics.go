@@ -1,6 +1,8 @@
 package processors
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -8,12 +10,15 @@ import (
 )
 
 // Metrics counts the events the processor read, stored, and did not
-// store. A nil *Metrics counts nothing.
+// store, and the failures of the batch in hand. A nil *Metrics counts
+// nothing.
 type Metrics struct {
 	deadLetters *prometheus.CounterVec
 	dropped     *prometheus.CounterVec
 	processed   *prometheus.CounterVec
 	stored      *prometheus.CounterVec
+	failures    *prometheus.CounterVec
+	failing     *prometheus.GaugeVec
 }
 
 // Reasons an event is dropped, the label of vigil_processor_dropped_events_total.
@@ -31,7 +36,11 @@ const (
 // store), vigil_processor_dead_letters_total{kind} and
 // vigil_processor_dropped_events_total{kind,reason}, each series of a
 // stored kind declared at zero, so that dashboards and alerts see it
-// before its first event.
+// before its first event; and, each series declared when its processor
+// runs, vigil_processor_batch_failures_total{pipeline} (failed attempts
+// at a batch) and vigil_processor_batch_failing_seconds{pipeline} (how
+// long the batch in hand has failed, 0 when none; brought up to date at
+// each failed attempt and readiness check).
 func NewMetrics(reg prometheus.Registerer) *Metrics {
 	m := &Metrics{
 		deadLetters: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -51,7 +60,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Name: "vigil_processor_events_stored_total",
 		Help: "Events the processor wrote to the analytical store, by kind (its pipeline); replays count again.",
 	}, []string{"kind"})
-	reg.MustRegister(m.deadLetters, m.dropped, m.processed, m.stored)
+	m.failures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "vigil_processor_batch_failures_total",
+		Help: "Failed attempts at a batch (a write, a lookup, a profile), retried with offsets uncommitted, by pipeline.",
+	}, []string{"pipeline"})
+	m.failing = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "vigil_processor_batch_failing_seconds",
+		Help: "How long the pipeline has failed without finishing a batch; 0 when its last attempt succeeded.",
+	}, []string{"pipeline"})
+	reg.MustRegister(m.deadLetters, m.dropped, m.processed, m.stored, m.failures, m.failing)
 	for _, kind := range []string{eventlog.KindPrediction, eventlog.KindMetric, eventlog.KindCompletion} {
 		m.deadLetters.WithLabelValues(kind)
 		m.processed.WithLabelValues(kind)
@@ -101,5 +118,26 @@ func (m *Metrics) wrote(b analytics.Batch) {
 		if c > 0 {
 			m.stored.WithLabelValues(kind).Add(float64(c))
 		}
+	}
+}
+
+// declare shows pipeline's failure series at zero.
+func (m *Metrics) declare(pipeline string) {
+	if m != nil {
+		m.failures.WithLabelValues(pipeline)
+		m.failing.WithLabelValues(pipeline)
+	}
+}
+
+func (m *Metrics) batchFailed(pipeline string, failing time.Duration) {
+	if m != nil {
+		m.failures.WithLabelValues(pipeline).Inc()
+		m.failing.WithLabelValues(pipeline).Set(failing.Seconds())
+	}
+}
+
+func (m *Metrics) batchFailing(pipeline string, failing time.Duration) {
+	if m != nil {
+		m.failing.WithLabelValues(pipeline).Set(failing.Seconds())
 	}
 }

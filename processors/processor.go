@@ -43,10 +43,21 @@ type Processor struct {
 	// MaxBackoff caps the pause between retries of a failing write
 	// (default 10s).
 	MaxBackoff time.Duration
+	// Pipeline names the processor in its metrics, log lines and
+	// readiness check (DefaultPipeline).
+	Pipeline string
+	// StuckAfter is how long the processor may fail without finishing a
+	// batch before Check fails and it logs an error, once per StuckAfter
+	// (DefaultStuckAfter).
+	StuckAfter time.Duration
+	// Clock times the failures (the system clock when nil).
+	Clock clock.Clock
 
 	cache *modelCache
 	// profiles keeps the profile snapshots saved last (profileCache).
 	profiles profileCache
+	// stall keeps how long the batch in hand has failed.
+	stall stall
 }
 
 // Run processes batches until ctx ends, finishing the batch in flight.
@@ -55,6 +66,7 @@ type Processor struct {
 // while the one before is stored and the one before that profiled
 // (runAhead); otherwise one batch at a time.
 func (p *Processor) Run(ctx context.Context) error {
+	p.Metrics.declare(p.pipeline())
 	if pc, ok := p.Source.(eventlog.PrefixCommitter); ok {
 		return p.runAhead(ctx, pc)
 	}
@@ -73,6 +85,7 @@ func (p *Processor) Run(ctx context.Context) error {
 		if err != nil || ctx.Err() != nil {
 			return err
 		}
+		p.finished()
 	}
 }
 
@@ -244,7 +257,7 @@ func (p *Processor) retry(ctx context.Context, what string, events int, op func(
 		if err == nil || analytics.IsPermanent(err) || ctx.Err() != nil {
 			return err
 		}
-		p.Log.Warn(what+" failed; retrying, offsets stay uncommitted", "events", events, "err", err)
+		p.failed(what, events, err)
 		if !clock.Sleep(ctx, backoff) {
 			return err
 		}

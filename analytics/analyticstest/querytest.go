@@ -66,6 +66,8 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"Stream", testStream},
 		{"StreamStopsEarly", testStreamStopsEarly},
 		{"StreamCancelled", testStreamCancelled},
+		{"LargeBatch", testLargeBatch},
+		{"ManyModels", testManyModels},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.f(t, open(t)) })
 	}

@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"maps"
+	"slices"
 	"sync"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -123,14 +124,15 @@ func (c *rollupCache) wrote(written map[modelKey][len(resolutions)]map[int64]*co
 // cache keeps: the newest.
 const cachedBuckets = 8
 
-// keepNewest drops all but the n newest buckets of m.
+// keepNewest drops all but the n newest buckets of m, in one sort: a
+// batch from a backlog may leave thousands of buckets.
 func keepNewest(m map[int64]*counted, n int) {
-	for len(m) > n {
-		oldest := int64(1<<63 - 1)
-		for start := range m {
-			oldest = min(oldest, start)
-		}
-		delete(m, oldest)
+	if len(m) <= n {
+		return
+	}
+	starts := slices.Sorted(maps.Keys(m))
+	for _, start := range starts[:len(starts)-n] {
+		delete(m, start)
 	}
 }
 

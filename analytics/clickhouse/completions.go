@@ -63,25 +63,12 @@ func (s *Store) unrecorded(ctx context.Context, cs []eventlog.Completion) ([]eve
 		ids[k] = append(ids[k], c.ID)
 	}
 	known := map[modelKey]map[string]bool{}
-	for k, list := range ids {
-		rows, err := s.conn.Query(ctx, `SELECT event_id FROM completion_ids
-			WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`, k.org, k.model, list)
+	for k, modelIDs := range ids {
+		var err error
+		known[k], err = s.found(ctx, modelIDs, `SELECT event_id FROM completion_ids
+			WHERE org_id = ? AND model_id = ? AND `+idList.in("event_id"), k.org, k.model)
 		if err != nil {
-			return nil, fmt.Errorf("clickhouse dedup read: %w", err)
-		}
-		known[k] = map[string]bool{}
-		for rows.Next() {
-			var id string
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("clickhouse dedup read: %w", err)
-			}
-			known[k][id] = true
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+			return nil, err
 		}
 	}
 	out := cs[:0:0]

@@ -229,8 +229,12 @@ func (s *Store) classify(ctx context.Context, ps []eventlog.Prediction, position
 func (s *Store) origins(ctx context.Context, k modelKey, ids []string) (map[string]string, error) {
 	// No FINAL: every version of an id's row holds the origin it was first
 	// stored from (only a replay of that record inserts it again).
+	ctx, err := withList(ctx, idList, ids)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.conn.Query(ctx, `SELECT event_id, origin FROM prediction_ids
-		WHERE org_id = ? AND model_id = ? AND event_id IN (SELECT arrayJoin(?))`, k.org, k.model, ids)
+		WHERE org_id = ? AND model_id = ? AND `+idList.in("event_id"), k.org, k.model)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
 	}
@@ -273,9 +277,13 @@ type labeled struct {
 // loadBuckets reads the newest version of one model's buckets of r that
 // start in starts, within [lo, hi).
 func (s *Store) loadBuckets(ctx context.Context, r resolution, k modelKey, starts []int64, lo, hi int64) (map[int64]*counted, error) {
+	ctx, err := withList(ctx, startList, starts)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.conn.Query(ctx, `SELECT `+r.column+`, offsets, `+analytics.RollupColumns+` FROM `+r.table+` FINAL
-		WHERE org_id = ? AND model_id = ? AND `+r.column+` >= ? AND `+r.column+` < ? AND has(?, `+r.column+`)`,
-		k.org, k.model, lo, hi, starts)
+		WHERE org_id = ? AND model_id = ? AND `+r.column+` >= ? AND `+r.column+` < ? AND `+startList.in(r.column),
+		k.org, k.model, lo, hi)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse rollup read: %w", err)
 	}

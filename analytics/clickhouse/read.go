@@ -72,7 +72,11 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 // version of each hour's and minute's rollup, in one query for all the
 // models.
 func (s *Store) PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error) {
-	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, "has(?, model_id)", []any{modelIDs}, r)
+	ctx, err := withList(ctx, modelList, modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, modelList.in("model_id"), nil, r)
 }
 
 // PredictionCounts implements analytics.Store from the newest version of
@@ -81,7 +85,11 @@ func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []s
 	if len(modelIDs) == 0 {
 		return map[string]int64{}, nil
 	}
-	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, "has(?, model_id)", []any{modelIDs}, r)
+	ctx, err := withList(ctx, modelList, modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, modelList.in("model_id"), nil, r)
 }
 
 // Activity implements analytics.Store: counts from the newest version of each
@@ -94,8 +102,12 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	if err := s.ensure(ctx); err != nil {
 		return nil, err
 	}
+	ctx, err := withList(ctx, modelList, modelIDs)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.conn.Query(ctx, `SELECT model_id, sum(predictions) FROM prediction_hours FINAL
-		WHERE org_id = ? AND has(?, model_id) GROUP BY model_id`, orgID, modelIDs)
+		WHERE org_id = ? AND `+modelList.in("model_id")+` GROUP BY model_id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("model activity: %w", err)
 	}
@@ -111,8 +123,8 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	last, err := s.conn.Query(ctx, `SELECT model_id, max(ts) FROM predictions WHERE org_id = ? AND has(?, model_id) GROUP BY model_id`,
-		orgID, modelIDs)
+	last, err := s.conn.Query(ctx, `SELECT model_id, max(ts) FROM predictions WHERE org_id = ? AND `+modelList.in("model_id")+
+		` GROUP BY model_id`, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("model activity: %w", err)
 	}

@@ -10,8 +10,8 @@ import (
 // row crosses the wire, the minutes of one model that a write touched from
 // the stored rows, then the hours holding them from their minutes, and
 // inserts both as their newest version. The minutes statement's
-// placeholders are the version, organization, model, time bounds and the
-// minutes (an array); the hours statement's the version, organization,
+// placeholders are the version, organization, model and time bounds, and
+// it reads the minutes from startList; the hours statement's the version, organization,
 // model and the bounds of the hours.
 type seriesRollup struct{ minutes, hours string }
 
@@ -20,7 +20,7 @@ var metricRollup = seriesRollup{
 	(org_id, model_id, metric_type, minute, n, total, min_value, max_value, version)
 	SELECT org_id, model_id, metric_type, intDiv(ts, 60000000) * 60000000 AS m,
 		count(), sum(value), min(value), max(value), toUInt64(?)
-	FROM metrics FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m)
+	FROM metrics FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND ` + startList.in("m") + `
 	GROUP BY org_id, model_id, metric_type, m`,
 	hours: `INSERT INTO metric_hours
 	(org_id, model_id, metric_type, hour, n, total, min_value, max_value, version)
@@ -37,7 +37,7 @@ var completionRollup = seriesRollup{
 	SELECT org_id, model_id, model_name, intDiv(ts, 60000000) * 60000000 AS m,
 		count(), sum(prompt_tokens), sum(completion_tokens), sum(total_tokens), sum(cost),
 		count(latency_ms), ifNull(sum(latency_ms), 0), toUInt64(?)
-	FROM completions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND has(?, m)
+	FROM completions FINAL WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts < ? AND ` + startList.in("m") + `
 	GROUP BY org_id, model_id, model_name, m`,
 	hours: `INSERT INTO completion_hours
 	(org_id, model_id, model_name, hour, completions, prompt_tokens, completion_tokens, total_tokens, cost,
@@ -69,7 +69,11 @@ func (r seriesRollup) run(ctx context.Context, s *Store, t touched) error {
 	version := uint64(time.Now().UnixNano())
 	for k, set := range t {
 		minutes, lo, hi := span(set)
-		if err := s.conn.Exec(ctx, r.minutes, version, k.org, k.model, lo, hi, minutes); err != nil {
+		mctx, err := withList(ctx, startList, minutes)
+		if err != nil {
+			return err
+		}
+		if err := s.conn.Exec(mctx, r.minutes, version, k.org, k.model, lo, hi); err != nil {
 			return fmt.Errorf("clickhouse rollup: %w", err)
 		}
 		lo, hi = hours(lo, hi)

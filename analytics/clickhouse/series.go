@@ -29,7 +29,11 @@ func (s *Store) MetricSeries(ctx context.Context, f analytics.MetricFilter, b an
 // version of each hour's and minute's rollup, in one query for all the
 // models.
 func (s *Store) MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error) {
-	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, "has(?, model_id)", []any{modelIDs}, r)
+	ctx, err := withList(ctx, modelList, modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, modelList.in("model_id"), nil, r)
 }
 
 // CompletionGroups implements analytics.Series from the newest version of

@@ -52,8 +52,18 @@ type modelKey struct{ org, model string }
 // (Unix microseconds). (Predictions carry the caller's prediction_id,
 // which a retry repeats with a new time: see classify.)
 func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to int64, ids []string) (map[string]bool, error) {
-	rows, err := s.conn.Query(ctx, `SELECT event_id FROM `+table+` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND has(?, event_id)`,
-		k.org, k.model, from, to, ids)
+	return s.found(ctx, ids, `SELECT event_id FROM `+table+` WHERE org_id = ? AND model_id = ? AND ts >= ? AND ts <= ? AND `+
+		idList.in("event_id"), k.org, k.model, from, to)
+}
+
+// found returns the ids that q, a read of event_id among idList, finds
+// with ids as the list.
+func (s *Store) found(ctx context.Context, ids []string, q string, args ...any) (map[string]bool, error) {
+	ctx, err := withList(ctx, idList, ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.conn.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
 	}
@@ -62,11 +72,14 @@ func (s *Store) stored(ctx context.Context, table string, k modelKey, from, to i
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("clickhouse dedup read: %w", err)
 		}
 		seen[id] = true
 	}
-	return seen, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("clickhouse dedup read: %w", err)
+	}
+	return seen, nil
 }
 
 // eventKey places an event: its model, its id and its time.

@@ -37,19 +37,16 @@ func (w writer) llm(cs []eventlog.Completion) error {
 		k := [2]string{c.OrgID, c.ModelID}
 		byModel[k] = append(byModel[k], c)
 	}
-	read := func(ctx context.Context, q string, args ...any) (analytics.ClosingRows, error) {
-		return w.tx.QueryContext(ctx, q, args...)
-	}
 	for m, list := range byModel {
 		for _, res := range resolutions {
 			b := analytics.LLMBuckets{}
 			b.Completions(list, res.width.Microseconds())
 			for k, s := range b {
-				stored, err := analytics.ReadLLMRows(w.ctx, read, "llm_"+res.suffix, res.column, m[0], m[1], k.Start, k.Start+1)
+				old, err := w.storedLLM(res, m[0], m[1], k)
 				if err != nil {
 					return err
 				}
-				if old := stored[k]; old != nil {
+				if old != nil {
 					if err := s.Merge(old); err != nil {
 						return err
 					}
@@ -61,6 +58,28 @@ func (w writer) llm(cs []eventlog.Completion) error {
 		}
 	}
 	return nil
+}
+
+// storedLLM reads the stored row of one LLM bucket, nil when there is
+// none, by the table's whole primary key: a read by model and time alone
+// scans every row of the model's, for each bucket (a batch of completions
+// over 20,000 minutes took a minute).
+func (w writer) storedLLM(res resolution, orgID, modelID string, k analytics.LLMKey) (*analytics.LLMSums, error) {
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT `+analytics.LLMColumns+` FROM llm_`+res.suffix+`
+		WHERE org_id = ? AND model_id = ? AND provider = ? AND model_name = ? AND `+res.column+` = ?`,
+		orgID, modelID, k.Provider, k.Model, k.Start)
+	if err != nil {
+		return nil, fmt.Errorf("analytics llm rollup: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	var s analytics.LLMSums
+	if err := s.Scan(rows); err != nil {
+		return nil, fmt.Errorf("analytics llm rollup: %w", err)
+	}
+	return &s, rows.Err()
 }
 
 // writeLLMRow writes one LLM rollup row in place of the stored one.

@@ -3,10 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -47,7 +47,11 @@ func (s *Store) PredictionStats(ctx context.Context, orgID, modelID string, r an
 // PredictionStatsByModel implements analytics.Store from the hour and
 // minute rollups.
 func (s *Store) PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error) {
-	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, inModels(modelIDs), anys(modelIDs), r)
+	in, err := modelList(modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadPredictionStatsByModel(ctx, s.read, tables, orgID, modelIDs, inModels, in, r)
 }
 
 // PredictionCounts implements analytics.Store from the hour and minute
@@ -56,7 +60,11 @@ func (s *Store) PredictionCounts(ctx context.Context, orgID string, modelIDs []s
 	if len(modelIDs) == 0 {
 		return map[string]int64{}, nil
 	}
-	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, inModels(modelIDs), anys(modelIDs), r)
+	in, err := modelList(modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadPredictionCounts(ctx, s.read, tables, orgID, inModels, in, r)
 }
 
 // Activity implements analytics.Store: counts from the hour rollups, the
@@ -66,10 +74,12 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	if len(modelIDs) == 0 {
 		return out, nil
 	}
-	in := strings.TrimSuffix(strings.Repeat("?, ", len(modelIDs)), ", ")
-	args := append([]any{orgID}, anys(modelIDs)...)
+	in, err := modelList(modelIDs)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `SELECT model_id, SUM(predictions) FROM prediction_hours
-		WHERE org_id = ? AND model_id IN (`+in+`) GROUP BY model_id`, args...)
+		WHERE org_id = ? AND `+inModels+` GROUP BY model_id`, append([]any{orgID}, in...)...)
 	if err != nil {
 		return nil, fmt.Errorf("model activity: %w", err)
 	}
@@ -97,15 +107,16 @@ func (s *Store) Activity(ctx context.Context, orgID string, modelIDs []string) (
 	return out, nil
 }
 
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
+// inModels tests that model_id is one of a list of ids bound as one JSON
+// array (modelList): one parameter however many models there are, where
+// an IN list of parameters would pass SQLite's 32,766 (issue 33).
+const inModels = "model_id IN (SELECT value FROM json_each(?))"
 
-// inModels tests that model_id is one of ids, which anys(ids) binds.
-func inModels(ids []string) string {
-	return "model_id IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ") + ")"
+// modelList is the argument of inModels for ids.
+func modelList(ids []string) ([]any, error) {
+	b, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("model list: %w", err)
+	}
+	return []any{string(b)}, nil
 }

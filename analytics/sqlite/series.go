@@ -19,7 +19,11 @@ func (s *Store) MetricSeries(ctx context.Context, f analytics.MetricFilter, b an
 // MetricSummariesByModel implements analytics.Series from the hour and
 // minute rollups.
 func (s *Store) MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error) {
-	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, inModels(modelIDs), anys(modelIDs), r)
+	in, err := modelList(modelIDs)
+	if err != nil {
+		return nil, err
+	}
+	return analytics.ReadMetricSummariesByModel(ctx, s.read, tables, orgID, metricType, modelIDs, inModels, in, r)
 }
 
 // CompletionGroups implements analytics.Series from the hour and minute rollups.

@@ -82,6 +82,8 @@ type Producer struct {
 	cls  []*kgo.Client // ProducerOptions.Clients clients, taken in turn
 	next atomic.Uint32
 	opts ProducerOptions
+	// reach tells an unreachable cluster early (reachability).
+	reach *reachability
 }
 
 var _ eventlog.Log = (*Producer)(nil)
@@ -100,7 +102,8 @@ func NewProducer(brokers []string, o ProducerOptions, opts ...kgo.Opt) (*Produce
 		kgo.RecordDeliveryTimeout(o.Timeout),
 		kgo.ProduceRequestTimeout(o.Timeout),
 	}
-	p := &Producer{opts: o}
+	p := &Producer{opts: o, reach: &reachability{}}
+	base = append(base, kgo.WithHooks(p.reach))
 	for range o.Clients {
 		cl, err := NewClient(brokers, append(base, opts...)...)
 		if err != nil {
@@ -130,7 +133,8 @@ func (p *Producer) Close() {
 
 // Append implements eventlog.Log: it returns nil only once every in-sync
 // replica has acknowledged every record (acks=all, idempotent producer).
-// It fails within ProducerOptions.Timeout. Errors that retrying later may
+// It fails within ProducerOptions.Timeout, and within about a second when
+// no broker can be reached (reachability). Errors that retrying later may
 // cure (brokers unreachable or slow, leader elections, not enough
 // replicas, the deadline, a full buffer, a closed Producer) wrap
 // eventlog.ErrUnavailable; a record Kafka refuses (too large, invalid,
@@ -154,27 +158,45 @@ func (p *Producer) Append(ctx context.Context, recs []eventlog.Record) error {
 			krs[i].Value = []byte{}
 		}
 	}
+	cl := p.cls[int(p.next.Add(1))%len(p.cls)]
+	if p.reach.down.Load() {
+		if err := p.reach.probe(ctx, cl); err != nil {
+			return fmt.Errorf("kafka: append %d records: %w", len(recs), classify(fmt.Errorf("no broker answers: %w", err)))
+		}
+	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, p.opts.Timeout)
-	defer cancel()
-	cl := p.cls[int(p.next.Add(1))%len(p.cls)]
-	done := make(chan error, 1)
-	go func() { done <- cl.ProduceSync(ctx, krs...).FirstErr() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		// A record already sent cannot be failed until the broker
-		// answers; the caller does not wait for it.
-		err = ctx.Err()
-	}
-	if err != nil {
+	defer cancel() // fails the records not sent yet, when Append gives up
+	if err := p.produce(ctx, cl, krs); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && parent.Err() == nil {
 			err = fmt.Errorf("not acknowledged within %v: %w", p.opts.Timeout, err)
 		}
 		return fmt.Errorf("kafka: append %d records: %w", len(recs), classify(err))
 	}
 	return nil
+}
+
+// produce hands krs to cl and waits until every one is acknowledged, ctx
+// ends, or a dial fails and a probe finds no broker. A record already
+// sent cannot be failed until the broker answers; the caller does not
+// wait for it.
+func (p *Producer) produce(ctx context.Context, cl *kgo.Client, krs []*kgo.Record) error {
+	failed := p.reach.failedDial()
+	done := make(chan error, 1)
+	go func() { done <- cl.ProduceSync(ctx, krs...).FirstErr() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-failed:
+			if err := p.reach.probe(ctx, cl); err != nil {
+				return fmt.Errorf("no broker answers: %w", err)
+			}
+			failed = p.reach.failedDial()
+		}
+	}
 }
 
 // refused lists Kafka's answers that retrying the same records cannot

@@ -182,6 +182,10 @@ type Config struct {
 	// DriftTick is how often the processor role looks for models whose
 	// drift schedule is due.
 	DriftTick time.Duration
+	// ProcessorStuckAfter is how long the processor may fail without
+	// finishing a batch before its readiness check fails and it logs an
+	// error (once per this interval).
+	ProcessorStuckAfter time.Duration
 	// DashboardInterval is how often the dashboard's live channel pushes.
 	DashboardInterval time.Duration
 	// KServePairTimeout is how long the half of a KServe request/response
@@ -320,6 +324,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.duration(&c.StaleIfError, "stale-if-error", 5*time.Minute, "how long past its lifetime a cached API key, user or model still serves while PostgreSQL is unreachable; 0 disables")
 	f.duration(&c.RequestTimeout, "request-timeout", 30*time.Second, "per-request timeout")
 	f.duration(&c.DriftTick, "drift-tick", time.Minute, "how often due drift schedules are looked for")
+	f.duration(&c.ProcessorStuckAfter, "processor-stuck-after", time.Minute, "how long the processor may fail without finishing a batch before its readiness check fails and it logs an error")
 	f.duration(&c.DashboardInterval, "dashboard-interval", 5*time.Second, "how often the dashboard's live channel (/dashboard/ws) pushes its figures")
 	f.duration(&c.KServePairTimeout, "kserve-pair-timeout", 15*time.Minute, "how long a KServe request waits for its response (and the reverse) before it is a dead letter")
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
@@ -384,6 +389,9 @@ func (c Config) validate() error {
 	}
 	if c.DriftTick <= 0 {
 		return fmt.Errorf("drift tick must be positive")
+	}
+	if c.ProcessorStuckAfter <= 0 {
+		return fmt.Errorf("processor-stuck-after must be positive")
 	}
 	if c.DashboardInterval <= 0 {
 		return fmt.Errorf("dashboard interval must be positive")
@@ -450,6 +458,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("stale_if_error", Duration(c.StaleIfError)),
 		slog.String("request_timeout", Duration(c.RequestTimeout)),
 		slog.String("drift_tick", Duration(c.DriftTick)),
+		slog.String("processor_stuck_after", Duration(c.ProcessorStuckAfter)),
 		slog.String("dashboard_interval", Duration(c.DashboardInterval)),
 		slog.String("kserve_pair_timeout", Duration(c.KServePairTimeout)),
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),

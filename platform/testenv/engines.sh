@@ -35,7 +35,9 @@
 # NAME is one of: postgres redis clickhouse kafka
 #
 # Environment: VIGIL_ENGINES_DIR (state folder), VIGIL_ENGINES_TIMEOUT (seconds to wait for an
-# engine to answer, default 180).
+# engine to answer, default 180), VIGIL_ENGINES_PORT_OFFSET (added to every port, default 0: a
+# second set of engines, e.g. VIGIL_ENGINES_DIR=$HOME/.cache/vigil-engines-pipeline
+# VIGIL_ENGINES_PORT_OFFSET=1000, runs beside the first; `env` prints its URLs).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,12 +47,17 @@ STATE="${VIGIL_ENGINES_DIR:-$HOME/.cache/vigil-engines}"
 TIMEOUT="${VIGIL_ENGINES_TIMEOUT:-180}"
 HOST=127.0.0.1
 
-PG_PORT=55432
-REDIS_PORT=56379
-CH_TCP_PORT=59000
-CH_HTTP_PORT=58123
-KAFKA_PORT=59092
-KAFKA_CONTROLLER_PORT=59093
+# VIGIL_ENGINES_PORT_OFFSET shifts every port, so that a second set of engines (with a
+# VIGIL_ENGINES_DIR of its own) runs beside the shared one: fault tests that stop engines run
+# on such a private set, leaving the shared engines to everyone else.
+PORT_OFFSET="${VIGIL_ENGINES_PORT_OFFSET:-0}"
+case "$PORT_OFFSET" in '' | *[!0-9]*) echo "engines: ERROR: VIGIL_ENGINES_PORT_OFFSET: want a whole number, got '$PORT_OFFSET'" >&2; exit 1 ;; esac
+PG_PORT=$((55432 + PORT_OFFSET))
+REDIS_PORT=$((56379 + PORT_OFFSET))
+CH_TCP_PORT=$((59000 + PORT_OFFSET))
+CH_HTTP_PORT=$((58123 + PORT_OFFSET))
+KAFKA_PORT=$((59092 + PORT_OFFSET))
+KAFKA_CONTROLLER_PORT=$((59093 + PORT_OFFSET))
 
 PG_USER=vigil
 PG_PASSWORD=vigil
