@@ -23,6 +23,7 @@ import (
 //	analytics:*    degraded (still ingests)      degraded (retries, commits nothing)
 //	limits:redis   degraded (limits let through) (not used)
 //	role:*         critical (the role runs)      critical (the role runs)
+//	pipeline:*     (not used)                    critical (a batch failing past VIGIL_PROCESSOR_STUCK_AFTER)
 //
 // The event log and the store are critical in both roles, the analytical
 // store and Redis degraded in both, so one classification serves a
@@ -56,7 +57,7 @@ func (a *App) runChecks(ctx context.Context) []checkResult {
 		wg.Go(func() {
 			ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 			defer cancel()
-			r := checkResult{Name: ch.name, State: stateOK, engine: !strings.HasPrefix(ch.name, "role:")}
+			r := checkResult{Name: ch.name, State: stateOK, engine: isEngine(ch.name)}
 			if err := ch.fn(ctx); err != nil {
 				r.State, r.Reason = stateFailing, err.Error()
 				if i >= len(a.checks) {
@@ -69,6 +70,12 @@ func (a *App) runChecks(ctx context.Context) []checkResult {
 	wg.Wait()
 	slices.SortFunc(out, func(x, y checkResult) int { return strings.Compare(x.Name, y.Name) })
 	return out
+}
+
+// isEngine tells whether a check asks an engine, rather than whether a
+// role runs (role:*) or a pipeline keeps up (pipeline:*).
+func isEngine(check string) bool {
+	return !strings.HasPrefix(check, "role:") && !strings.HasPrefix(check, "pipeline:")
 }
 
 // livez answers 200 while the process can serve HTTP at all.

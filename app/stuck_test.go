@@ -52,9 +52,9 @@ func TestStuckProcessorVisible(t *testing.T) {
 	}
 
 	s.app.skew.Store(int64(time.Hour + time.Minute))
-	r := s.do("GET", "root:/readyz", "", nil).want(t, http.StatusServiceUnavailable)
-	if got, _ := r.at("checks.pipeline:analytics").(string); !strings.Contains(got, "processor analytics stuck") {
-		t.Fatalf("got pipeline:analytics = %q past the bound, want the processor stuck", got)
+	states, reasons := checkStates(t, s.do("GET", "root:/readyz?verbose", "", nil).want(t, http.StatusServiceUnavailable))
+	if got := reasons["pipeline:analytics"]; states["pipeline:analytics"] != stateFailing || !strings.Contains(got, "processor analytics stuck") {
+		t.Fatalf("got pipeline:analytics %s %q past the bound, want failing, the processor stuck", states["pipeline:analytics"], got)
 	}
 	if got := metric("vigil_processor_batch_failing_seconds"); got < 3600 {
 		t.Fatalf("got vigil_processor_batch_failing_seconds %v past the bound, want at least 3600", got)
@@ -67,11 +67,11 @@ func TestStuckProcessorVisible(t *testing.T) {
 	l.check(t, time.Minute)
 }
 
-// check returns what /readyz says of one check.
+// check returns the state /readyz?verbose gives one check.
 func (s *server) check(t *testing.T, name string) string {
 	t.Helper()
-	got, _ := s.do("GET", "root:/readyz", "", nil).at("checks." + name).(string)
-	return got
+	states, _ := checkStates(t, s.do("GET", "root:/readyz?verbose", "", nil))
+	return states[name]
 }
 
 // metricValue returns the value of one series of /metrics, -1 when it is
