@@ -49,9 +49,11 @@ type Sources struct {
 	}
 	Risks interface {
 		RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error)
+		RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
 	}
+	// Trust reads the newest snapshot taken before a time.
 	Trust interface {
-		TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snapshot, error)
+		TrustAsOf(ctx context.Context, orgID, modelID string, at time.Time) (trust.Snapshot, error)
 	}
 	// Explanations reads the feature weights of a model's explanations
 	// completed in [from, to), newest first, at most limit of them.
@@ -94,14 +96,16 @@ type Data struct {
 	// Metrics are each model's mean value of a quality metric per day, nil
 	// on a day without values.
 	Metrics map[string]map[string][]*float64
-	// Drift, Alerts and Risks are the records of the period (risks: the
-	// entries naming a model, whatever their age); nil when the source is
-	// missing. Truncated names those that hit MaxRecords.
+	// Drift and Alerts are the records of the period, Risks the entries
+	// naming a model created before the period's end, each as it stood
+	// then (risk.AsOf); nil when the source is missing. Truncated names
+	// those that hit MaxRecords.
 	Drift     []drift.Report
 	Alerts    []alerts.Instance
 	Risks     []risk.Entry
 	Truncated []string
-	// Trust is each model's newest trust snapshot (absent: none taken).
+	// Trust is each model's newest trust snapshot taken before the
+	// period's end (absent: none taken by then).
 	Trust map[string]trust.Snapshot
 	// Weights are the feature weights of each model's explanations
 	// completed in the period (absent or empty: none).
@@ -112,8 +116,9 @@ type Data struct {
 
 // Gather reads what a report on q needs from src: the prediction and
 // metric rollups day by day (a day costs the store about 24 hour rows),
-// and the period's drift reports, alert instances, the models' risk
-// entries and newest trust snapshots.
+// and the period's drift reports and alert instances, the models' risk
+// entries and trust snapshots as they stood at the period's end: a report
+// is a snapshot of its period.
 func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 	d := Data{Request: q, Days: q.Days(), Stats: map[string][]analytics.PredictionStats{},
 		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{}}
@@ -203,6 +208,9 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 		if err != nil {
 			return fmt.Errorf("read risk entries: %w", err)
 		}
+		if es, err = risksAsOf(ctx, src, org, es, to); err != nil {
+			return err
+		}
 		d.Risks = appendNew(d.Risks, es)
 		truncated("risk entries", len(es), total)
 	}
@@ -218,7 +226,7 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 	if src.Trust == nil {
 		d.Missing["trust"] = true
 	} else {
-		s, err := src.Trust.TrustLatest(ctx, org, modelID)
+		s, err := src.Trust.TrustAsOf(ctx, org, modelID, to)
 		if err != nil {
 			return fmt.Errorf("read trust score: %w", err)
 		}
@@ -227,6 +235,27 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 		}
 	}
 	return nil
+}
+
+// risksAsOf are the entries of es created before end, each as it stood
+// then: an entry changed since is read back through its audit trail.
+func risksAsOf(ctx context.Context, src Sources, org string, es []risk.Entry, end time.Time) ([]risk.Entry, error) {
+	var out []risk.Entry
+	for _, e := range es {
+		if !e.CreatedAt.Before(end) {
+			continue
+		}
+		if e.UpdatedAt.Before(end) {
+			out = append(out, e)
+			continue
+		}
+		evs, err := src.Risks.RiskHistory(ctx, org, e.ID)
+		if err != nil {
+			return nil, fmt.Errorf("read a risk entry's history: %w", err)
+		}
+		out = append(out, risk.AsOf(e, evs, end))
+	}
+	return out, nil
 }
 
 // appendNew appends the entries of es not in have already (an entry can
