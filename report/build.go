@@ -88,6 +88,10 @@ func (b builder) section(id string) Section {
 		return b.risks()
 	case SectionTrustScore:
 		return b.trust()
+	case SectionFairness:
+		return b.fairness()
+	case SectionLLMUsage:
+		return b.llmUsage()
 	}
 	return Section{ID: id, Title: id, Empty: true, Note: "Unknown section."}
 }
@@ -155,6 +159,7 @@ func (b builder) summary() Section {
 		{"Alerts triggered", fmt.Sprintf("%d (%d not resolved)", alertsN, open)},
 		{"Open risks", strconv.Itoa(len(openRisks(b.d.Risks, nil)))},
 	}
+	s.Figures = append(s.Figures, b.usageFigures()...)
 	for _, m := range b.d.Request.Models {
 		v := "no snapshot"
 		if t, ok := b.d.Trust[m.ID]; ok && t.Score != nil {

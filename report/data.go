@@ -7,6 +7,7 @@ import (
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -54,6 +55,14 @@ type Sources struct {
 	// Trust reads the newest snapshot taken before a time.
 	Trust interface {
 		TrustAsOf(ctx context.Context, orgID, modelID string, at time.Time) (trust.Snapshot, error)
+	}
+	// Audits reads a model's bias audits, newest first.
+	Audits interface {
+		BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
+	}
+	// Completions sums a model's logged LLM completions by LLM model.
+	Completions interface {
+		CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
 	}
 	// Explanations reads the feature weights of a model's explanations
 	// completed in [from, to), newest first, at most limit of them.
@@ -107,6 +116,10 @@ type Data struct {
 	// Trust is each model's newest trust snapshot taken before the
 	// period's end (absent: none taken by then).
 	Trust map[string]trust.Snapshot
+	// Audits are the bias audits of the models completed in the period;
+	// LLM each model's completions of the period by LLM model.
+	Audits []bias.Audit
+	LLM    map[string][]analytics.CompletionGroup
 	// Weights are the feature weights of each model's explanations
 	// completed in the period (absent or empty: none).
 	Weights map[string][]map[string]float64
@@ -121,7 +134,8 @@ type Data struct {
 // is a snapshot of its period.
 func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 	d := Data{Request: q, Days: q.Days(), Stats: map[string][]analytics.PredictionStats{},
-		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{}}
+		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{},
+		LLM: map[string][]analytics.CompletionGroup{}}
 	if len(d.Days) == 0 || len(d.Days) > MaxDays {
 		return d, fmt.Errorf("report period of %d days: want 1 to %d", len(d.Days), MaxDays)
 	}
@@ -134,6 +148,9 @@ func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 			return d, err
 		}
 		if err := d.gatherRecords(ctx, src, m.ID, from, to); err != nil {
+			return d, err
+		}
+		if err := d.gatherUsage(ctx, src, m.ID, from, to); err != nil {
 			return d, err
 		}
 	}
@@ -234,6 +251,38 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 			d.Trust[modelID] = s
 		}
 	}
+	return nil
+}
+
+// gatherUsage reads the model's bias audits completed in [from, to) and
+// its LLM completions of the period.
+func (d *Data) gatherUsage(ctx context.Context, src Sources, modelID string, from, to time.Time) error {
+	org := d.Request.OrgID
+	if src.Audits == nil {
+		d.Missing["audits"] = true
+	} else {
+		as, total, err := src.Audits.BiasAudits(ctx, org, bias.Filter{ModelID: modelID, Status: bias.StatusCompleted, Limit: MaxRecords})
+		if err != nil {
+			return fmt.Errorf("read bias audits: %w", err)
+		}
+		for _, a := range as {
+			if a.CompletedAt != nil && !a.CompletedAt.Before(from) && a.CompletedAt.Before(to) && a.Result != nil {
+				d.Audits = append(d.Audits, a)
+			}
+		}
+		if int64(len(as)) < total {
+			d.Truncated = append(d.Truncated, "bias audits")
+		}
+	}
+	if src.Completions == nil {
+		d.Missing["completions"] = true
+		return nil
+	}
+	gs, err := src.Completions.CompletionGroups(ctx, org, modelID, analytics.Range{From: from, To: to})
+	if err != nil {
+		return fmt.Errorf("read completions: %w", err)
+	}
+	d.LLM[modelID] = gs
 	return nil
 }
 
