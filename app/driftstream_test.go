@@ -128,23 +128,35 @@ func TestDriftOnTheStream(t *testing.T) {
 				alert["rule_id"] != rules[0].(map[string]any)["id"] || alert["alert_type"] != "drift" || alert["status"] != "open" {
 				t.Fatalf("got rules %v and alert %v, want the default drift configuration's rule and an open drift alert of it", rules, alert)
 			}
-			// The processor role's drafter turns each into a risk entry,
-			// with no endpoint called.
-			drafted := waitDrafted(t, s, key, model, 2)
-			for _, e := range drafted {
-				if !ids[e.str("source_id")] || e.str("source_type") != "drift_report" || e.str("category") != "drift" ||
-					e.at("likelihood") != 4.0 || e.at("impact") != 3.0 || e.str("severity") != "high" || e.str("status") != "identified" ||
-					e.str("title") != "High-severity drift detected for fraud (version 1)" {
-					t.Errorf("got drafted entry %s, want one per report: drift, 4 x 3, high, identified", e.raw)
-				}
+			// The processor role's drafter turns the first into a risk
+			// entry, with no endpoint called, and adds the second to its
+			// trail while it is open rather than opening another.
+			e := waitDrafted(t, s, key, model, 1)[0]
+			if !ids[e.str("source_id")] || e.str("source_type") != "drift_report" || e.str("category") != "drift" ||
+				e.at("likelihood") != 4.0 || e.at("impact") != 3.0 || e.str("severity") != "high" || e.str("status") != "identified" ||
+				e.str("title") != "High-severity drift detected for fraud (version 1)" {
+				t.Errorf("got drafted entry %s, want one for both reports: drift, 4 x 3, high, identified", e.raw)
+			}
+			var evs []any
+			waitFor(t, "the second report on the entry's trail", func() bool {
+				evs, _ = s.do("GET", "/risk-register/"+e.str("id")+"/history", key, nil).want(t, 200).at("events").([]any)
+				return len(evs) >= 2
+			})
+			repeat := evs[1].(map[string]any)
+			if src, _ := repeat["details"].(map[string]any)["source_id"].(string); len(evs) != 2 || repeat["event_action"] != "repeat_trigger" ||
+				!ids[src] || src == e.str("source_id") {
+				t.Errorf("got the trail %v, want the other report's repeat trigger after the create", evs)
+			}
+			if n := s.do("GET", "/risk-register?model_id="+model, key, nil).want(t, 200).at("total"); n != 1.0 {
+				t.Errorf("got %v entries of the model, want the one", n)
 			}
 		})
 	}
 }
 
 // waitDrafted waits until the register holds n entries drafted for the
-// model and returns them, each checked to carry its create event by
-// "system" as its history.
+// model and returns them, each checked to open its history with its
+// create event by "system".
 func waitDrafted(t *testing.T, s *server, token, model string, n int) []response {
 	t.Helper()
 	var items []any
@@ -160,7 +172,7 @@ func waitDrafted(t *testing.T, s *server, token, model string, n int) []response
 		id := it.(map[string]any)["id"].(string)
 		out = append(out, s.do("GET", "/risk-register/"+id, token, nil).want(t, 200))
 		h := s.do("GET", "/risk-register/"+id+"/history", token, nil).want(t, 200)
-		if evs, _ := h.at("events").([]any); len(evs) != 1 || evs[0].(map[string]any)["event_action"] != "create" ||
+		if evs, _ := h.at("events").([]any); len(evs) == 0 || evs[0].(map[string]any)["event_action"] != "create" ||
 			evs[0].(map[string]any)["username"] != "system" {
 			t.Errorf("got history %s, want its create by system", h.raw)
 		}

@@ -71,85 +71,100 @@ func verifyPack(t *testing.T, files map[string][]byte) (export.Manifest, []strin
 	return m, altered
 }
 
-// TestEvidencePack: an evidence pack of a model with a risk entry (whose
-// status moved) and an alert is a ZIP holding the branded compliance
-// report, the trust score, risk register with its audit trail, drift
-// reports, bias audits, review decisions and alert history (empty ones
-// saying so) and a manifest whose digests the test recomputes; the
-// pack's own SHA-256 is the export's sha256, and a file altered after the
-// fact fails the check. Bad input answers 422 naming the field; a
-// model of no one's 404.
+// TestEvidencePack: an evidence pack is one document in the format asked
+// for (a PDF for pdf), its appendices inside: the compliance sections
+// (trust score, risk register, drift reports, fairness results, alert
+// history) and the risk audit trail and review decisions. Asked for as a
+// ZIP, it holds that document beside each section as JSON with the API's
+// field names, no organization or user id anywhere, and a manifest whose
+// digests the test recomputes; the pack's own SHA-256 is the export's
+// sha256, and a file altered after the fact fails the check. Bad input
+// answers 422 naming the field; a model of no one's 404.
 func TestEvidencePack(t *testing.T) {
 	eachPipeline(t, func(t *testing.T, s *server) {
 		admin := s.admin()
+		me := s.do("GET", "/auth/me", admin, nil).want(t, 200)
 		model := s.model(admin, "credit", "1")
 		entry := s.do("POST", "/risk-register", admin, riskEntry(map[string]any{"model_ids": []string{model}})).want(t, 201).str("id")
 		s.do("PATCH", "/risk-register/"+entry, admin, map[string]any{"status": "assessed", "status_reason": "scored by the board"}).want(t, 200)
 		rule := s.do("POST", "/alerts/rules", admin, slowRule(model)).want(t, 201).str("id")
 		s.fire(t, admin, rule, model)
-
-		r := s.do("POST", "/export/evidence-pack", admin, map[string]any{"model_ids": []string{model}, "format": "markdown"}).want(t, 202)
-		if r.str("kind") != export.KindEvidencePack || r.str("status") != export.StatusPending {
-			t.Fatalf("got %s, want a pending evidence pack", r.raw)
+		pack := func(body map[string]any) (response, response) {
+			t.Helper()
+			body["model_ids"] = []string{model}
+			r := s.do("POST", "/export/evidence-pack", admin, body).want(t, 202)
+			if r.str("kind") != export.KindEvidencePack || r.str("status") != export.StatusPending {
+				t.Fatalf("got %s, want a pending evidence pack", r.raw)
+			}
+			done := s.exportDone(t, admin, r.str("export_id"))
+			if done.str("status") != export.StatusCompleted {
+				t.Fatalf("got %s, want the pack completed", done.raw)
+			}
+			file := s.do("GET", "/export/exports/"+done.str("export_id")+"/download", admin, nil).want(t, 200)
+			if sum := sha256.Sum256(file.raw); hex.EncodeToString(sum[:]) != done.str("sha256") {
+				t.Errorf("got the pack's SHA-256 %x, want the export's sha256 %s", sum, done.str("sha256"))
+			}
+			return r, file
 		}
+
+		r, pdf := pack(map[string]any{"format": "pdf"})
 		if today := time.Now().UTC().Format(time.DateOnly); r.str("end") != today {
 			t.Errorf("got end %s, want today %s by default", r.str("end"), today)
 		}
-		done := s.exportDone(t, admin, r.str("export_id"))
-		if done.str("status") != export.StatusCompleted {
-			t.Fatalf("got %s, want the pack completed", done.raw)
+		if ct := pdf.header.Get("Content-Type"); ct != "application/pdf" || !bytes.HasPrefix(pdf.raw, []byte("%PDF-")) ||
+			!strings.HasSuffix(pdf.header.Get("Content-Disposition"), ".pdf\"") {
+			t.Errorf("got %s, %s, want one PDF document", ct, pdf.header.Get("Content-Disposition"))
 		}
-		file := s.do("GET", "/export/exports/"+done.str("export_id")+"/download", admin, nil).want(t, 200)
-		if ct := file.header.Get("Content-Type"); ct != "application/zip" || !strings.HasSuffix(file.header.Get("Content-Disposition"), ".zip\"") {
-			t.Errorf("got %s, %s, want a ZIP attachment", ct, file.header.Get("Content-Disposition"))
-		}
-		if sum := sha256.Sum256(file.raw); hex.EncodeToString(sum[:]) != done.str("sha256") {
-			t.Errorf("got the pack's SHA-256 %x, want the export's sha256 %s", sum, done.str("sha256"))
-		}
-		files := packFiles(t, file.raw)
-		m, altered := verifyPack(t, files)
-		if len(altered) != 0 || m.ExportID != done.str("export_id") || len(m.Models) != 1 || m.Models[0].ID != model {
-			t.Errorf("got manifest %+v with altered files %v, want every digest to match", m, altered)
-		}
-		for _, name := range []string{"report.md", "trust_score.json", "risk_register.json", "drift_reports.json", "bias_audits.json",
-			"review_decisions.json", "alert_history.json"} {
-			if files[name] == nil {
-				t.Errorf("got no %s in the pack", name)
+		_, md := pack(map[string]any{"format": "markdown"})
+		for _, want := range []string{"Evidence pack", "Trust score", "Risk register", "Drift reports", "Fairness results", "Alert history",
+			"Appendix: risk audit trail", "scored by the board", "Appendix: review-board decisions"} {
+			if !bytes.Contains(md.raw, []byte(want)) {
+				t.Errorf("got the document %.400s, want it to hold %q", md.raw, want)
 			}
 		}
-		if !bytes.Contains(files["report.md"], []byte("Brand colour")) || !bytes.Contains(files["report.md"], []byte("Risk register")) {
-			t.Errorf("got report.md %.300s, want the branded compliance report", files["report.md"])
+
+		_, zipped := pack(map[string]any{"format": "markdown", "archive": "zip"})
+		if ct := zipped.header.Get("Content-Type"); ct != "application/zip" || !strings.HasSuffix(zipped.header.Get("Content-Disposition"), ".zip\"") {
+			t.Errorf("got %s, %s, want a ZIP attachment", ct, zipped.header.Get("Content-Disposition"))
 		}
-		var risks struct {
-			Empty   bool `json:"empty"`
-			Records []struct {
-				Entry      map[string]any   `json:"entry"`
-				AuditTrail []map[string]any `json:"audit_trail"`
-			} `json:"records"`
+		files := packFiles(t, zipped.raw)
+		m, altered := verifyPack(t, files)
+		if len(altered) != 0 || len(m.Models) != 1 || m.Models[0].ID != model {
+			t.Errorf("got manifest %+v with altered files %v, want every digest to match", m, altered)
 		}
-		if err := json.Unmarshal(files["risk_register.json"], &risks); err != nil || risks.Empty || len(risks.Records) != 1 ||
-			len(risks.Records[0].AuditTrail) != 2 {
-			t.Errorf("got risk_register.json %s (%v), want the entry with its create and status change", files["risk_register.json"], err)
+		for name, data := range files {
+			for _, id := range []string{me.str("user.organization_id"), me.str("user.id")} {
+				if bytes.Contains(data, []byte(id)) {
+					t.Errorf("got %s holding the internal id %s, want none", name, id)
+				}
+			}
 		}
-		var alertsFile, bias struct {
-			Empty   bool   `json:"empty"`
-			Note    string `json:"note"`
-			Records []any  `json:"records"`
+		rows := func(name string) int {
+			var f struct {
+				Empty   bool       `json:"empty"`
+				Note    string     `json:"note"`
+				Columns []string   `json:"columns"`
+				Rows    [][]string `json:"rows"`
+			}
+			if err := json.Unmarshal(files[name], &f); err != nil || f.Empty != (len(f.Rows) == 0) || (f.Empty && f.Note == "") {
+				t.Errorf("got %s %s (%v), want its rows or empty saying why", name, files[name], err)
+			}
+			return len(f.Rows)
 		}
-		if err := json.Unmarshal(files["alert_history.json"], &alertsFile); err != nil || alertsFile.Empty || len(alertsFile.Records) != 1 {
-			t.Errorf("got alert_history.json %s, want the alert", files["alert_history.json"])
-		}
-		if err := json.Unmarshal(files["bias_audits.json"], &bias); err != nil || !bias.Empty || bias.Note == "" || len(bias.Records) != 0 {
-			t.Errorf("got bias_audits.json %s, want it empty saying why", files["bias_audits.json"])
+		if files["evidence-pack.md"] == nil || rows("risk_audit_trail.json") != 2 || rows("alert_history.json") != 1 ||
+			rows("risk_register.json") != 1 || rows("fairness_results.json") != 0 || rows("review_decisions.json") != 0 {
+			t.Errorf("got the files %v, want the document, the trail's create and status change, the alert, the entry", len(files))
 		}
 
 		// A reader finds a file altered after the fact.
-		files["alert_history.json"] = bytes.Replace(files["alert_history.json"], []byte(`"records"`), []byte(`"record5"`), 1)
+		files["alert_history.json"] = bytes.Replace(files["alert_history.json"], []byte(`"rows"`), []byte(`"row5"`), 1)
 		if _, altered := verifyPack(t, files); !slices.Equal(altered, []string{"alert_history.json"}) {
 			t.Errorf("got altered %v, want the tampered file found", altered)
 		}
 
 		s.do("POST", "/export/evidence-pack", admin, map[string]any{"model_ids": []string{model}, "format": "docx"}).wantField(t, "format")
+		s.do("POST", "/export/evidence-pack", admin, map[string]any{"model_ids": []string{model}, "format": "pdf", "archive": "tar"}).
+			wantField(t, "archive")
 		s.do("POST", "/export/evidence-pack", admin, map[string]any{"model_ids": []string{model}, "format": "pdf", "start": "2026-01-01"}).
 			wantField(t, "end")
 		s.do("POST", "/export/evidence-pack", admin, map[string]any{"model_ids": []string{uuid.NewString()}, "format": "pdf"}).

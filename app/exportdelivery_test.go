@@ -145,7 +145,8 @@ func testScheduledDelivery(t *testing.T, s *server, to deliveryTargets) {
 }
 
 // deliveryOutcomes waits until the n deliveries of the export are final
-// and returns each integration's "status: error".
+// and returns each destination's "status: error", keyed by the
+// integration's id or, for a delivery that names none, its method.
 func (s *server) deliveryOutcomes(t *testing.T, token, exportID string, n int) map[string]string {
 	t.Helper()
 	status := map[string]string{}
@@ -153,7 +154,11 @@ func (s *server) deliveryOutcomes(t *testing.T, token, exportID string, n int) m
 		list := s.do("GET", "/export/exports/"+exportID+"/deliveries", token, nil).want(t, 200)
 		for _, d := range list.at("deliveries").([]any) {
 			m := d.(map[string]any)
-			status[m["integration_id"].(string)] = m["status"].(string) + ": " + m["error"].(string)
+			key, _ := m["integration_id"].(string)
+			if key == "" {
+				key = m["method"].(string)
+			}
+			status[key] = m["status"].(string) + ": " + m["error"].(string)
 		}
 		for _, st := range status {
 			if strings.HasPrefix(st, "pending") {
@@ -198,7 +203,7 @@ func testDeliveredExport(t *testing.T, s *server, to deliveryTargets, model, buc
 	// A configuration run as an export: its template, sections, models,
 	// format and date range as of today, delivered where the run says.
 	cfg := configBody(model)
-	cfg["format"] = "markdown"
+	cfg["format"], cfg["delivery"] = "markdown", []map[string]any{{"method": "download"}}
 	config := s.do("POST", "/export/configs", admin, cfg).want(t, 201).str("id")
 	s.do("POST", "/export/configs/"+uuid.NewString()+"/run", admin, nil).wantError(t, 404, "NOT_FOUND")
 	s.do("POST", "/export/configs/"+config+"/run", admin, map[string]any{"deliveries": []string{uuid.NewString()}}).
@@ -210,8 +215,8 @@ func testDeliveredExport(t *testing.T, s *server, to deliveryTargets, model, buc
 		t.Errorf("got the run %s, want the configuration's markdown report of the last 30 days", run.raw)
 	}
 	s.exportDone(t, admin, run.str("export_id"))
-	if status := s.deliveryOutcomes(t, admin, run.str("export_id"), 1); status[bucket] != "sent: " {
-		t.Errorf("got the run's delivery %v, want it sent to the bucket", status)
+	if status := s.deliveryOutcomes(t, admin, run.str("export_id"), 2); status[bucket] != "sent: " || status["download"] != "sent: " {
+		t.Errorf("got the run's deliveries %v, want it sent to the bucket and left for download", status)
 	}
 	md := string(s.do("GET", "/export/exports/"+run.str("export_id")+"/download", admin, nil).want(t, 200).raw)
 	if !strings.Contains(md, "Trust score") || strings.Contains(md, "Daily metrics") {

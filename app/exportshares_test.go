@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -235,7 +236,18 @@ func testExportShares(t *testing.T, s *server, smtp *testenv.SMTPServer) {
 		kinds[e.(map[string]any)["event"].(string)]++
 	}
 	want := map[string]int{share.EventCreated: 1, share.EventCodeRequested: 5, share.EventVerified: 2, share.EventViewed: 2,
-		share.EventRevoked: 1, share.EventDenied: 1 + 19 + 1 + share.MaxTries + 1 + 1 + 1}
+		share.EventRevoked: 1, share.EventDenied: 1 + 19 + 1 + share.MaxTries + 1 + 1 + 1 + 3}
+	// The 3 refused downloads at the link: without a token, the token
+	// expired, the share revoked.
+	refusals := 0
+	for _, e := range trail.at("events").([]any) {
+		if d, _ := e.(map[string]any)["detail"].(string); strings.HasPrefix(d, "download") {
+			refusals++
+		}
+	}
+	if refusals != 3 {
+		t.Errorf("got %d refused downloads in the trail, want 3", refusals)
+	}
 	for k, n := range want {
 		if kinds[k] != n {
 			t.Errorf("got %d %s events in %v, want %d", kinds[k], k, kinds, n)

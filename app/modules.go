@@ -343,9 +343,9 @@ func (a *App) exportAPI() (*export.API, error) {
 		files = b
 	}
 	runner := &export.Runner{Jobs: a.store, Branding: a.store, Files: files, Scratch: dir, Retention: a.cfg.ExportRetention, Clock: a.clock(), Log: a.log, Finished: a.metrics.Export, Sources: report.Sources{
-		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store,
+		Analytics: a.analytics, Drift: a.store, Alerts: a.store, Risks: a.store, Trust: a.store, Audits: a.store, Completions: a.analytics,
 		Explanations: explanationWeights{a.store}},
-		Evidence: export.Evidence{Risks: a.store, Audits: a.store, Reviews: a.store}}
+		Evidence: export.Evidence{Risks: a.store, Reviews: a.store}}
 	a.services = append(a.services, service{"exports", runner.Run})
 	return &export.API{Templates: a.store, Jobs: a.store, Models: a.store, Configs: a.store, Branding: a.store, Quota: a.reportQuota,
 		Runner: runner, Files: files, Clock: a.clock()}, nil

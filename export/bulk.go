@@ -69,7 +69,7 @@ func (a *API) createBulk(c *fiber.Ctx) error {
 			err = a.Quota(ctx, org)
 		}
 		if err == nil {
-			err = a.create(ctx, j, deref(item.Deliveries))
+			err = a.create(ctx, j, ToIntegrations(deref(item.Deliveries)))
 		}
 		if err == nil {
 			out.Queued++

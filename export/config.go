@@ -27,9 +27,11 @@ const (
 // DateRanges lists every date range rule.
 var DateRanges = []string{RangeLast7Days, RangeLast30Days, RangeLast90Days, RangeMonthToDate, RangePreviousMonth, RangeCustom}
 
-// Delivery methods of spec 1. A configuration lists where its reports go;
-// download is always possible, the others are carried out by the delivery
-// channels once they exist (until then a configuration only records them).
+// Delivery methods of spec 1. A configuration lists where its reports go,
+// and each entry is carried out when it runs: email to its recipients
+// (or through an email integration), webhook, s3 and sftp through the
+// integration the entry names, download and api by leaving the file for
+// the API.
 const (
 	DeliverDownload = "download"
 	DeliverEmail    = "email"
@@ -49,12 +51,17 @@ const MaxRecipients = 50
 // OpenAPI document states the same).
 var Email = regexp.MustCompile(`^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}$`)
 
-// Delivery is one place a configuration's reports go: Method, and for
-// email the Recipients.
+// Delivery is one place a report goes: Method, for email the Recipients,
+// and the delivery integration that carries it out (IntegrationID; for
+// webhook, s3 and sftp, which need a target of their own).
 type Delivery struct {
-	Method     string   `json:"method"`
-	Recipients []string `json:"recipients,omitempty"`
+	Method        string   `json:"method"`
+	Recipients    []string `json:"recipients,omitempty"`
+	IntegrationID string   `json:"integration_id,omitempty"`
 }
+
+// byIntegration are the methods carried out only through an integration.
+var byIntegration = []string{DeliverWebhook, DeliverS3, DeliverSFTP}
 
 // Config says how a report is produced and delivered: the template, the
 // models, the format, the period (a DateRange rule, Start and End for
@@ -122,8 +129,10 @@ func (c *Config) Validate() error {
 	return v.Err()
 }
 
-// checkDelivery checks a configuration's deliveries: each method once,
-// email with 1 to MaxRecipients distinct addresses, the others with none.
+// checkDelivery checks a configuration's deliveries: each method once;
+// email with 1 to MaxRecipients distinct addresses or an integration;
+// webhook, s3 and sftp with an integration; none but email with
+// recipients, download with nothing.
 func checkDelivery(v *web.Problems, ds []Delivery) {
 	seen := map[string]bool{}
 	for i, d := range ds {
@@ -136,21 +145,36 @@ func checkDelivery(v *web.Problems, ds []Delivery) {
 			v.Add(path+".method", "names a method twice")
 		}
 		seen[d.Method] = true
+		switch {
+		case d.IntegrationID == "" && slices.Contains(byIntegration, d.Method):
+			v.Add(path+".integration_id", "is required: the "+d.Method+" integration to deliver through")
+		case d.IntegrationID != "" && d.Method == DeliverDownload:
+			v.Add(path+".integration_id", "is not taken by the download method")
+		case d.IntegrationID != "" && d.Recipients != nil:
+			v.Add(path+".recipients", "is not taken with an integration (its own recipients are used)")
+		}
 		if d.Method != DeliverEmail {
 			if d.Recipients != nil {
 				v.Add(path+".recipients", "is taken only by the email method")
 			}
 			continue
 		}
-		if n := len(d.Recipients); n == 0 || n > MaxRecipients {
-			v.Add(path+".recipients", fmt.Sprintf("must name 1 to %d e-mail addresses", MaxRecipients))
+		if d.IntegrationID == "" {
+			checkRecipients(v, path+".recipients", d.Recipients)
 		}
-		for j, r := range d.Recipients {
-			if !Email.MatchString(r) {
-				v.Add(fmt.Sprintf("%s.recipients[%d]", path, j), "must be an e-mail address such as audit@example.com")
-			} else if slices.Index(d.Recipients, r) != j {
-				v.Add(fmt.Sprintf("%s.recipients[%d]", path, j), "repeats an address")
-			}
+	}
+}
+
+// checkRecipients checks 1 to MaxRecipients distinct e-mail addresses.
+func checkRecipients(v *web.Problems, path string, rs []string) {
+	if n := len(rs); n == 0 || n > MaxRecipients {
+		v.Add(path, fmt.Sprintf("must name 1 to %d e-mail addresses", MaxRecipients))
+	}
+	for j, r := range rs {
+		if !Email.MatchString(r) {
+			v.Add(fmt.Sprintf("%s[%d]", path, j), "must be an e-mail address such as audit@example.com")
+		} else if slices.Index(rs, r) != j {
+			v.Add(fmt.Sprintf("%s[%d]", path, j), "repeats an address")
 		}
 	}
 }

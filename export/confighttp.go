@@ -63,6 +63,9 @@ func (a *API) config(c *fiber.Ctx, into Config) (Config, error) {
 	if _, err := findTemplate(ctx, a.Templates, org, into.TemplateID); err != nil {
 		return into, err
 	}
+	if err := a.checkIntegrations(ctx, org, "delivery", into.Delivery); err != nil {
+		return into, err
+	}
 	_, err := findModels(ctx, a.Models, org, into.ModelIDs)
 	return into, err
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/vigilhq/vigil/platform/web"
 )
@@ -14,12 +15,23 @@ const MaxDeliveries = 10
 // that an export asked for with deliveries is never stored without them.
 // export/delivery implements it (export does not import that package).
 type Delivering interface {
-	// CheckIntegrations answers the 404 of an integration unless every id
-	// names an integration of the organization.
-	CheckIntegrations(ctx context.Context, orgID string, ids []string) error
+	// CheckIntegrations answers the 404 of an integration unless every
+	// integration named in to is the organization's, and a 422 naming
+	// field[i].integration_id when one's type is not its entry's method
+	// (entries that name none are not checked).
+	CheckIntegrations(ctx context.Context, orgID, field string, to []Delivery) error
 	// CreateDeliveredExportJob stores j and a pending delivery of it to
-	// each of the integrations in one write.
-	CreateDeliveredExportJob(ctx context.Context, j Job, integrationIDs []string) error
+	// each destination in one write.
+	CreateDeliveredExportJob(ctx context.Context, j Job, to []Delivery) error
+}
+
+// ToIntegrations are the destinations of integration ids.
+func ToIntegrations(ids []string) []Delivery {
+	out := make([]Delivery, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, Delivery{IntegrationID: id})
+	}
+	return out
 }
 
 // checkDeliveries checks the integrations an export names: at most
@@ -39,23 +51,24 @@ func checkDeliveries(v *web.Problems, ids []string) {
 	}
 }
 
-// checkIntegrations answers 404 unless every integration named is the
-// organization's (422 when this server delivers nothing).
-func (a *API) checkIntegrations(ctx context.Context, orgID string, ids []string) error {
-	if len(ids) == 0 {
+// checkIntegrations answers 404 unless every integration named in to is
+// the organization's (422 naming field when this server delivers
+// nothing).
+func (a *API) checkIntegrations(ctx context.Context, orgID, field string, to []Delivery) error {
+	if !slices.ContainsFunc(to, func(d Delivery) bool { return d.IntegrationID != "" }) {
 		return nil
 	}
 	if a.Delivering == nil {
-		return web.Invalid("deliveries", "delivery is not available on this server")
+		return web.Invalid(field, "delivery is not available on this server")
 	}
-	return a.Delivering.CheckIntegrations(ctx, orgID, ids)
+	return a.Delivering.CheckIntegrations(ctx, orgID, field, to)
 }
 
 // create stores the prepared job j with its deliveries to the checked
-// integrations, or alone when it names none.
-func (a *API) create(ctx context.Context, j Job, integrationIDs []string) error {
-	if len(integrationIDs) == 0 || a.Delivering == nil {
+// destinations, or alone when it has none.
+func (a *API) create(ctx context.Context, j Job, to []Delivery) error {
+	if len(to) == 0 || a.Delivering == nil {
 		return a.Jobs.CreateExportJob(ctx, j)
 	}
-	return a.Delivering.CreateDeliveredExportJob(ctx, j, integrationIDs)
+	return a.Delivering.CreateDeliveredExportJob(ctx, j, to)
 }

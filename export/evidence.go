@@ -9,23 +9,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
-	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/report"
 )
 
 // Evidence are the stores an evidence pack reads beyond a report's: the
-// risk entries' audit trails, the bias audits and the review requests with
-// their decisions. A nil one leaves its file empty, saying so.
+// risk entries' audit trails and the review requests with their
+// decisions. A nil one leaves its appendix empty, saying so.
 type Evidence struct {
 	Risks interface {
 		RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
-	}
-	Audits interface {
-		BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
 	}
 	Reviews interface {
 		ReviewRequests(ctx context.Context, orgID string, f review.Filter) ([]review.Request, int64, error)
@@ -36,11 +33,11 @@ type Evidence struct {
 // pack carries.
 const TrailExcerpt = 50
 
-// ManifestName is the pack's manifest: every other file with its size and
-// SHA-256.
+// ManifestName is the manifest of a pack asked for as a ZIP: every other
+// file with its size and SHA-256.
 const ManifestName = "manifest.json"
 
-// Manifest is the pack's manifest.json. To check a pack: its SHA-256 is
+// Manifest is a ZIP pack's manifest.json. To check a pack: its SHA-256 is
 // the export's sha256 as Vigil serves it (kept in the store, apart from
 // the file); each file's SHA-256 is its entry's here. A file changed
 // after the pack was made fails the second check; a file changed and the
@@ -48,7 +45,6 @@ const ManifestName = "manifest.json"
 type Manifest struct {
 	Version     int            `json:"manifest_version"`
 	ExportID    string         `json:"export_id"`
-	OrgID       string         `json:"organization_id"`
 	GeneratedAt time.Time      `json:"generated_at"`
 	Start       string         `json:"start"`
 	End         string         `json:"end"`
@@ -65,21 +61,81 @@ type ManifestFile struct {
 	SHA256    string `json:"sha256"`
 }
 
-// evidenceFile is one evidence file: its records, or empty with why.
+// evidenceFile is one appendix of a ZIP pack as JSON: the section of the
+// document, its table's columns (the API's field names) and rows, or
+// empty with why.
 type evidenceFile struct {
-	Evidence string `json:"evidence"`
-	Empty    bool   `json:"empty"`
-	Note     string `json:"note,omitempty"`
-	Records  any    `json:"records"`
+	Evidence string     `json:"evidence"`
+	Title    string     `json:"title"`
+	Empty    bool       `json:"empty"`
+	Note     string     `json:"note,omitempty"`
+	Columns  []string   `json:"columns"`
+	Rows     [][]string `json:"rows"`
 }
 
-// riskEvidence is a risk entry with the newest events of its audit trail.
-type riskEvidence struct {
-	Entry      risk.Entry   `json:"entry"`
-	AuditTrail []risk.Event `json:"audit_trail"`
+// packSections are the sections of an evidence pack's document: the
+// compliance report's, with the fairness results; the appendices follow.
+var packSections = []string{report.SectionSummary, report.SectionRecommendation, report.SectionTrustScore, report.SectionRiskRegister,
+	report.SectionDriftReports, report.SectionFairness, report.SectionAlertHistory}
+
+// evidenceReport is j's evidence pack as one document: the compliance
+// report's sections (trust score, risk register, drift reports, fairness
+// results, alert history) as of the period, then the appendices: the
+// risk entries' audit-trail excerpts and the review-board decisions.
+func (r *Runner) evidenceReport(ctx context.Context, j Job, d report.Data, spec report.Spec) (report.Report, error) {
+	spec.Title, spec.Sections = "Evidence pack", packSections
+	rep := report.Build(d, spec)
+	trail, err := r.trailSection(ctx, j.OrgID, d.Risks)
+	if err != nil {
+		return rep, err
+	}
+	reviews, err := r.reviewSection(ctx, j)
+	if err != nil {
+		return rep, err
+	}
+	rep.Sections = append(rep.Sections, trail, reviews)
+	return rep, nil
 }
 
-// pack builds the files of an evidence pack in order.
+// writePack writes j's evidence pack to w: one document in j's format
+// or, asked for as a ZIP, that document beside each of its sections as
+// JSON and manifest.json.
+func (r *Runner) writePack(ctx context.Context, w io.Writer, j Job, d report.Data, spec report.Spec) error {
+	rep, err := r.evidenceReport(ctx, j, d, spec)
+	if err != nil {
+		return err
+	}
+	if !j.Zipped() {
+		return report.Render(w, rep, j.Format)
+	}
+	p := &pack{zw: zip.NewWriter(w), at: spec.GeneratedAt.UTC()}
+	var doc bytes.Buffer
+	if err := report.Render(&doc, rep, j.Format); err != nil {
+		return err
+	}
+	if err := p.add("evidence-pack."+extensions[j.Format], report.ContentTypes[j.Format], doc.Bytes()); err != nil {
+		return err
+	}
+	for _, sec := range rep.Sections {
+		if sec.Table == nil && !sec.Empty {
+			continue // the summary and recommendations live in the document
+		}
+		f := evidenceFile{Evidence: sec.ID, Title: sec.Title, Empty: sec.Empty, Note: sec.Note, Columns: []string{}, Rows: [][]string{}}
+		if sec.Table != nil {
+			f.Columns, f.Rows = sec.Table.Columns, sec.Table.Rows
+		}
+		data, err := json.MarshalIndent(f, "", "  ")
+		if err != nil {
+			return fmt.Errorf("evidence pack %s: %w", sec.ID, err)
+		}
+		if err := p.add(sec.ID+".json", "application/json", append(data, '\n')); err != nil {
+			return err
+		}
+	}
+	return p.close(j)
+}
+
+// pack builds the files of a ZIP evidence pack in order.
 type pack struct {
 	zw    *zip.Writer
 	at    time.Time
@@ -100,75 +156,9 @@ func (p *pack) add(name, mediaType string, data []byte) error {
 	return nil
 }
 
-// addJSON writes one evidence file: records, or empty with note when
-// there are none (or the store was not available: missing).
-func (p *pack) addJSON(name string, records any, n int, missing bool, none string) error {
-	f := evidenceFile{Evidence: name, Records: records}
-	switch {
-	case missing:
-		f.Empty, f.Note, f.Records = true, "The store of this evidence was not available to the pack.", []any{}
-	case n == 0:
-		f.Empty, f.Note, f.Records = true, none, []any{}
-	}
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("evidence pack %s: %w", name, err)
-	}
-	return p.add(name+".json", "application/json", append(data, '\n'))
-}
-
-// writePack writes j's evidence pack to w: the branded compliance report
-// in j's format, the trust scores, the risk register with audit-trail
-// excerpts, the drift reports, bias audits, review-board decisions and
-// alert history of j's models over its period, and manifest.json.
-func (r *Runner) writePack(ctx context.Context, w io.Writer, j Job, d report.Data, spec report.Spec) error {
-	p := &pack{zw: zip.NewWriter(w), at: spec.GeneratedAt.UTC()}
-	var doc bytes.Buffer
-	if err := report.Render(&doc, report.Build(d, spec), j.Format); err != nil {
-		return err
-	}
-	if err := p.add("report."+extensions[j.Format], report.ContentTypes[j.Format], doc.Bytes()); err != nil {
-		return err
-	}
-	type trustRecord struct {
-		ModelID   string `json:"model_id"`
-		ModelName string `json:"model_name"`
-		Snapshot  any    `json:"snapshot"`
-	}
-	var trusts []trustRecord
-	for _, m := range j.Models {
-		if s, ok := d.Trust[m.ID]; ok {
-			trusts = append(trusts, trustRecord{m.ID, m.Name, s})
-		}
-	}
-	if err := p.addJSON("trust_score", trusts, len(trusts), d.Missing["trust"], "No trust score has been computed for these models."); err != nil {
-		return err
-	}
-	risks, err := r.riskEvidence(ctx, j.OrgID, d.Risks)
-	if err != nil {
-		return err
-	}
-	if err := p.addJSON("risk_register", risks, len(risks), d.Missing["risks"], "No risk entry names these models."); err != nil {
-		return err
-	}
-	if err := p.addJSON("drift_reports", d.Drift, len(d.Drift), d.Missing["drift"], "No drift report was written in the period."); err != nil {
-		return err
-	}
-	audits, reviews, err := r.governanceEvidence(ctx, j)
-	if err != nil {
-		return err
-	}
-	if err := p.addJSON("bias_audits", audits, len(audits), r.Evidence.Audits == nil, "No bias audit of these models was run in the period."); err != nil {
-		return err
-	}
-	if err := p.addJSON("review_decisions", reviews, len(reviews), r.Evidence.Reviews == nil,
-		"No review-board request about these models was made in the period."); err != nil {
-		return err
-	}
-	if err := p.addJSON("alert_history", d.Alerts, len(d.Alerts), d.Missing["alerts"], "No alert was triggered in the period."); err != nil {
-		return err
-	}
-	m := Manifest{Version: 1, ExportID: j.ID, OrgID: j.OrgID, GeneratedAt: p.at, Start: j.Start.Format(time.DateOnly),
+// close writes the manifest of j's pack and ends the ZIP.
+func (p *pack) close(j Job) error {
+	m := Manifest{Version: 2, ExportID: j.ID, GeneratedAt: p.at, Start: j.Start.Format(time.DateOnly),
 		End: j.End.Format(time.DateOnly), Models: j.Models, Files: p.files,
 		Verify: "Each file's SHA-256 must equal its entry here; this pack's own SHA-256 must equal the export's sha256 " +
 			"as Vigil serves it (GET /api/v1/export/exports/" + j.ID + "), so that a file changed together with this manifest shows too."}
@@ -176,9 +166,9 @@ func (r *Runner) writePack(ctx context.Context, w io.Writer, j Job, d report.Dat
 	if err != nil {
 		return fmt.Errorf("evidence pack manifest: %w", err)
 	}
-	w2, err := p.zw.CreateHeader(&zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: p.at})
+	w, err := p.zw.CreateHeader(&zip.FileHeader{Name: ManifestName, Method: zip.Deflate, Modified: p.at})
 	if err == nil {
-		_, err = w2.Write(append(data, '\n'))
+		_, err = w.Write(append(data, '\n'))
 	}
 	if err == nil {
 		err = p.zw.Close()
@@ -189,49 +179,77 @@ func (r *Runner) writePack(ctx context.Context, w io.Writer, j Job, d report.Dat
 	return nil
 }
 
-// riskEvidence pairs each entry with its newest audit-trail events.
-func (r *Runner) riskEvidence(ctx context.Context, orgID string, es []risk.Entry) ([]riskEvidence, error) {
-	out := make([]riskEvidence, 0, len(es))
-	for _, e := range es {
-		ev := riskEvidence{Entry: e, AuditTrail: []risk.Event{}}
-		if r.Evidence.Risks != nil {
-			trail, err := r.Evidence.Risks.RiskHistory(ctx, orgID, e.ID)
-			if err != nil {
-				return nil, fmt.Errorf("reading the audit trail of risk %s: %w", e.ID, err)
-			}
-			ev.AuditTrail = trail[max(0, len(trail)-TrailExcerpt):]
-		}
-		out = append(out, ev)
+// trailSection is the appendix of the risk entries' newest audit-trail
+// events, TrailExcerpt of each, oldest first.
+func (r *Runner) trailSection(ctx context.Context, orgID string, es []risk.Entry) (report.Section, error) {
+	s := report.Section{ID: "risk_audit_trail", Title: "Appendix: risk audit trail",
+		Note: fmt.Sprintf("The newest %d events of each entry's audit trail.", TrailExcerpt)}
+	if r.Evidence.Risks == nil {
+		s.Empty, s.Note = true, "The store of this evidence was not available to the pack."
+		return s, nil
 	}
-	return out, nil
+	t := &report.Table{Columns: []string{"risk_entry", "created_at", "event_action", "description", "details", "username"}}
+	for _, e := range es {
+		trail, err := r.Evidence.Risks.RiskHistory(ctx, orgID, e.ID)
+		if err != nil {
+			return s, fmt.Errorf("reading the audit trail of risk %s: %w", e.ID, err)
+		}
+		for _, ev := range trail[max(0, len(trail)-TrailExcerpt):] {
+			details, _ := json.Marshal(ev.Details)
+			t.Rows = append(t.Rows, []string{e.Title, ev.CreatedAt.UTC().Format(time.RFC3339), ev.Action, ev.Description, string(details),
+				ev.Username})
+		}
+	}
+	if len(t.Rows) == 0 {
+		s.Empty, s.Note = true, "No risk entry named these models by the end of the period."
+		return s, nil
+	}
+	s.Table = t
+	return s, nil
 }
 
-// governanceEvidence reads the bias audits and the review requests (with
-// their decisions) of j's models created in j's period, at most
-// report.MaxRecords of each a model.
-func (r *Runner) governanceEvidence(ctx context.Context, j Job) ([]bias.Audit, []review.Request, error) {
-	from, to := j.Start, j.End.AddDate(0, 0, 1)
-	var audits []bias.Audit
-	var reviews []review.Request
-	for _, m := range j.Models {
-		if r.Evidence.Audits != nil {
-			as, _, err := r.Evidence.Audits.BiasAudits(ctx, j.OrgID, bias.Filter{ModelID: m.ID, Limit: report.MaxRecords})
-			if err != nil {
-				return nil, nil, fmt.Errorf("reading bias audits: %w", err)
-			}
-			for _, a := range as {
-				if !a.CreatedAt.Before(from) && a.CreatedAt.Before(to) {
-					audits = append(audits, a)
-				}
-			}
+// reviewSection is the appendix of the review-board requests about j's
+// models made in its period, one row per decision (or one for a request
+// without any).
+func (r *Runner) reviewSection(ctx context.Context, j Job) (report.Section, error) {
+	s := report.Section{ID: "review_decisions", Title: "Appendix: review-board decisions"}
+	if r.Evidence.Reviews == nil {
+		s.Empty, s.Note = true, "The store of this evidence was not available to the pack."
+		return s, nil
+	}
+	reviews, err := r.governanceEvidence(ctx, j)
+	if err != nil {
+		return s, err
+	}
+	t := &report.Table{Columns: []string{"request", "board", "status", "outcome", "created_at", "decision", "username", "comment", "decided_at"}}
+	for _, q := range reviews {
+		row := []string{q.Title, q.BoardName, string(q.Status), q.Outcome, q.CreatedAt.UTC().Format(time.RFC3339)}
+		if len(q.Decisions) == 0 {
+			t.Rows = append(t.Rows, append(row, "", "", "", ""))
 		}
-		if r.Evidence.Reviews != nil {
-			rs, _, err := r.Evidence.Reviews.ReviewRequests(ctx, j.OrgID, review.Filter{ModelID: m.ID, From: from, To: to, Limit: report.MaxRecords})
-			if err != nil {
-				return nil, nil, fmt.Errorf("reading review requests: %w", err)
-			}
-			reviews = append(reviews, rs...)
+		for _, dc := range q.Decisions {
+			t.Rows = append(t.Rows, append(slices.Clone(row), dc.Decision, dc.Username, dc.Comment, dc.CreatedAt.UTC().Format(time.RFC3339)))
 		}
 	}
-	return audits, reviews, nil
+	if len(t.Rows) == 0 {
+		s.Empty, s.Note = true, "No review-board request about these models was made in the period."
+		return s, nil
+	}
+	s.Table = t
+	return s, nil
+}
+
+// governanceEvidence reads the review requests (with their decisions)
+// of j's models created in j's period, at most report.MaxRecords a model.
+func (r *Runner) governanceEvidence(ctx context.Context, j Job) ([]review.Request, error) {
+	from, to := j.Start, j.End.AddDate(0, 0, 1)
+	var reviews []review.Request
+	for _, m := range j.Models {
+		rs, _, err := r.Evidence.Reviews.ReviewRequests(ctx, j.OrgID, review.Filter{ModelID: m.ID, From: from, To: to, Limit: report.MaxRecords})
+		if err != nil {
+			return nil, fmt.Errorf("reading review requests: %w", err)
+		}
+		reviews = append(reviews, rs...)
+	}
+	return reviews, nil
 }

@@ -22,10 +22,14 @@ type packBody struct {
 	Format   *string   `json:"format"`
 	Start    *string   `json:"start"`
 	End      *string   `json:"end"`
+	// Archive "zip" asks for a ZIP of the document, its sections as JSON
+	// and a manifest; absent or null: the one document.
+	Archive *string `json:"archive"`
 }
 
 // createPack answers POST /export/evidence-pack: 202 with the pending
-// export of kind evidence_pack, rendered by a runner like a report.
+// export of kind evidence_pack, rendered by a runner like a report: one
+// document in the format asked for, or a ZIP with archive "zip".
 func (a *API) createPack(c *fiber.Ctx) error {
 	var b packBody
 	if err := web.Decode(c, &b); err != nil {
@@ -41,6 +45,17 @@ func (a *API) createPack(c *fiber.Ctx) error {
 	if b.Start != nil || b.End != nil {
 		start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
 	}
+	kind := KindEvidencePack
+	switch deref(b.Archive) {
+	case "zip":
+		kind = KindEvidenceZip
+	case "":
+		if b.Archive != nil {
+			v.Add("archive", "must be zip or absent")
+		}
+	default:
+		v.Add("archive", "must be zip or absent")
+	}
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -50,7 +65,7 @@ func (a *API) createPack(c *fiber.Ctx) error {
 		return err
 	}
 	tpl, _ := findTemplate(ctx, a.Templates, org, builtinID(slices.Index(Categories, CategoryCompliance)))
-	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Kind: KindEvidencePack, Template: tpl, Models: models,
+	j := Job{ID: uuid.Must(uuid.NewV7()).String(), OrgID: org, Kind: kind, Template: tpl, Models: models,
 		Format: *b.Format, Start: start, End: end, Status: StatusPending, CreatedAt: now, UpdatedAt: now}
 	if err := a.Jobs.CreateExportJob(ctx, j); err != nil {
 		return err

@@ -35,7 +35,7 @@ func SendFile(c *fiber.Ctx, files Files, j Job) error {
 		return web.Unavailable("the export file store is unavailable; retry shortly", 5*time.Second, err)
 	}
 	media := report.ContentTypes[j.Format]
-	if j.Pack() {
+	if j.Zipped() {
 		media = "application/zip"
 	}
 	c.Set(fiber.HeaderContentType, media)
@@ -45,10 +45,14 @@ func SendFile(c *fiber.Ctx, files Files, j Job) error {
 
 // Filename is the name the job's file is given to its readers:
 // vigil-{report_category}-{export_id}.{extension}, or
-// vigil-evidence-pack-{export_id}.zip for an evidence pack.
+// vigil-evidence-pack-{export_id}.{extension} for an evidence pack (.zip
+// when asked for as a ZIP).
 func (j Job) Filename() string {
-	if j.Pack() {
+	switch {
+	case j.Zipped():
 		return fmt.Sprintf("vigil-evidence-pack-%s.zip", j.ID)
+	case j.Pack():
+		return fmt.Sprintf("vigil-evidence-pack-%s.%s", j.ID, extensions[j.Format])
 	}
 	return fmt.Sprintf("vigil-%s-%s.%s", j.Template.ReportCategory, j.ID, extensions[j.Format])
 }

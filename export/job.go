@@ -30,11 +30,14 @@ func Final(status string) bool {
 }
 
 // Kinds of export job: a report rendered in one format, or an evidence
-// pack (a ZIP of the compliance report, the evidence records and their
-// manifest).
+// pack: one document in its format (the compliance sections and the
+// evidence appendices) or, asked for as a ZIP, that document beside each
+// section as JSON and a manifest (KindEvidenceZip, shown as
+// evidence_pack).
 const (
 	KindReport       = "report"
 	KindEvidencePack = "evidence_pack"
+	KindEvidenceZip  = "evidence_pack_zip"
 )
 
 // Job is one export: a report of Models over the days Start..End (both
@@ -93,7 +96,11 @@ type JobStore interface {
 }
 
 // Pack reports whether the job is an evidence pack.
-func (j Job) Pack() bool { return j.Kind == KindEvidencePack }
+func (j Job) Pack() bool { return j.Kind == KindEvidencePack || j.Kind == KindEvidenceZip }
+
+// Zipped reports whether the job's file is a ZIP: an evidence pack asked
+// for as one.
+func (j Job) Zipped() bool { return j.Kind == KindEvidenceZip }
 
 // extensions are the file extensions of the formats.
 var extensions = map[string]string{report.FormatJSON: "json", report.FormatCSV: "csv", report.FormatMarkdown: "md",

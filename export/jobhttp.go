@@ -156,7 +156,7 @@ func (a *API) queue(ctx context.Context, org string, b jobBody) (Job, error) {
 	if err != nil {
 		return j, err
 	}
-	return j, a.create(ctx, j, deref(b.Deliveries))
+	return j, a.create(ctx, j, ToIntegrations(deref(b.Deliveries)))
 }
 
 // prepare validates b and resolves its template, models and delivery
@@ -171,7 +171,7 @@ func (a *API) prepare(ctx context.Context, org string, b jobBody) (Job, error) {
 	if err != nil {
 		return j, err
 	}
-	return j, a.checkIntegrations(ctx, org, deref(b.Deliveries))
+	return j, a.checkIntegrations(ctx, org, "deliveries", ToIntegrations(deref(b.Deliveries)))
 }
 
 // listJobs answers GET /export/exports, newest first, of one status when

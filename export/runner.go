@@ -180,6 +180,8 @@ func (r *Runner) render(ctx context.Context, j, was *Job) error {
 	j.File = j.ID + "." + extensions[j.Format]
 	if j.Pack() {
 		write = func(w io.Writer) error { return r.writePack(ctx, w, *j, d, spec) }
+	}
+	if j.Zipped() {
 		j.File = j.ID + ".zip"
 	}
 	tmp, err := os.CreateTemp(r.Scratch, j.ID+"-*.tmp")

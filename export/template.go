@@ -70,19 +70,19 @@ func (t Template) Charts() []string {
 // UUID of its own, the same on every installation.
 func builtinID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1) }
 
-// builtinSections are the sections of each category's built-in template.
-// The categories whose data Vigil does not hold yet (explainability, LLM
-// monitoring) keep the sections that exist; a report marks a section
-// empty when nothing underlies it.
+// builtinSections are the sections of each category's built-in template,
+// each showing the category's own data (bias audit: the audits' fairness
+// results; LLM monitoring: completions, tokens, cost and latency); a
+// report marks a section empty when nothing underlies it.
 var builtinSections = map[string][]string{
 	CategoryModelPerformance: {report.SectionSummary, report.SectionRecommendation, report.SectionVolume, report.SectionAccuracy,
 		report.SectionPrecision, report.SectionDistribution, report.SectionDailyMetrics, report.SectionAlertHistory},
 	CategoryDriftAnalysis: {report.SectionSummary, report.SectionRecommendation, report.SectionAccuracy,
 		report.SectionDistribution, report.SectionTopFeatures, report.SectionDriftReports},
-	CategoryBiasAudit:      {report.SectionSummary, report.SectionRecommendation, report.SectionRiskRegister, report.SectionTrustScore},
+	CategoryBiasAudit:      {report.SectionSummary, report.SectionRecommendation, report.SectionFairness, report.SectionRiskRegister, report.SectionTrustScore},
 	CategoryCompliance:     {report.SectionSummary, report.SectionRecommendation, report.SectionAlertHistory, report.SectionDriftReports, report.SectionRiskRegister, report.SectionTrustScore},
 	CategoryExplainability: {report.SectionSummary, report.SectionTopFeatures, report.SectionTrustScore},
-	CategoryLLMMonitoring:  {report.SectionSummary, report.SectionVolume, report.SectionDailyMetrics, report.SectionAlertHistory},
+	CategoryLLMMonitoring:  {report.SectionSummary, report.SectionLLMUsage, report.SectionAlertHistory},
 	CategoryRiskRegister:   {report.SectionSummary, report.SectionRecommendation, report.SectionRiskRegister},
 	CategoryTrustScore:     {report.SectionSummary, report.SectionDriftReports, report.SectionTrustScore},
 	CategoryCustom:         report.Sections,

@@ -88,6 +88,10 @@ func (b builder) section(id string) Section {
 		return b.risks()
 	case SectionTrustScore:
 		return b.trust()
+	case SectionFairness:
+		return b.fairness()
+	case SectionLLMUsage:
+		return b.llmUsage()
 	}
 	return Section{ID: id, Title: id, Empty: true, Note: "Unknown section."}
 }
@@ -155,6 +159,7 @@ func (b builder) summary() Section {
 		{"Alerts triggered", fmt.Sprintf("%d (%d not resolved)", alertsN, open)},
 		{"Open risks", strconv.Itoa(len(openRisks(b.d.Risks, nil)))},
 	}
+	s.Figures = append(s.Figures, b.usageFigures()...)
 	for _, m := range b.d.Request.Models {
 		v := "no snapshot"
 		if t, ok := b.d.Trust[m.ID]; ok && t.Score != nil {
@@ -492,8 +497,10 @@ func (b builder) driftReports() Section {
 }
 
 func (b builder) risks() Section {
-	return records(b, Section{ID: SectionRiskRegister, Title: "Risk register", Note: b.truncatedNote("risk entries")}, "risks", b.d.Risks,
-		"No risk entry names these models.",
+	note := strings.TrimSpace("The entries naming these models at the end of the period, each with its status, likelihood, impact and " +
+		"score as they stood then; severities as they stand now. " + b.truncatedNote("risk entries"))
+	return records(b, Section{ID: SectionRiskRegister, Title: "Risk register", Note: note}, "risks", b.d.Risks,
+		"No risk entry named these models by the end of the period.",
 		func(x, y risk.Entry) int {
 			return cmp.Or(cmp.Compare(y.Score, x.Score), cmp.Compare(x.Title, y.Title), cmp.Compare(x.ID, y.ID))
 		},
@@ -505,7 +512,8 @@ func (b builder) risks() Section {
 }
 
 func (b builder) trust() Section {
-	s := Section{ID: SectionTrustScore, Title: "Trust score"}
+	s := Section{ID: SectionTrustScore, Title: "Trust score", Note: "Each model's trust score as it stood at the end of the period " +
+		"(the newest computed before then)."}
 	if s, ok := b.missing("trust", s); ok {
 		return s
 	}
@@ -519,7 +527,7 @@ func (b builder) trust() Section {
 			fnum(sn.Components.Explainability), ts(&sn.At)})
 	}
 	if len(t.Rows) == 0 {
-		s.Empty, s.Note = true, "No trust score has been computed for these models."
+		s.Empty, s.Note = true, "No trust score had been computed for these models by the end of the period."
 		return s
 	}
 	s.Table = t

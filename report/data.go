@@ -7,6 +7,7 @@ import (
 
 	"github.com/vigilhq/vigil/alerts"
 	"github.com/vigilhq/vigil/analytics"
+	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -49,9 +50,19 @@ type Sources struct {
 	}
 	Risks interface {
 		RiskEntries(ctx context.Context, orgID string, f risk.Filter) ([]risk.Entry, int64, error)
+		RiskHistory(ctx context.Context, orgID, id string) ([]risk.Event, error)
 	}
+	// Trust reads the newest snapshot taken before a time.
 	Trust interface {
-		TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snapshot, error)
+		TrustAsOf(ctx context.Context, orgID, modelID string, at time.Time) (trust.Snapshot, error)
+	}
+	// Audits reads a model's bias audits, newest first.
+	Audits interface {
+		BiasAudits(ctx context.Context, orgID string, f bias.Filter) ([]bias.Audit, int64, error)
+	}
+	// Completions sums a model's logged LLM completions by LLM model.
+	Completions interface {
+		CompletionGroups(ctx context.Context, orgID, modelID string, r analytics.Range) ([]analytics.CompletionGroup, error)
 	}
 	// Explanations reads the feature weights of a model's explanations
 	// completed in [from, to), newest first, at most limit of them.
@@ -94,15 +105,21 @@ type Data struct {
 	// Metrics are each model's mean value of a quality metric per day, nil
 	// on a day without values.
 	Metrics map[string]map[string][]*float64
-	// Drift, Alerts and Risks are the records of the period (risks: the
-	// entries naming a model, whatever their age); nil when the source is
-	// missing. Truncated names those that hit MaxRecords.
+	// Drift and Alerts are the records of the period, Risks the entries
+	// naming a model created before the period's end, each as it stood
+	// then (risk.AsOf); nil when the source is missing. Truncated names
+	// those that hit MaxRecords.
 	Drift     []drift.Report
 	Alerts    []alerts.Instance
 	Risks     []risk.Entry
 	Truncated []string
-	// Trust is each model's newest trust snapshot (absent: none taken).
+	// Trust is each model's newest trust snapshot taken before the
+	// period's end (absent: none taken by then).
 	Trust map[string]trust.Snapshot
+	// Audits are the bias audits of the models completed in the period;
+	// LLM each model's completions of the period by LLM model.
+	Audits []bias.Audit
+	LLM    map[string][]analytics.CompletionGroup
 	// Weights are the feature weights of each model's explanations
 	// completed in the period (absent or empty: none).
 	Weights map[string][]map[string]float64
@@ -112,11 +129,13 @@ type Data struct {
 
 // Gather reads what a report on q needs from src: the prediction and
 // metric rollups day by day (a day costs the store about 24 hour rows),
-// and the period's drift reports, alert instances, the models' risk
-// entries and newest trust snapshots.
+// and the period's drift reports and alert instances, the models' risk
+// entries and trust snapshots as they stood at the period's end: a report
+// is a snapshot of its period.
 func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 	d := Data{Request: q, Days: q.Days(), Stats: map[string][]analytics.PredictionStats{},
-		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{}}
+		Metrics: map[string]map[string][]*float64{}, Trust: map[string]trust.Snapshot{}, Weights: map[string][]map[string]float64{}, Missing: map[string]bool{},
+		LLM: map[string][]analytics.CompletionGroup{}}
 	if len(d.Days) == 0 || len(d.Days) > MaxDays {
 		return d, fmt.Errorf("report period of %d days: want 1 to %d", len(d.Days), MaxDays)
 	}
@@ -129,6 +148,9 @@ func Gather(ctx context.Context, src Sources, q Request) (Data, error) {
 			return d, err
 		}
 		if err := d.gatherRecords(ctx, src, m.ID, from, to); err != nil {
+			return d, err
+		}
+		if err := d.gatherUsage(ctx, src, m.ID, from, to); err != nil {
 			return d, err
 		}
 	}
@@ -203,6 +225,9 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 		if err != nil {
 			return fmt.Errorf("read risk entries: %w", err)
 		}
+		if es, err = risksAsOf(ctx, src, org, es, to); err != nil {
+			return err
+		}
 		d.Risks = appendNew(d.Risks, es)
 		truncated("risk entries", len(es), total)
 	}
@@ -218,7 +243,7 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 	if src.Trust == nil {
 		d.Missing["trust"] = true
 	} else {
-		s, err := src.Trust.TrustLatest(ctx, org, modelID)
+		s, err := src.Trust.TrustAsOf(ctx, org, modelID, to)
 		if err != nil {
 			return fmt.Errorf("read trust score: %w", err)
 		}
@@ -227,6 +252,59 @@ func (d *Data) gatherRecords(ctx context.Context, src Sources, modelID string, f
 		}
 	}
 	return nil
+}
+
+// gatherUsage reads the model's bias audits completed in [from, to) and
+// its LLM completions of the period.
+func (d *Data) gatherUsage(ctx context.Context, src Sources, modelID string, from, to time.Time) error {
+	org := d.Request.OrgID
+	if src.Audits == nil {
+		d.Missing["audits"] = true
+	} else {
+		as, total, err := src.Audits.BiasAudits(ctx, org, bias.Filter{ModelID: modelID, Status: bias.StatusCompleted, Limit: MaxRecords})
+		if err != nil {
+			return fmt.Errorf("read bias audits: %w", err)
+		}
+		for _, a := range as {
+			if a.CompletedAt != nil && !a.CompletedAt.Before(from) && a.CompletedAt.Before(to) && a.Result != nil {
+				d.Audits = append(d.Audits, a)
+			}
+		}
+		if int64(len(as)) < total {
+			d.Truncated = append(d.Truncated, "bias audits")
+		}
+	}
+	if src.Completions == nil {
+		d.Missing["completions"] = true
+		return nil
+	}
+	gs, err := src.Completions.CompletionGroups(ctx, org, modelID, analytics.Range{From: from, To: to})
+	if err != nil {
+		return fmt.Errorf("read completions: %w", err)
+	}
+	d.LLM[modelID] = gs
+	return nil
+}
+
+// risksAsOf are the entries of es created before end, each as it stood
+// then: an entry changed since is read back through its audit trail.
+func risksAsOf(ctx context.Context, src Sources, org string, es []risk.Entry, end time.Time) ([]risk.Entry, error) {
+	var out []risk.Entry
+	for _, e := range es {
+		if !e.CreatedAt.Before(end) {
+			continue
+		}
+		if e.UpdatedAt.Before(end) {
+			out = append(out, e)
+			continue
+		}
+		evs, err := src.Risks.RiskHistory(ctx, org, e.ID)
+		if err != nil {
+			return nil, fmt.Errorf("read a risk entry's history: %w", err)
+		}
+		out = append(out, risk.AsOf(e, evs, end))
+	}
+	return out, nil
 }
 
 // appendNew appends the entries of es not in have already (an entry can

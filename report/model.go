@@ -21,12 +21,14 @@ const (
 	SectionRiskRegister   = "risk_register"
 	SectionTrustScore     = "trust_score"
 	SectionRecommendation = "recommendations"
+	SectionFairness       = "fairness_results"
+	SectionLLMUsage       = "llm_usage"
 )
 
 // Sections lists every section id in layout order.
 var Sections = []string{SectionSummary, SectionRecommendation, SectionVolume, SectionAccuracy, SectionPrecision,
-	SectionDistribution, SectionDailyMetrics, SectionAlertHistory, SectionTopFeatures, SectionDriftReports,
-	SectionRiskRegister, SectionTrustScore}
+	SectionDistribution, SectionDailyMetrics, SectionLLMUsage, SectionAlertHistory, SectionTopFeatures, SectionDriftReports,
+	SectionFairness, SectionRiskRegister, SectionTrustScore}
 
 // Report is a generated report: a snapshot of some models over a period,
 // as the sections of its template.

@@ -38,7 +38,8 @@ var errFinal = errors.New("not retried")
 // Deliverer sends owed deliveries once their export is final: every Poll
 // it reads them from the store, claims each by a compare-and-swap (so
 // two replicas never send one twice at once) and sends the export's file
-// by the integration's type: email (attached, through the SMTP relay),
+// by the integration's type (or the delivery's own method and
+// recipients when it names no integration): email (attached, through the SMTP relay),
 // webhook (the file posted with X-Vigil-Signature under the
 // integration's signing secret, through the outbound guard), s3 (put in
 // the bucket under the prefix, Signature V4), sftp (written to the
@@ -123,7 +124,7 @@ func (d *Deliverer) attempt(ctx context.Context, dl Delivery) error {
 		return err // another replica took it
 	}
 	claimed := dl
-	detail, err := d.send(ctx, dl)
+	detail, err := d.send(ctx, &dl)
 	switch {
 	case err == nil:
 		dl.Status, dl.Detail, dl.Error = StatusSent, detail, ""
@@ -136,8 +137,8 @@ func (d *Deliverer) attempt(ctx context.Context, dl Delivery) error {
 	return d.Deliveries.SaveExportDelivery(ctx, dl, claimed)
 }
 
-// send delivers the export of dl to its integration and says where.
-func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
+// send delivers the export of dl to its destination and says where.
+func (d *Deliverer) send(ctx context.Context, dl *Delivery) (string, error) {
 	j, err := d.Jobs.ExportJob(ctx, dl.OrgID, dl.ExportID)
 	if err != nil {
 		return "", fmt.Errorf("the export: %w", err)
@@ -145,14 +146,21 @@ func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
 	if j.Status != export.StatusCompleted {
 		return "", fmt.Errorf("%w: the export is %s", errFinal, j.Status)
 	}
-	in, err := d.Integrations.ExportIntegration(ctx, dl.OrgID, dl.IntegrationID)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", fmt.Errorf("%w: the integration was deleted", errFinal)
-	} else if err != nil {
-		return "", err
+	in := Integration{Type: dl.Method, Settings: Settings{Recipients: dl.Recipients}}
+	if dl.IntegrationID != "" {
+		in, err = d.Integrations.ExportIntegration(ctx, dl.OrgID, dl.IntegrationID)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", fmt.Errorf("%w: the integration was deleted", errFinal)
+		} else if err != nil {
+			return "", err
+		}
+		dl.Method = in.Type
 	}
-	if in.Type == TypeAPI {
+	switch {
+	case in.Type == TypeAPI || in.Type == export.DeliverDownload:
 		return "available at GET /api/v1/export/exports/" + j.ID + "/download", nil
+	case dl.IntegrationID == "" && in.Type != TypeEmail:
+		return "", fmt.Errorf("%w: the %s delivery names no integration", errFinal, in.Type)
 	}
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
@@ -164,9 +172,9 @@ func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
 	}
 	switch in.Type {
 	case TypeEmail:
-		return d.email(ctx, in, j, file)
+		return d.email(ctx, in.Settings.Recipients, j, file)
 	case TypeWebhook:
-		return d.webhook(ctx, in, dl, j, file)
+		return d.webhook(ctx, in, *dl, j, file)
 	case TypeS3:
 		return d.s3(ctx, in, j, file)
 	case TypeSFTP:
@@ -176,7 +184,7 @@ func (d *Deliverer) send(ctx context.Context, dl Delivery) (string, error) {
 }
 
 // email mails the file, attached, to each recipient.
-func (d *Deliverer) email(ctx context.Context, in Integration, j export.Job, file []byte) (string, error) {
+func (d *Deliverer) email(ctx context.Context, recipients []string, j export.Job, file []byte) (string, error) {
 	from := ""
 	if d.Relay != nil {
 		from = d.Relay.From
@@ -184,13 +192,13 @@ func (d *Deliverer) email(ctx context.Context, in Integration, j export.Job, fil
 	subject := fmt.Sprintf("[Vigil] %s report %s to %s", j.Template.Name, j.Start.Format(time.DateOnly), j.End.Format(time.DateOnly))
 	body := fmt.Sprintf("The %s report of %s to %s is attached (%s, %d bytes).\n", j.Template.Name, j.Start.Format(time.DateOnly),
 		j.End.Format(time.DateOnly), j.Format, len(file))
-	for _, to := range in.Settings.Recipients {
+	for _, to := range recipients {
 		msg := mail.WithAttachment(from, to, subject, body, j.Filename(), report.ContentTypes[j.Format], file, d.Clock.Now())
 		if err := mail.Send(ctx, d.Relay, time.Now().Add(sendTimeout), to, msg); err != nil {
 			return "", fmt.Errorf("mail to %s: %w", to, err)
 		}
 	}
-	return fmt.Sprintf("mailed to %d recipients", len(in.Settings.Recipients)), nil
+	return fmt.Sprintf("mailed to %d recipients", len(recipients)), nil
 }
 
 // webhook posts the file, signed.

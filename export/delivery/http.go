@@ -297,11 +297,14 @@ func (a *API) delete(c *fiber.Ctx) error {
 	return c.SendStatus(http.StatusNoContent)
 }
 
-// deliveryView is a delivery as the API answers it.
+// deliveryView is a delivery as the API answers it: the integration
+// null for a delivery straight to its method.
 type deliveryView struct {
 	ID            string    `json:"id"`
-	IntegrationID string    `json:"integration_id"`
+	Method        string    `json:"method"`
+	IntegrationID *string   `json:"integration_id"`
 	Status        string    `json:"status"`
+	Recipients    []string  `json:"recipients"`
 	Attempts      int       `json:"attempts"`
 	Error         string    `json:"error"`
 	Detail        string    `json:"detail"`
@@ -318,8 +321,17 @@ func (a *API) deliveries(c *fiber.Ctx) error {
 			return nil, 0, err
 		}
 		return a.Deliveries.ExportDeliveries(ctx, j.OrgID, j.ID, offset, limit)
-	}, func(d Delivery) deliveryView {
-		return deliveryView{ID: d.ID, IntegrationID: d.IntegrationID, Status: d.Status,
-			Attempts: d.Attempts, Error: d.Error, Detail: d.Detail, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()}
-	})
+	}, newDeliveryView)
+}
+
+func newDeliveryView(d Delivery) deliveryView {
+	v := deliveryView{ID: d.ID, Method: d.Method, Status: d.Status, Recipients: d.Recipients, Attempts: d.Attempts, Error: d.Error,
+		Detail: d.Detail, CreatedAt: d.CreatedAt.UTC(), UpdatedAt: d.UpdatedAt.UTC()}
+	if d.IntegrationID != "" {
+		v.IntegrationID = &d.IntegrationID
+	}
+	if v.Recipients == nil {
+		v.Recipients = []string{}
+	}
+	return v
 }

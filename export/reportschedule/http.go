@@ -293,7 +293,7 @@ func (a *API) run(c *fiber.Ctx) error {
 		return err
 	}
 	r := Run{ScheduleID: s.ID, OrgID: s.OrgID, Due: now, Trigger: TriggerManual, ExportID: job.ID, CreatedAt: now}
-	owed := delivery.NewDeliveries(s.OrgID, job.ID, s.IntegrationIDs, now)
+	owed := s.Deliveries(job.ID, now)
 	if _, err := a.Store.FireReportSchedule(ctx, s, s.NextRun, r, job, owed); err != nil {
 		return err
 	}

@@ -160,3 +160,14 @@ func (s Schedule) Job(ctx context.Context, templates export.Store, models regist
 	start, end := s.Period(due)
 	return export.NewJob(ctx, templates, models, s.OrgID, s.TemplateID, s.ModelIDs, s.Format, start, end, now)
 }
+
+// Deliveries are the pending deliveries a run of s owes for the export
+// exportID, asked for at now: one to each of its integrations, and one
+// by e-mail to its recipients when it has any.
+func (s Schedule) Deliveries(exportID string, now time.Time) []delivery.Delivery {
+	to := export.ToIntegrations(s.IntegrationIDs)
+	if len(s.Recipients) > 0 {
+		to = append(to, export.Delivery{Method: export.DeliverEmail, Recipients: s.Recipients})
+	}
+	return delivery.NewDeliveries(s.OrgID, exportID, to, now)
+}

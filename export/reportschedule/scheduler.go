@@ -81,7 +81,7 @@ func (s *Scheduler) Tick(ctx context.Context) error {
 			r.Error = err.Error()
 		} else {
 			r.ExportID = job.ID
-			owed = delivery.NewDeliveries(sc.OrgID, job.ID, sc.IntegrationIDs, now)
+			owed = sc.Deliveries(job.ID, now)
 		}
 		fired, err := s.Store.FireReportSchedule(ctx, sc, Next(sc.Cron, now), r, job, owed)
 		if err != nil {

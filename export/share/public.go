@@ -217,21 +217,21 @@ func (a *API) verify(c *fiber.Ctx) error {
 
 // download answers GET /share/{share_slug}/download with the download
 // token in X-Share-Token: the share's report, once per call counted as a
-// view. A missing, expired or foreign token, or a revoked share, is 401.
+// view. A missing, expired or foreign token, or a revoked share, is 401,
+// written to the share's audit trail as denied.
 func (a *API) download(c *fiber.Ctx) error {
 	slug, err := web.PathParam(c, "share_slug")
 	if err != nil {
 		return err
 	}
 	raw := c.Get(TokenHeader)
-	refused := web.Unauthenticated("the download token is not valid for this share")
-	if raw == "" {
-		return refused
-	}
 	ctx := c.UserContext()
+	if raw == "" {
+		return a.refuseDownload(ctx, slug, "download without a token")
+	}
 	s, err := a.Store.UseShareToken(ctx, slug, HashToken(raw), a.event(Share{}, EventViewed, "", "recipient", a.Clock.Now()))
 	if errors.Is(err, store.ErrNotFound) {
-		return refused
+		return a.refuseDownload(ctx, slug, "download token not valid: unknown, expired, or the share revoked")
 	} else if err != nil {
 		return err
 	}
@@ -242,4 +242,20 @@ func (a *API) download(c *fiber.Ctx) error {
 		return err
 	}
 	return export.SendFile(c, a.Files, j)
+}
+
+// refuseDownload answers a refused download (401) and, when the slug
+// names a share, writes the refusal to its audit trail as denied.
+func (a *API) refuseDownload(ctx context.Context, slug, why string) error {
+	refused := web.Unauthenticated("the download token is not valid for this share")
+	s, err := a.Store.ShareBySlug(ctx, slug)
+	if errors.Is(err, store.ErrNotFound) {
+		return refused
+	} else if err != nil {
+		return err
+	}
+	if err := a.Store.DenyShareCode(ctx, s.ID, "", a.event(s, EventDenied, why, "recipient", a.Clock.Now())); err != nil {
+		return err
+	}
+	return refused
 }

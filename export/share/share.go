@@ -116,7 +116,8 @@ type Store interface {
 	// calls with the right code only one reports true.
 	VerifyShareCode(ctx context.Context, shareID, hash string, maxTries int, tok Token, ev Event) (bool, error)
 	// DenyShareCode counts a wrong try against the current passcode of
-	// hash codeHash (when one is set) and writes ev.
+	// hash codeHash (when one is given) and writes ev; with codeHash ""
+	// it writes ev alone (a refused download).
 	DenyShareCode(ctx context.Context, shareID, codeHash string, ev Event) error
 	// UseShareToken checks that the token of hash tokenHash belongs to
 	// the share of the slug, is unexpired at ev.At and the share not

@@ -58,7 +58,11 @@
 // flagged: <request title>" (operational, 3, 3); status identified, no
 // creator, source_type and source_id naming the record. The category is
 // the table's whatever the organization's taxonomy holds. The store keeps
-// one entry per source record (processors/drafting runs it).
+// one entry per source record (processors/drafting runs it), and, for
+// drift reports and bias audits, one open entry per model and source
+// type: while it is open, a later qualifying result of the model is added
+// to its trail (Repeat: an event naming the source, the likelihood raised
+// when the new one is higher) instead of opening another.
 //
 // # Portfolio
 //

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,4 +57,49 @@ func Draft(ev governance.Event, modelName string, t Thresholds, at time.Time) (E
 		SourceType: ev.SourceType, SourceID: ev.SourceID, CreatedAt: at, UpdatedAt: at}
 	score(&e, t)
 	return e, nil
+}
+
+// ActionRepeat is the audit-trail action of a repeat trigger added to an
+// open drafted entry (Details holds source_type, source_id and the
+// likelihood the trigger drafts).
+const ActionRepeat = "repeat_trigger"
+
+// repeatSpace is the namespace of the repeat events' ids.
+var repeatSpace = uuid.MustParse("6f1d3a52-9a57-4c11-8f0e-3b7c2a1d9e40")
+
+// Repeats reports whether a drafted entry of the source type takes in
+// the later qualifying results of its model while it is open (drift
+// reports and bias audits, which recur for one model) rather than each
+// opening an entry of its own. A governance review's entries stay one per
+// request.
+func Repeats(sourceType string) bool {
+	return sourceType == SourceDriftReport || sourceType == SourceBiasAudit
+}
+
+// Repeat adds the drafted d to open, the open entry drafted earlier from
+// the same source type for the same model: an ActionRepeat event naming
+// d's source, and, when d's likelihood is higher, the likelihood raised
+// (score and severity under d's thresholds) with its ActionUpdate event.
+// The events' ids are derived from the entry and d's source, so that a
+// replayed trigger is recognised (the store adds an id once).
+func Repeat(open Entry, d Drafted) (Entry, []Event) {
+	src := d.Entry
+	key := open.OrgID + "/" + open.ID + "/" + src.SourceType + "/" + src.SourceID
+	// The trail is in time order: the raise a microsecond after the
+	// repeat it follows.
+	ev := func(n int, action, desc string, details map[string]any) Event {
+		return Event{ID: uuid.NewSHA1(repeatSpace, []byte(fmt.Sprint(key, "/", n))).String(), OrgID: open.OrgID, EntryID: open.ID,
+			Action: action, Description: desc, Details: details, Username: SystemUser,
+			CreatedAt: src.CreatedAt.Add(time.Duration(n) * time.Microsecond)}
+	}
+	evs := []Event{ev(0, ActionRepeat, fmt.Sprintf("repeat trigger: %s %s at likelihood %d", strings.ReplaceAll(src.SourceType, "_", " "),
+		src.SourceID, src.Likelihood), map[string]any{"source_type": src.SourceType, "source_id": src.SourceID, "likelihood": src.Likelihood})}
+	if src.Likelihood > open.Likelihood {
+		evs = append(evs, ev(1, ActionUpdate, "likelihood changed", map[string]any{"field": "likelihood",
+			"from": open.Likelihood, "to": src.Likelihood}))
+		open.Likelihood = src.Likelihood
+		score(&open, d.Thresholds)
+	}
+	open.UpdatedAt = src.CreatedAt
+	return open, evs
 }

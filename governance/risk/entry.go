@@ -147,10 +147,12 @@ type Counts struct {
 }
 
 // Drafted is an entry to store with its create event, as the drafting of
-// a governance event makes them (CreateRiskEntries stores a batch).
+// a governance event makes them (CreateRiskEntries stores a batch), and
+// the severity thresholds in force (for Repeat).
 type Drafted struct {
-	Entry Entry
-	Event Event
+	Entry      Entry
+	Event      Event
+	Thresholds Thresholds
 }
 
 // Store keeps the register. Every method takes the caller's organization;

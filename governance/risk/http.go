@@ -204,6 +204,9 @@ func (a *API) update(c *fiber.Ctx) error {
 	if err := web.Decode(c, &req); err != nil {
 		return err
 	}
+	if err := req.nulls(c.Body()); err != nil {
+		return err
+	}
 	org := identity.OrgID(c)
 	// The entry must exist before the body is judged against it, so that
 	// another organization's id answers 404 whatever the body.
@@ -310,7 +313,7 @@ func (a *API) history(c *fiber.Ctx) error {
 // model_id, owner_id, status and severity, paged with page and page_size
 // (default 50, at most 1000).
 func (a *API) list(c *fiber.Ctx) error {
-	page, size, err := web.PageQuery(c, 50, 1000)
+	page, size, err := listPage(c)
 	if err != nil {
 		return err
 	}
@@ -373,4 +376,18 @@ func (a *API) portfolio(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(newPortfolio(counts, top))
+}
+
+// listPage reads the list's page and size: page and page_size, or limit
+// (1 to 1000) as page_size's alias, as the spec's other lists name it.
+func listPage(c *fiber.Ctx) (page, size int, err error) {
+	page, size, err = web.PageQuery(c, 50, 1000)
+	if err != nil || web.Query(c, "limit") == nil {
+		return page, size, err
+	}
+	if web.Query(c, "page_size") != nil {
+		return 0, 0, web.Invalid("limit", "is page_size's alias: send one of them")
+	}
+	size, err = web.IntQuery(c, "limit", 50, 1, 1000)
+	return page, size, err
 }

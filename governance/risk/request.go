@@ -1,6 +1,8 @@
 package risk
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -122,6 +124,41 @@ func (r updateRequest) validate(cfg Config) error {
 			v.Add("status_reason", "is accepted only with status")
 		}
 		v.MaxLen("status_reason", *r.StatusReason, maxText)
+	}
+	return v.Err()
+}
+
+// nulls applies the fields body sends as JSON null: a field that can be
+// cleared (description, owner_id, mitigation_plan,
+// target_resolution_date, review_cadence_days, model_ids) is set to its
+// empty value, which clears it; any other answers 422 naming it.
+func (r *updateRequest) nulls(body []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil // Decode has judged the body already
+	}
+	empty, zero, none := "", web.Int(0), []string{}
+	var v web.Problems
+	for name, val := range raw {
+		if string(bytes.TrimSpace(val)) != "null" {
+			continue
+		}
+		switch name {
+		case "description":
+			r.Description = &empty
+		case "owner_id":
+			r.OwnerID = &empty
+		case "mitigation_plan":
+			r.MitigationPlan = &empty
+		case "target_resolution_date":
+			r.TargetDate = &empty
+		case "review_cadence_days":
+			r.Cadence = &zero
+		case "model_ids":
+			r.ModelIDs = &none
+		default:
+			v.Add(name, "cannot be cleared: leave it out to keep its value")
+		}
 	}
 	return v.Err()
 }

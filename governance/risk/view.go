@@ -95,3 +95,34 @@ func newPortfolio(c Counts, top []Entry) portfolio {
 	}
 	return p
 }
+
+// AsOf is e as it stood just before at, from its audit trail evs (oldest
+// first): each status change and each likelihood or impact edit made at
+// or after at undone, the score recomputed. The severity is left as
+// stored (the thresholds of the time are not kept). An entry created at
+// or after at did not exist then: the caller leaves it out.
+func AsOf(e Entry, evs []Event, at time.Time) Entry {
+	for i := len(evs) - 1; i >= 0; i-- {
+		ev := evs[i]
+		if ev.CreatedAt.Before(at) {
+			break
+		}
+		switch ev.Action {
+		case ActionStatusChange:
+			if from, ok := ev.Details["from"].(string); ok {
+				e.Status = Status(from)
+			}
+		case ActionUpdate:
+			from, ok := ev.Details["from"].(float64) // a number read back from JSON
+			switch {
+			case !ok:
+			case ev.Details["field"] == "likelihood":
+				e.Likelihood = int(from)
+			case ev.Details["field"] == "impact":
+				e.Impact = int(from)
+			}
+		}
+	}
+	e.Score = e.Likelihood * e.Impact
+	return e
+}

@@ -9,11 +9,16 @@
 // drafted alone, as before, and retried.
 //
 // Exactly once per source record: the store keeps one entry per
-// organization, source type and source id (risk.Store.CreateRiskEntry), so
+// organization, source type and source id (CreateRiskEntries), so
 // a replayed or duplicated event, two replicas reading the same partition
 // during a rebalance, or a restart between the insert and the commit
 // create nothing more. The first entry holds the source for good: a repeat
 // trigger creates nothing whether that entry is still open or was closed.
+// And one open entry per model and source type for drift reports and bias
+// audits: while a drafted one is open, a later qualifying result of the
+// model is added to its trail (and raises its likelihood if higher)
+// instead of opening another, so that persistent drift does not flood the
+// register.
 // An event of a model deleted since, or one no rule drafts, is skipped
 // and logged; an unreadable record is skipped and logged, as it would be
 // on every replay. Any other failure (the store unreachable) is retried
@@ -52,10 +57,10 @@ const MaxTransaction = 500
 type Store interface {
 	registry.Finder
 	RiskConfig(ctx context.Context, orgID string) (risk.Override, error)
-	CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (bool, error)
 	// CreateRiskEntries stores a batch in one transaction, each entry at
-	// most once per source, and reports which were created; on an error
-	// nothing is stored.
+	// most once per source (a drift report's or bias audit's added to
+	// the trail of its model's open entry of that source type instead),
+	// and reports which were created; on an error nothing is stored.
 	CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error)
 }
 
@@ -134,12 +139,12 @@ func (d *Drafter) draftAll(ctx context.Context, msgs []eventlog.Message) error {
 	var ds []risk.Drafted
 	var srcs []governance.Event
 	for _, m := range msgs {
-		e, ev, err := d.prepare(ctx, m, r.model, r.config)
+		dr, ev, err := d.prepare(ctx, m, r.model, r.config)
 		if err != nil {
 			return err
 		}
-		if e != nil {
-			ds, srcs = append(ds, risk.Drafted{Entry: *e, Event: risk.CreateEvent(*e, "", risk.SystemUser)}), append(srcs, ev)
+		if dr != nil {
+			ds, srcs = append(ds, *dr), append(srcs, ev)
 		}
 	}
 	for start := 0; start < len(ds); start += MaxTransaction {
@@ -221,30 +226,31 @@ func (d *Drafter) retry(ctx context.Context, m eventlog.Message) bool {
 // draft stores the entry m's event drafts; nil when it is stored, was
 // stored before, or there is nothing to draft.
 func (d *Drafter) draft(ctx context.Context, m eventlog.Message) error {
-	e, ev, err := d.prepare(ctx, m, d.Store.Model, d.Store.RiskConfig)
-	if err != nil || e == nil {
+	dr, ev, err := d.prepare(ctx, m, d.Store.Model, d.Store.RiskConfig)
+	if err != nil || dr == nil {
 		return err
 	}
-	created, err := d.Store.CreateRiskEntry(ctx, *e, risk.CreateEvent(*e, "", risk.SystemUser))
+	created, err := d.Store.CreateRiskEntries(ctx, []risk.Drafted{*dr})
+	e := dr.Entry
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		d.Log.Info("risk drafting: the event's model was deleted; nothing drafted", "source_type", ev.SourceType, "source_id", ev.SourceID)
 		return nil
 	case err != nil:
 		return fmt.Errorf("store the drafted entry: %w", err)
-	case created:
+	case created[0]:
 		d.Log.Info("risk drafting: drafted a risk entry", "entry_id", e.ID, "source_type", ev.SourceType, "source_id", ev.SourceID)
 	}
 	return nil
 }
 
 // prepare drafts the entry of m's event, reading the model and the
-// scoring configuration through model and config; a nil entry when there
-// is nothing to draft (an unreadable event, a model gone, no rule), an
+// scoring configuration through model and config; nil when there is
+// nothing to draft (an unreadable event, a model gone, no rule), an
 // error when a read failed.
 func (d *Drafter) prepare(ctx context.Context, m eventlog.Message,
 	model func(ctx context.Context, orgID, id string) (registry.Model, error),
-	config func(ctx context.Context, orgID string) (risk.Override, error)) (*risk.Entry, governance.Event, error) {
+	config func(ctx context.Context, orgID string) (risk.Override, error)) (*risk.Drafted, governance.Event, error) {
 	var ev governance.Event
 	if err := eventlog.DecodeEvent(m.Value, &ev); err != nil {
 		d.Log.Error("risk drafting: unreadable governance event skipped", "partition", m.Partition, "offset", m.Offset, "err", err)
@@ -261,12 +267,13 @@ func (d *Drafter) prepare(ctx context.Context, m eventlog.Message,
 	if err != nil {
 		return nil, ev, fmt.Errorf("read the scoring configuration: %w", err)
 	}
-	e, err := risk.Draft(ev, mod.Name+" (version "+mod.Version+")", cfg.Apply().Thresholds, d.Clock.Now())
+	t := cfg.Apply().Thresholds
+	e, err := risk.Draft(ev, mod.Name+" (version "+mod.Version+")", t, d.Clock.Now())
 	if errors.Is(err, risk.ErrNoRule) {
 		d.Log.Info("risk drafting: no rule drafts the event", "event_id", ev.EventID, "err", err)
 		return nil, ev, nil
 	} else if err != nil {
 		return nil, ev, err
 	}
-	return &e, ev, nil
+	return &risk.Drafted{Entry: e, Event: risk.CreateEvent(e, "", risk.SystemUser), Thresholds: t}, ev, nil
 }

@@ -116,14 +116,15 @@ func Draw(c Chart, primary string) Drawing {
 		add(m)
 		return d
 	}
-	lo, hi := bounds(c)
+	lo, hi, ts := bounds(c)
 	plotW, plotH := float64(Width-left-right), float64(Height-top-bottom)
 	y := func(v float64) float64 { return float64(top) + plotH*(hi-v)/(hi-lo) }
 	step := plotW / float64(len(c.Labels))
 	x := func(i int) float64 { return float64(left) + step*(float64(i)+0.5) }
-	// Gridlines on the ticks, with their values.
-	ts := nice((hi - lo) / 4)
-	for k := 0; lo+float64(k)*ts <= hi+ts/2; k++ {
+	// Gridlines on the ticks, with their values: the step the bounds are
+	// multiples of, never past hi (a tick above it would be drawn over
+	// whatever sits above the plot: the title, or a PDF's heading).
+	for k := 0; lo+float64(k)*ts <= hi+ts*1e-6; k++ {
 		v := lo + float64(k)*ts
 		add(Mark{Kind: MarkLine, X: left, Y: y(v), X2: Width - right, Y2: y(v), Stroke: "#e5e7eb"})
 		m := text(left-6, y(v), tick(v), "end")
@@ -239,9 +240,10 @@ func (d Drawing) SVG() string {
 	return b.String()
 }
 
-// bounds is the value range of the y axis: it holds every value and zero
-// for bars, is never empty, and starts and ends on a tick.
-func bounds(c Chart) (lo, hi float64) {
+// bounds is the value range of the y axis and its tick step: it holds
+// every value and zero for bars, is never empty, and starts and ends on a
+// tick.
+func bounds(c Chart) (lo, hi, step float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, s := range c.Series {
 		for _, v := range s.Values {
@@ -257,8 +259,10 @@ func bounds(c Chart) (lo, hi float64) {
 		d := math.Max(math.Abs(lo)*0.1, 1e-6)
 		lo, hi = lo-d, hi+d
 	}
-	step := nice((hi - lo) / 4)
-	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step
+	step = nice((hi - lo) / 4)
+	// A quotient a rounding error past a whole number (0.86/0.01) is that
+	// number, not the next one.
+	return math.Floor(lo/step+1e-9) * step, math.Ceil(hi/step-1e-9) * step, step
 }
 
 // nice rounds a tick step up to 1, 2, 2.5 or 5 times a power of ten.

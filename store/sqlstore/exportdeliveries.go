@@ -12,14 +12,23 @@ import (
 
 var _ delivery.DeliveryStore = (*DB)(nil)
 
-const exportDeliveryColumns = `id, org_id, export_id, integration_id, status, attempts, error, detail, created_at, updated_at`
+const exportDeliveryColumns = `id, org_id, export_id, integration_id, method, recipients, status, attempts, error, detail, created_at,
+	updated_at`
 
 func (s *DB) scanExportDelivery(row interface{ Scan(...any) error }) (delivery.Delivery, error) {
 	var d delivery.Delivery
 	var created, updated int64
-	err := row.Scan(&d.ID, &d.OrgID, &d.ExportID, &d.IntegrationID, &d.Status, &d.Attempts, &d.Error, &d.Detail, &created, &updated)
+	var recipients string
+	if err := row.Scan(&d.ID, &d.OrgID, &d.ExportID, &d.IntegrationID, &d.Method, &recipients, &d.Status, &d.Attempts, &d.Error,
+		&d.Detail, &created, &updated); err != nil {
+		return d, s.wrap(err)
+	}
 	d.CreatedAt, d.UpdatedAt = fromMicros(created), fromMicros(updated)
-	return d, s.wrap(err)
+	if err := fromJSON(recipients, &d.Recipients); err != nil || len(d.Recipients) == 0 {
+		d.Recipients = nil
+		return d, err
+	}
+	return d, nil
 }
 
 // CreateDeliveredExportJob implements delivery.DeliveryStore.
@@ -40,8 +49,17 @@ func (s *DB) CreateDeliveredExportJob(ctx context.Context, j export.Job, ds []de
 // createExportDelivery stores d through q (the database or a
 // transaction).
 func (s *DB) createExportDelivery(ctx context.Context, q querier, d delivery.Delivery) error {
-	_, err := s.exec(ctx, q, `INSERT INTO export_deliveries (`+exportDeliveryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		d.ID, d.OrgID, d.ExportID, d.IntegrationID, d.Status, d.Attempts, d.Error, d.Detail, micros(d.CreatedAt), micros(d.UpdatedAt))
+	recipients := d.Recipients
+	if recipients == nil {
+		recipients = []string{}
+	}
+	rs, err := toJSON(recipients)
+	if err != nil {
+		return err
+	}
+	_, err = s.exec(ctx, q, `INSERT INTO export_deliveries (`+exportDeliveryColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, d.OrgID, d.ExportID, d.IntegrationID, d.Method, rs, d.Status, d.Attempts, d.Error, d.Detail, micros(d.CreatedAt),
+		micros(d.UpdatedAt))
 	return err
 }
 
@@ -64,8 +82,8 @@ func (s *DB) OwedExportDeliveries(ctx context.Context, before time.Time, limit i
 
 // SaveExportDelivery implements delivery.DeliveryStore.
 func (s *DB) SaveExportDelivery(ctx context.Context, d, was delivery.Delivery) error {
-	n, err := s.exec(ctx, s.db, `UPDATE export_deliveries SET status = ?, attempts = ?, error = ?, detail = ?, updated_at = ?
-		WHERE org_id = ? AND id = ? AND status = ? AND updated_at = ?`, d.Status, d.Attempts, d.Error, d.Detail, micros(d.UpdatedAt),
+	n, err := s.exec(ctx, s.db, `UPDATE export_deliveries SET method = ?, status = ?, attempts = ?, error = ?, detail = ?,
+		updated_at = ? WHERE org_id = ? AND id = ? AND status = ? AND updated_at = ?`, d.Method, d.Status, d.Attempts, d.Error, d.Detail, micros(d.UpdatedAt),
 		d.OrgID, d.ID, was.Status, micros(was.UpdatedAt))
 	if err != nil || n > 0 {
 		return err

@@ -121,14 +121,24 @@ func (s *DB) CreateRiskEntry(ctx context.Context, e risk.Entry, ev risk.Event) (
 // CreateRiskEntries stores a batch of drafted entries in one transaction,
 // each as CreateRiskEntry would: at most once per source (an entry whose
 // source is on file, or is earlier in the batch, is not created), its
-// models, its create event and the counts. It reports which were created.
-// store.ErrNotFound (nothing stored) when a model id is not the
-// organization's.
+// models, its create event and the counts. A drift report's or bias
+// audit's entry is not created either while an entry drafted from the
+// same source type for its model is open: its source is added to that
+// entry's trail instead (risk.Repeat, once per source). It reports which
+// were created. store.ErrNotFound (nothing stored) when a model id is not
+// the organization's.
 func (s *DB) CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, error) {
 	created := make([]bool, len(ds))
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var deltas []counted
 		for i, d := range ds {
+			repeated, err := s.repeatDraft(ctx, tx, d)
+			if err != nil {
+				return err
+			}
+			if repeated {
+				continue
+			}
 			n, err := s.exec(ctx, tx, `INSERT INTO risk_entries (`+riskColumns+`) VALUES (`+placeholders(23)+`)
 				ON CONFLICT (org_id, source_type, source_id) DO NOTHING`, riskArgs(d.Entry)...)
 			if err != nil {
@@ -152,6 +162,53 @@ func (s *DB) CreateRiskEntries(ctx context.Context, ds []risk.Drafted) ([]bool, 
 		return make([]bool, len(ds)), err
 	}
 	return created, nil
+}
+
+// repeatDraft adds d to the open entry drafted from its source type for
+// its one model, if there is one and d's source has no entry of its own:
+// true when it did (or had before: the repeat event's id is on file).
+func (s *DB) repeatDraft(ctx context.Context, tx *sql.Tx, d risk.Drafted) (bool, error) {
+	e := d.Entry
+	if !risk.Repeats(e.SourceType) || len(e.ModelIDs) != 1 {
+		return false, nil
+	}
+	var id string
+	err := tx.QueryRowContext(ctx, s.q(`SELECT id FROM risk_entries WHERE org_id = ? AND source_type = ? AND source_id = ?`),
+		e.OrgID, e.SourceType, e.SourceID).Scan(&id)
+	if err == nil {
+		return true, nil // its own entry is on file: a replay
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return false, s.wrap(err)
+	}
+	err = tx.QueryRowContext(ctx, s.q(`SELECT e.id FROM risk_entries e JOIN risk_entry_models m ON m.entry_id = e.id
+		WHERE m.org_id = ? AND m.model_id = ? AND e.source_type = ? AND e.is_open = TRUE ORDER BY e.created_at, e.id LIMIT 1`),
+		e.OrgID, e.ModelIDs[0], e.SourceType).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	} else if err != nil {
+		return false, s.wrap(err)
+	}
+	open, err := s.readRisk(ctx, tx, e.OrgID, id, s.d.ForUpdate)
+	if err != nil {
+		return false, err
+	}
+	after, evs := risk.Repeat(open, d)
+	var one int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT 1 FROM risk_events WHERE id = ?`), evs[0].ID).Scan(&one)
+	if err == nil {
+		return true, nil // added before: a replay
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return false, s.wrap(err)
+	}
+	if err := s.countRisks(ctx, tx, counted{open, -1}, counted{after, 1}); err != nil {
+		return false, err
+	}
+	args := riskArgs(after)
+	if _, err := s.exec(ctx, tx, `UPDATE risk_entries SET `+assignments(riskColumns, 2)+` WHERE org_id = ? AND id = ?`,
+		append(args[2:], after.OrgID, after.ID)...); err != nil {
+		return false, err
+	}
+	return true, s.insertRiskEvents(ctx, tx, evs)
 }
 
 // linkModels stores e's models, each checked to be the organization's:

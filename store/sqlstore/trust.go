@@ -192,6 +192,17 @@ func (s *DB) TrustLatest(ctx context.Context, orgID, modelID string) (trust.Snap
 	return t, err
 }
 
+// TrustAsOf returns the model's newest snapshot taken before at, as the
+// score stood then; Seq 0 when none was.
+func (s *DB) TrustAsOf(ctx context.Context, orgID, modelID string, at time.Time) (trust.Snapshot, error) {
+	t, err := s.scanSnapshot(s.db.QueryRowContext(ctx, s.q(`SELECT `+snapshotColumns+` FROM trust_snapshots
+		WHERE model_id = ? AND org_id = ? AND snapshot_at < ? ORDER BY snapshot_at DESC, seq DESC LIMIT 1`), modelID, orgID, micros(at)))
+	if errors.Is(err, store.ErrNotFound) {
+		return trust.Snapshot{OrgID: orgID, ModelID: modelID}, nil
+	}
+	return t, err
+}
+
 // TrustPortfolio implements trust.Store: the organization's models, then
 // the snapshots their heads name.
 func (s *DB) TrustPortfolio(ctx context.Context, orgID string) ([]trust.Latest, error) {

@@ -23,20 +23,21 @@ var exportScheduleTests = []test{
 func testDeliveredExportJob(t *testing.T, s Store) {
 	a, b := newOrg(t, s), newOrg(t, s)
 	job := scheduledJob(reportschedule.Schedule{OrgID: a.ID, Format: report.FormatCSV}, 1)
-	ds := delivery.NewDeliveries(a.ID, job.ID, []string{newID(), newID()}, stored(at(1)))
+	ds := delivery.NewDeliveries(a.ID, job.ID, []export.Delivery{{IntegrationID: newID()}, {IntegrationID: newID()},
+		{Method: export.DeliverEmail, Recipients: []string{"cfo@example.com"}}}, stored(at(1)))
 	must(t, s.CreateDeliveredExportJob(ctx(t), job, ds), "CreateDeliveredExportJob")
 	got, err := s.ExportJob(ctx(t), a.ID, job.ID)
 	must(t, err, "ExportJob")
 	equal(t, "the export's status", got.Status, export.StatusPending)
 	list, total, err := s.ExportDeliveries(ctx(t), a.ID, job.ID, 0, 10)
 	must(t, err, "ExportDeliveries")
-	equal(t, "the export's deliveries", []any{list, total}, []any{ds, int64(2)})
+	equal(t, "the export's deliveries", []any{list, total}, []any{ds, int64(3)})
 	_, total, err = s.ExportDeliveries(ctx(t), b.ID, job.ID, 0, 10)
 	must(t, err, "ExportDeliveries of another organization")
 	equal(t, "deliveries seen from another organization", total, int64(0))
 
 	again := scheduledJob(reportschedule.Schedule{OrgID: a.ID, Format: report.FormatCSV}, 2)
-	clash := delivery.NewDeliveries(a.ID, again.ID, []string{newID()}, stored(at(2)))
+	clash := delivery.NewDeliveries(a.ID, again.ID, export.ToIntegrations([]string{newID()}), stored(at(2)))
 	clash[0].ID = ds[0].ID // a delivery id taken already: the write fails whole
 	if err := s.CreateDeliveredExportJob(ctx(t), again, clash); err == nil {
 		t.Fatal("got no error storing a delivery under a taken id, want one")
@@ -102,7 +103,7 @@ func testExportSchedules(t *testing.T, s Store) {
 	job := scheduledJob(sc, 11)
 	run := reportschedule.Run{ScheduleID: sc.ID, OrgID: a.ID, Due: stored(at(10)), Trigger: reportschedule.TriggerSchedule,
 		ExportID: job.ID, CreatedAt: stored(at(11))}
-	owed := delivery.NewDeliveries(a.ID, job.ID, sc.IntegrationIDs, stored(at(11)))
+	owed := sc.Deliveries(job.ID, stored(at(11)))
 	fired, err := s.FireReportSchedule(ctx(t), sc, stored(at(20)), run, job, owed)
 	must(t, err, "FireReportSchedule")
 	equal(t, "fired", fired, true)
@@ -112,7 +113,7 @@ func testExportSchedules(t *testing.T, s Store) {
 	gotJob, err := s.ExportJob(ctx(t), a.ID, job.ID)
 	must(t, err, "ExportJob")
 	equal(t, "the run's job", gotJob, job)
-	testExportDeliveries(t, s, job, owed[0])
+	testExportDeliveries(t, s, job, owed)
 
 	manual := reportschedule.Run{ScheduleID: sc.ID, OrgID: a.ID, Due: stored(at(12)), Trigger: reportschedule.TriggerManual,
 		Error: "model m1 not found", CreatedAt: stored(at(12))}
@@ -146,7 +147,7 @@ func testExportScheduleFireOnce(t *testing.T, s Store) {
 			job := scheduledJob(sc, 11)
 			fired, err := s.FireReportSchedule(ctx(t), sc, stored(at(20)), reportschedule.Run{ScheduleID: sc.ID, OrgID: sc.OrgID,
 				Due: stored(at(10)), Trigger: reportschedule.TriggerSchedule, ExportID: job.ID, CreatedAt: stored(at(11))}, job,
-				delivery.NewDeliveries(sc.OrgID, job.ID, sc.IntegrationIDs, stored(at(11))))
+				sc.Deliveries(job.ID, stored(at(11))))
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -174,11 +175,11 @@ func testExportScheduleFireOnce(t *testing.T, s Store) {
 // testExportDeliveries: a fired schedule's delivery is listed with its
 // export, owed once the export is final, and changed only by a
 // compare-and-swap.
-func testExportDeliveries(t *testing.T, s Store, job export.Job, d delivery.Delivery) {
+func testExportDeliveries(t *testing.T, s Store, job export.Job, ds []delivery.Delivery) {
 	t.Helper()
 	list, total, err := s.ExportDeliveries(ctx(t), job.OrgID, job.ID, 0, 10)
 	must(t, err, "ExportDeliveries")
-	equal(t, "the export's deliveries", []any{list, total}, []any{[]delivery.Delivery{d}, int64(1)})
+	equal(t, "the export's deliveries", []any{list, total}, []any{ds, int64(len(ds))})
 	owed, err := s.OwedExportDeliveries(ctx(t), at(30), 10)
 	must(t, err, "OwedExportDeliveries")
 	equal(t, "owed while the export is pending", len(owed), 0)
@@ -187,12 +188,19 @@ func testExportDeliveries(t *testing.T, s Store, job export.Job, d delivery.Deli
 	must(t, s.SaveExportJob(ctx(t), done, job), "SaveExportJob")
 	owed, err = s.OwedExportDeliveries(ctx(t), at(30), 10)
 	must(t, err, "OwedExportDeliveries")
-	equal(t, "owed once the export is completed", owed, []delivery.Delivery{d})
-	sent := d
-	sent.Status, sent.Attempts, sent.Detail, sent.UpdatedAt = delivery.StatusSent, 1, "mailed", stored(at(13))
-	must(t, s.SaveExportDelivery(ctx(t), sent, d), "SaveExportDelivery")
-	wantErr(t, s.SaveExportDelivery(ctx(t), sent, d), store.ErrConflict, "SaveExportDelivery from a stale version")
+	equal(t, "owed once the export is completed", owed, ds)
+	var sent []delivery.Delivery
+	for _, d := range ds {
+		done := d
+		done.Method, done.Status, done.Attempts, done.Detail, done.UpdatedAt = "email", delivery.StatusSent, 1, "mailed", stored(at(13))
+		must(t, s.SaveExportDelivery(ctx(t), done, d), "SaveExportDelivery")
+		wantErr(t, s.SaveExportDelivery(ctx(t), done, d), store.ErrConflict, "SaveExportDelivery from a stale version")
+		sent = append(sent, done)
+	}
 	owed, err = s.OwedExportDeliveries(ctx(t), at(30), 10)
 	must(t, err, "OwedExportDeliveries")
 	equal(t, "owed once sent", len(owed), 0)
+	list, _, err = s.ExportDeliveries(ctx(t), job.OrgID, job.ID, 0, 10)
+	must(t, err, "ExportDeliveries")
+	equal(t, "the deliveries once sent", list, sent)
 }

@@ -16,6 +16,7 @@ var riskTests = []test{
 	{"Risk/Update", testRiskUpdate},
 	{"Risk/DraftOnce", testRiskDraftOnce},
 	{"Risk/DraftBatch", testRiskDraftBatch},
+	{"Risk/DraftRepeat", testRiskDraftRepeat},
 	{"Risk/Config", testRiskConfig},
 	{"Risk/Portfolio", testRiskPortfolio},
 	{"Risk/DeleteModel", testRiskDeleteModel},
@@ -280,7 +281,7 @@ func testRiskDraftOnce(t *testing.T, s Store) {
 // counts; a batch naming another organization's model stores nothing.
 func testRiskDraftBatch(t *testing.T, s Store) {
 	o, other := newOrg(t, s), newOrg(t, s)
-	m := modelFor(t, s, o.ID, "credit")
+	m, m1, m4 := modelFor(t, s, o.ID, "credit"), modelFor(t, s, o.ID, "fraud"), modelFor(t, s, o.ID, "churn")
 	foreign := modelFor(t, s, other.ID, "theirs")
 	drafted := func(src string, n int, models ...string) risk.Drafted {
 		e := newEntry(o.ID, "drafted "+src, 4, 3, n, models...)
@@ -289,7 +290,7 @@ func testRiskDraftBatch(t *testing.T, s Store) {
 	}
 	before := drafted("s0", 1, m.ID)
 	createEntry(t, s, before.Entry)
-	batch := []risk.Drafted{drafted("s0", 2, m.ID), drafted("s1", 3, m.ID), drafted("s2", 4), drafted("s1", 5, m.ID)}
+	batch := []risk.Drafted{drafted("s0", 2, m.ID), drafted("s1", 3, m1.ID), drafted("s2", 4), drafted("s1", 5, m1.ID)}
 	created, err := s.CreateRiskEntries(ctx(t), batch)
 	must(t, err, "CreateRiskEntries")
 	equal(t, "created", created, []bool{false, true, true, false})
@@ -300,7 +301,7 @@ func testRiskDraftBatch(t *testing.T, s Store) {
 		t.Errorf("events of a batch entry: got %d, want 1", len(evs))
 	}
 	errs := parallel(4, func(int) error {
-		_, err := s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("s3", 6), drafted("s4", 7, m.ID)})
+		_, err := s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("s3", 6), drafted("s4", 7, m4.ID)})
 		return err
 	})
 	for i, err := range errs {
@@ -314,9 +315,57 @@ func testRiskDraftBatch(t *testing.T, s Store) {
 	must(t, err, "RiskEntries of the model")
 	counts, err := s.RiskCounts(ctx(t), o.ID)
 	must(t, err, "RiskCounts")
-	if total != 5 || linked != 3 || counts.BySeverity["high"] != 5 {
-		t.Fatalf("got %d entries, %d of the model, %d counted high, want 5 (s0-s4), 3 and 5", total, linked, counts.BySeverity["high"])
+	if total != 5 || linked != 1 || counts.BySeverity["high"] != 5 {
+		t.Fatalf("got %d entries, %d of the model, %d counted high, want 5 (s0-s4), 1 and 5", total, linked, counts.BySeverity["high"])
 	}
+}
+
+// testRiskDraftRepeat: while a drafted drift entry of a model is open, a
+// later drift report of the model is added to its trail (once, however
+// often it comes) and raises its likelihood when higher, with the counts;
+// another source type, another model, or the entry closed opens a new
+// entry.
+func testRiskDraftRepeat(t *testing.T, s Store) {
+	o := newOrg(t, s)
+	m, other := modelFor(t, s, o.ID, "credit"), modelFor(t, s, o.ID, "fraud")
+	drafted := func(src, sourceType string, likelihood, n int, model string) risk.Drafted {
+		e := newEntry(o.ID, "drafted "+src, likelihood, 3, n, model)
+		e.SourceType, e.SourceID, e.CreatedBy = sourceType, src, ""
+		return risk.Drafted{Entry: e, Event: createEvent(e), Thresholds: risk.Default().Thresholds}
+	}
+	first := drafted("r1", risk.SourceDriftReport, 4, 1, m.ID)
+	batch := []risk.Drafted{first, drafted("r2", risk.SourceDriftReport, 5, 2, m.ID), drafted("r2", risk.SourceDriftReport, 5, 3, m.ID),
+		drafted("b1", risk.SourceBiasAudit, 4, 4, m.ID), drafted("r3", risk.SourceDriftReport, 4, 5, other.ID)}
+	created, err := s.CreateRiskEntries(ctx(t), batch)
+	must(t, err, "CreateRiskEntries")
+	equal(t, "created", created, []bool{true, false, false, true, true})
+	created, err = s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("r2", risk.SourceDriftReport, 5, 6, m.ID)})
+	must(t, err, "CreateRiskEntries replayed")
+	equal(t, "created by a replay", created, []bool{false})
+	got, err := s.RiskEntry(ctx(t), o.ID, first.Entry.ID)
+	must(t, err, "RiskEntry")
+	equal(t, "the raised entry", []any{got.Likelihood, got.Score, got.Severity}, []any{5, 15, "high"})
+	evs, err := s.RiskHistory(ctx(t), o.ID, first.Entry.ID)
+	must(t, err, "RiskHistory")
+	var actions []string
+	for _, ev := range evs {
+		actions = append(actions, ev.Action)
+	}
+	equal(t, "the trail", actions, []string{risk.ActionCreate, risk.ActionRepeat, risk.ActionUpdate})
+	equal(t, "the repeat's source", evs[1].Details["source_id"], "r2")
+	counts, err := s.RiskCounts(ctx(t), o.ID)
+	must(t, err, "RiskCounts")
+	equal(t, "open entries per cell", []int{counts.Cells[43], counts.Cells[53]}, []int{2, 1})
+
+	_, err = s.UpdateRiskEntry(ctx(t), o.ID, first.Entry.ID, func(e *risk.Entry) ([]risk.Event, error) {
+		e.Status = risk.StatusClosed
+		return []risk.Event{{ID: newID(), OrgID: o.ID, EntryID: e.ID, Action: risk.ActionStatusChange, Username: "ann",
+			CreatedAt: stored(at(7))}}, nil
+	})
+	must(t, err, "UpdateRiskEntry")
+	created, err = s.CreateRiskEntries(ctx(t), []risk.Drafted{drafted("r4", risk.SourceDriftReport, 4, 8, m.ID)})
+	must(t, err, "CreateRiskEntries after the close")
+	equal(t, "created once the entry is closed", created, []bool{true})
 }
 
 func testRiskConfig(t *testing.T, s Store) {

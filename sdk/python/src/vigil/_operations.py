@@ -1559,9 +1559,10 @@ class RiskRegister:
         severity: str | None = None,
         page: int | None = None,
         page_size: int | None = None,
+        limit: int | None = None,
     ) -> Any:
         """List risk entries (GET /risk-register)"""
-        return self._t.call("GET", "/risk-register", query={"category": category, "model_id": model_id, "owner_id": owner_id, "status": status, "severity": severity, "page": page, "page_size": page_size}, body=None)
+        return self._t.call("GET", "/risk-register", query={"category": category, "model_id": model_id, "owner_id": owner_id, "status": status, "severity": severity, "page": page, "page_size": page_size, "limit": limit}, body=None)
 
     def put_risk_config(
         self,
@@ -3362,9 +3363,10 @@ class AsyncRiskRegister:
         severity: str | None = None,
         page: int | None = None,
         page_size: int | None = None,
+        limit: int | None = None,
     ) -> Any:
         """List risk entries (GET /risk-register)"""
-        return await self._t.call("GET", "/risk-register", query={"category": category, "model_id": model_id, "owner_id": owner_id, "status": status, "severity": severity, "page": page, "page_size": page_size}, body=None)
+        return await self._t.call("GET", "/risk-register", query={"category": category, "model_id": model_id, "owner_id": owner_id, "status": status, "severity": severity, "page": page, "page_size": page_size, "limit": limit}, body=None)
 
     async def put_risk_config(
         self,
