@@ -323,6 +323,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	// OTLP exporters post to /v1/traces at the root of the endpoint they
 	// are given: the receiver is served there too.
 	web.Mount(a.http, events.TraceRoutes(), a.guard)
+	// Spec 3 places the dashboard's live channel at the root as well.
+	web.Mount(a.http, figures.LiveRoutes(), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }
