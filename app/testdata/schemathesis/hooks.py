@@ -395,12 +395,15 @@ def _export_config(body):
 
 
 def _export_period(body):
-    """POST /export/exports: end not before start, at most 366 days."""
+    """POST /export/exports: date_to (or its alias end) not before
+    date_from (or start), at most 366 days."""
+    first = "start" if body.get("date_from") is None else "date_from"
+    last = "end" if body.get("date_to") is None else "date_to"
     try:
-        s, e = date.fromisoformat(body.get("start")), date.fromisoformat(body.get("end"))
+        s, e = date.fromisoformat(body.get(first)), date.fromisoformat(body.get(last))
     except (TypeError, ValueError):
         return set()
-    return {"end"} if e < s or (e - s).days + 1 > 366 else set()
+    return {last} if e < s or (e - s).days + 1 > 366 else set()
 
 
 def _plain_email(value):
