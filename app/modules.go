@@ -232,7 +232,7 @@ func (a *App) initAPI(ctx context.Context) error {
 		Lockout:      &ratelimit.Lockout{Store: a.lockouts()},
 		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
 		Registration: a.cfg.Registration}
-	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}}
+	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}, Healths: modelHealth{a.store}}
 	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock(), Box: box}
 	// Audits run in the API process; those completed at high or critical
 	// severity owe a governance event, which this Runner appends, and
