@@ -265,6 +265,9 @@ def _broken_rules(op, case):
             broken.add("y_prob")
         if body.get("y_pred") is None and set(body.get("metric_types") or []) - {"roc_auc", "log_loss"}:
             broken.add("y_pred")  # "needed by every metric but roc_auc and log_loss"
+        if set(body.get("metric_types") or []) & {"roc_auc", "log_loss"} and body.get("y_score") is None \
+                and body.get("y_prob") is None:
+            broken.add("y_score")  # roc_auc and log_loss need y_score or y_prob
         kinds = {f: {type(x) is str for x in body.get(f) or []} for f in ("y_true", "y_pred")}
         if len(kinds["y_true"] | kinds["y_pred"]) > 1:
             broken.add("y_pred")  # labels all numbers or all strings, y_true and y_pred alike
