@@ -61,13 +61,18 @@ func checkAudit(t *testing.T, r response, rep fairness.Report) {
 	}
 	for _, m := range rep.Metrics {
 		p := "results." + string(m.Metric) + "."
-		var score any
+		var score, fair any
 		if m.Computed {
-			score = m.Score
+			score, fair = m.Value, m.Score
 		}
-		if r.at(p+"passed") != m.Passed || r.at(p+"score") != score || r.at(p+"threshold") != m.Threshold || r.at(p+"groups") == nil {
-			t.Errorf("%s: got passed %v, score %v, threshold %v, groups %v, want %v, %v, %v and groups", m.Metric, r.at(p+"passed"),
-				r.at(p+"score"), r.at(p+"threshold"), r.at(p+"groups"), m.Passed, score, m.Threshold)
+		if r.at(p+"passed") != m.Passed || r.at(p+"score") != score || r.at(p+"fairness_score") != fair ||
+			r.at(p+"threshold") != m.Threshold || r.at(p+"groups") == nil {
+			t.Errorf("%s: got passed %v, score %v, fairness_score %v, threshold %v, groups %v, want %v, %v, %v, %v and groups", m.Metric,
+				r.at(p+"passed"), r.at(p+"score"), r.at(p+"fairness_score"), r.at(p+"threshold"), r.at(p+"groups"), m.Passed, score, fair, m.Threshold)
+		}
+		if m.Computed && specPassed(r, p) != m.Passed {
+			t.Errorf("%s: score %v against threshold %v (%s, max %v) gives %v, want passed's %v", m.Metric, r.at(p+"score"),
+				r.at(p+"threshold"), r.str(p+"comparison"), r.at(p+"threshold_max"), !m.Passed, m.Passed)
 		}
 	}
 	var recs []string
@@ -77,6 +82,25 @@ func checkAudit(t *testing.T, r response, rep fairness.Report) {
 	if !reflect.DeepEqual(recs, rep.Recommendations) {
 		t.Errorf("got recommendations %q, want %q", recs, rep.Recommendations)
 	}
+}
+
+// specPassed is what a client written from spec 3's pass conditions
+// concludes from a metric's score, threshold and comparison (issue 41,
+// point 6): a ratio at least the threshold, a difference below it, or
+// demographic parity's ratio within threshold..threshold_max.
+func specPassed(r response, p string) bool {
+	score, _ := r.at(p + "score").(float64)
+	threshold, _ := r.at(p + "threshold").(float64)
+	switch r.str(p + "comparison") {
+	case "at_least":
+		return score >= threshold
+	case "below":
+		return score < threshold
+	case "within":
+		upper, _ := r.at(p + "threshold_max").(float64)
+		return score >= threshold && score <= upper
+	}
+	return false
 }
 
 // TestBiasAuditLabels covers the label-supplied form end to end.

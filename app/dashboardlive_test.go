@@ -22,10 +22,21 @@ func (s *server) liveURL(token string) string {
 	return "ws" + strings.TrimPrefix(s.base, "http") + "/dashboard/ws?token=" + url.QueryEscape(token)
 }
 
+// specLiveURL is liveURL at spec 3's path, outside /api/v1.
+func (s *server) specLiveURL(token string) string {
+	return strings.Replace(s.liveURL(token), "/api/v1/", "/", 1)
+}
+
 // dial opens the live channel with token; the test fails unless it opens.
 func (s *server) dial(t *testing.T, token string) *websocket.Conn {
 	t.Helper()
-	conn, res, err := websocket.DefaultDialer.Dial(s.liveURL(token), nil)
+	return dialURL(t, s.liveURL(token))
+}
+
+// dialURL opens the live channel at u; the test fails unless it opens.
+func dialURL(t *testing.T, u string) *websocket.Conn {
+	t.Helper()
+	conn, res, err := websocket.DefaultDialer.Dial(u, nil)
 	if err != nil {
 		t.Fatalf("dial the live channel: %v (%v)", err, res)
 	}
@@ -79,6 +90,27 @@ func TestDashboardLive(t *testing.T) {
 		otherKey, _ := s.key(other, "read")
 		if m := next(t, s.dial(t, otherKey)); m.Statistics == nil || m.Statistics.Models.Total != 0 {
 			t.Fatalf("another organization's key: got %+v, want its own (empty) figures", m)
+		}
+	})
+}
+
+// TestDashboardLiveSpecPath (issue 41, point 3): spec 3's
+// wss://{base_host}/dashboard/ws?token= outside /api/v1 is the same
+// channel: the caller's organization's figures, the token checked first.
+func TestDashboardLiveSpecPath(t *testing.T) {
+	eachBackend(t, nil, func(t *testing.T, s *server) {
+		admin := s.admin()
+		s.model(admin, "spec-path", "1")
+		other := s.signUp("specpathother")
+		for token, want := range map[string]int{admin: 1, other: 0} {
+			m := next(t, dialURL(t, s.specLiveURL(token)))
+			if m.Type != "statistics" || m.Statistics == nil || m.Statistics.Models.Total != want {
+				t.Errorf("got %+v, want statistics with %d models", m, want)
+			}
+		}
+		_, res, err := websocket.DefaultDialer.Dial(s.specLiveURL(""), nil)
+		if err == nil || res == nil || res.StatusCode != http.StatusUnauthorized {
+			t.Errorf("no token: got %v %v, want 401", res, err)
 		}
 	})
 }

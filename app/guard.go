@@ -13,8 +13,12 @@ import (
 
 // guard puts authentication, the rate limit of the route's bucket and the
 // permission check in front of every route. Public routes are limited per
-// client address instead of per organization.
+// client address instead of per organization. A route of BucketNone is
+// authenticated and checked, never limited.
 func (a *App) guard(r web.Route) []fiber.Handler {
+	if r.Bucket == web.BucketNone {
+		return []fiber.Handler{a.auth.Middleware, identity.Require(r.Permission)}
+	}
 	rule := a.rule(r.Bucket)
 	if r.Public {
 		return []fiber.Handler{a.limit(rule, "ip:", func(c *fiber.Ctx) string { return c.IP() })}

@@ -19,6 +19,7 @@ import (
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
+	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -35,6 +36,7 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
+	"github.com/vigilhq/vigil/processors/schedule"
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/schemas"
@@ -233,8 +235,12 @@ func (a *App) initAPI(ctx context.Context) error {
 		Lockout:      &ratelimit.Lockout{Store: a.lockouts()},
 		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
 		Registration: a.cfg.Registration}
-	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}}
-	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock(), Box: box}
+	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}, Healths: modelHealth{a.store}}
+	// A report POST /drift/detect stores at high severity owes a
+	// governance event, sent at once as the stream's are.
+	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock(), Box: box,
+		Govern: governance.Outbox[drift.Report]{Log: a.events, Event: schedule.GovernanceEvent,
+			Pending: a.store.GovernancePending, Sent: a.store.GovernanceSent}.Send}
 	// Audits run in the API process; those completed at high or critical
 	// severity owe a governance event, which this Runner appends, and
 	// appends again on its refreshes while the log refuses it.
@@ -324,6 +330,8 @@ func (a *App) initAPI(ctx context.Context) error {
 	// OTLP exporters post to /v1/traces at the root of the endpoint they
 	// are given: the receiver is served there too.
 	web.Mount(a.http, events.TraceRoutes(), a.guard)
+	// Spec 3 places the dashboard's live channel at the root as well.
+	web.Mount(a.http, figures.LiveRoutes(), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

@@ -2,15 +2,18 @@ package app
 
 import (
 	"testing"
+
+	"github.com/vigilhq/vigil/platform/config"
 )
 
 // TestToxicity scores texts and a logged completion with the built-in
 // scorer, and checks every completion on arrival (100% sampled): the
 // checks count in GET /llm/metrics' toxicity rate.
 func TestToxicity(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.Toxicity.SamplePercent = 100
-	s := start(t, cfg)
+	eachPipelineWith(t, func(c *config.Config) { c.Toxicity.SamplePercent = 100 }, testToxicity)
+}
+
+func testToxicity(t *testing.T, s *server) {
 	key, _ := s.key(s.admin(), "read", "write")
 	model := s.model(key, "assistant", "1")
 	r := s.do("POST", "/llm/toxicity", key, map[string]any{"text": "You are a stupid idiot and I will kill you"}).want(t, 200)
@@ -38,6 +41,18 @@ func TestToxicity(t *testing.T) {
 		t.Errorf("got %s, want the logged completion rude scored and flagged", r.raw)
 	}
 	s.do("POST", "/llm/toxicity", key, map[string]any{"completion_id": "never-logged"}).wantError(t, 404, "NOT_FOUND")
+	// Issue 41, point 5: with a text, an id no logged completion has is
+	// echoed and the text scored; another organization's id alike.
+	echo := func(token, id string) {
+		t.Helper()
+		r := s.do("POST", "/llm/toxicity", token, map[string]any{"text": "have a lovely day", "completion_id": id}).want(t, 200)
+		if r.str("completion_id") != id || r.at("flagged") != false || len(r.at("scores").(map[string]any)) != 6 {
+			t.Errorf("text with completion_id %s: got %s, want the text scored and the id echoed", id, r.raw)
+		}
+	}
+	echo(key, "never-logged")
+	echoKey, _ := s.key(s.signUp("echoother"), "read", "write")
+	echo(echoKey, "rude")
 	s.do("POST", "/llm/toxicity", key, map[string]any{}).wantField(t, "text")
 	other := s.signUp("other")
 	otherKey, _ := s.key(other, "read", "write")

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -181,6 +182,32 @@ func TestWorkflowReceiverAuth(t *testing.T) {
 		s.do("GET", "/webhooks/workflow-tool/config", viewerKey, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		s.do("POST", "/webhooks/workflow-tool/test", viewerKey, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		s.do("GET", "/webhooks/workflow-tool/config", admin, nil).wantError(t, 401, "AUTHENTICATION_FAILED")
+	})
+}
+
+// TestWorkflowReceiverUnlimited (issue 41, point 4; spec 2: no rate
+// limit on the workflow receiver): once the organization's standard
+// bucket is spent, the receiver still takes every report, with no
+// X-RateLimit headers; the other routes answer 429.
+func TestWorkflowReceiverUnlimited(t *testing.T) {
+	eachBackend(t, func(c *config.Config) { c.Limits.Standard = 3 }, func(t *testing.T, s *server) {
+		admin := s.admin()
+		key, _ := s.key(admin, "webhooks:write")
+		for i := 0; s.do("GET", "/models", admin, nil).status != 429; i++ {
+			if i > 3 {
+				t.Fatal("the standard bucket of 3 is not spent after 4 requests")
+			}
+		}
+		for i := range 5 {
+			r := s.do("POST", executionPath, key, workflowReport(fmt.Sprint("4", i), "success", true)).want(t, 200)
+			if h := r.header.Get("X-RateLimit-Limit"); h != "" {
+				t.Errorf("report %d: got X-RateLimit-Limit %s, want none", i, h)
+			}
+		}
+		s.do("GET", "/webhooks/workflow-tool/config", key, nil).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		if r := s.do("GET", "/workflows", admin, nil); r.status != 429 {
+			t.Errorf("got %d for GET /workflows, want 429 with the bucket spent", r.status)
+		}
 	})
 }
 

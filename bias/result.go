@@ -1,6 +1,8 @@
 package bias
 
 import (
+	"encoding/json"
+
 	"github.com/vigilhq/vigil/stats/fairness"
 )
 
@@ -34,11 +36,24 @@ type Result struct {
 type MetricResult struct {
 	// Passed is true when the metric was computed and every attribute passed.
 	Passed bool `json:"passed"`
-	// Score is the metric's fairness score in [0, 1], nil when not computed.
+	// Score is the metric's measured figure on Threshold's scale (a ratio
+	// for demographic_parity and disparate_impact, a difference for
+	// equal_opportunity and equalized_odds), nil when not computed: spec
+	// 3's pass conditions compare it with Threshold as Comparison says, so
+	// a client comparing the two gets Passed's answer. It equals Value.
 	Score *float64 `json:"score"`
+	// FairnessScore is the metric's fairness score in [0, 1] (1 fair), the
+	// figure overall_fairness_score is made of; nil when not computed.
+	FairnessScore *float64 `json:"fairness_score"`
 	// Threshold is the number of the pass condition: a ratio's lower bound
 	// or a difference's maximum.
 	Threshold float64 `json:"threshold"`
+	// ThresholdMax is demographic_parity's upper bound (nil on the others).
+	ThresholdMax *float64 `json:"threshold_max"`
+	// Comparison is how Score passes: at_least (Score >= Threshold),
+	// below (Score < Threshold) or within (Threshold <= Score <=
+	// ThresholdMax).
+	Comparison string `json:"comparison"`
 	// Condition states the pass condition in words.
 	Condition string `json:"condition"`
 	// Computed is false when the metric could not be computed; Reason says why.
@@ -108,8 +123,9 @@ func NewResult(rep fairness.Report) Result {
 	for k, s := range rep.Metrics {
 		m := MetricResult{Passed: s.Passed, Threshold: s.Threshold, Condition: s.Condition, Computed: s.Computed,
 			Reason: s.Reason, Severity: s.Severity.String(), Attribute: s.Attribute, Groups: map[string][]GroupResult{}}
+		m.Comparison, m.ThresholdMax = comparison(s.Metric, s.Threshold)
 		if s.Computed {
-			m.Score, m.Value = ptr(s.Score), ptr(s.Value)
+			m.Score, m.FairnessScore, m.Value = ptr(s.Value), ptr(s.Score), ptr(s.Value)
 		}
 		for _, a := range rep.Attributes {
 			m.Groups[a.Name] = groupResults(a.Results[k].Groups)
@@ -125,6 +141,44 @@ func NewResult(rep fairness.Report) Result {
 		r.Attributes = append(r.Attributes, ar)
 	}
 	return r
+}
+
+// Comparisons of MetricResult.Comparison.
+const (
+	AtLeast = "at_least"
+	Below   = "below"
+	Within  = "within"
+)
+
+// comparison is how metric m's figure passes threshold t, and the upper
+// bound of a range (demographic parity's 2 − t, as Thresholds maps it).
+func comparison(m fairness.Metric, t float64) (string, *float64) {
+	switch m {
+	case fairness.DemographicParity:
+		return Within, ptr(decimal(2 - t))
+	case fairness.DisparateImpact:
+		return AtLeast, nil
+	}
+	return Below, nil
+}
+
+// UnmarshalJSON reads a result, also one stored before each metric's
+// score was put on its threshold's scale: such a metric has no
+// fairness_score and its score is the fairness score.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	for k, m := range r.Results {
+		if m.Comparison != "" {
+			continue
+		}
+		m.Comparison, m.ThresholdMax = comparison(fairness.Metric(k), m.Threshold)
+		m.FairnessScore, m.Score = m.Score, m.Value
+		r.Results[k] = m
+	}
+	return nil
 }
 
 func groupResults(gaps []fairness.GroupGap) []GroupResult {

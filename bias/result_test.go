@@ -116,3 +116,30 @@ func TestOutcome(t *testing.T) {
 	f(2.0, 2.0, true, false)
 	f("2", 2.0, false, false)
 }
+
+// TestResultStoredBefore: a result stored before score was put on the
+// threshold's scale reads back with its score as fairness_score and its
+// value as score, compared as its metric is.
+func TestResultStoredBefore(t *testing.T) {
+	var r Result
+	old := `{"results":{"equal_opportunity":{"passed":false,"score":0.6,"threshold":0.1,"value":0.2,"computed":true},
+		"demographic_parity":{"passed":true,"score":null,"threshold":0.8,"value":null,"computed":false}}}`
+	if err := json.Unmarshal([]byte(old), &r); err != nil {
+		t.Fatal(err)
+	}
+	eo, dp := r.Results["equal_opportunity"], r.Results["demographic_parity"]
+	if *eo.Score != 0.2 || *eo.FairnessScore != 0.6 || eo.Comparison != Below || eo.ThresholdMax != nil {
+		t.Errorf("equal_opportunity: got %+v, want score 0.2, fairness_score 0.6, below", eo)
+	}
+	if dp.Score != nil || dp.FairnessScore != nil || dp.Comparison != Within || *dp.ThresholdMax != 1.2 {
+		t.Errorf("demographic_parity: got %+v, want no scores, within up to 1.2", dp)
+	}
+	again, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(again, &back); err != nil || *back.Results["equal_opportunity"].Score != 0.2 {
+		t.Errorf("got %s read back as %+v (%v), want it unchanged", again, back, err)
+	}
+}

@@ -56,11 +56,17 @@ func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodGet, Path: "/dashboard/statistics", Permission: "dashboard:read", Handler: a.statistics},
 		{Method: fiber.MethodGet, Path: "/executive-dashboard/risk-register", Permission: "dashboard:read", Handler: a.heatMap},
-		// The live channel authenticates its own token (a query parameter, as
-		// browsers cannot set headers on a WebSocket), so the guard treats it
-		// as public: limited per client address.
-		{Method: fiber.MethodGet, Path: "/dashboard/ws", Public: true, Handler: a.live},
+		a.LiveRoutes()[0],
 	}
+}
+
+// LiveRoutes is the live channel alone, which the server also mounts at
+// its root: spec 3 places it at /dashboard/ws, outside /api/v1. It
+// authenticates its own token (a query parameter, as browsers cannot set
+// headers on a WebSocket), so the guard treats it as public: limited per
+// client address.
+func (a *API) LiveRoutes() []web.Route {
+	return []web.Route{{Method: fiber.MethodGet, Path: "/dashboard/ws", Public: true, Handler: a.live}}
 }
 
 // Statistics are the dashboard's figures.

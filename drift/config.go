@@ -131,6 +131,10 @@ type Reference struct {
 const (
 	ReferenceUploaded = "uploaded"
 	ReferenceWindow   = "window"
+	// ReferenceRequest marks a report of POST /drift/detect: compared
+	// with the request's own reference_data. Such reports do not count as
+	// runs of the stream's schedule.
+	ReferenceRequest = "request"
 )
 
 // Default returns the default configuration of a model: the medium preset,

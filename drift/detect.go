@@ -48,6 +48,11 @@ type Result struct {
 	// (enabled false), sorted.
 	Skipped   []string  `json:"skipped_features"`
 	Timestamp time.Time `json:"timestamp"`
+	// ReportID is the drift report the result is stored as; "" when the
+	// request said record false.
+	ReportID string `json:"report_id,omitempty"`
+
+	transient bool // the request's record false
 }
 
 // FeatureResult is the outcome for one feature.

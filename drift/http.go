@@ -3,8 +3,10 @@ package drift
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
@@ -24,6 +26,11 @@ type API struct {
 	Detector   Detector
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+	// Govern, when set, puts the governance event of a report that
+	// POST /drift/detect stored at high severity on the log (and marks it
+	// sent); when it fails the report still owes it, and the processor
+	// role's outbox sends it.
+	Govern func(ctx context.Context, r Report) error
 	// Box seals the secret targets of alert_config.channels at rest
 	// (platform/target); without it, the API of a test, they stay in clear.
 	Box *secretbox.Keyring
@@ -66,7 +73,37 @@ func (a *API) detect(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if !res.transient {
+		if res.ReportID, err = a.record(c.UserContext(), org, res); err != nil {
+			return err
+		}
+	}
 	return c.JSON(res)
+}
+
+// record stores an on-demand result as a data drift report of the model,
+// listed and counted by the trust score as the stream's are; at high
+// severity it owes a governance event (a risk entry is drafted from it),
+// which Govern sends at once.
+func (a *API) record(ctx context.Context, orgID string, res Result) (string, error) {
+	at := res.Timestamp.UTC().Truncate(time.Microsecond)
+	r := Report{ID: uuid.NewString(), OrgID: orgID, ModelID: res.ModelID, DriftType: TypeData, WindowStart: at, WindowEnd: at,
+		Reference: Reference{Type: ReferenceRequest}, DriftDetected: res.DriftDetected, OverallDriftScore: res.OverallDriftScore,
+		Severity: res.Severity, Features: make(map[string]ReportFeature, len(res.Features)), Skipped: res.Skipped,
+		Problems: map[string]string{}, CreatedAt: at}
+	if r.Skipped == nil {
+		r.Skipped = []string{}
+	}
+	for name, f := range res.Features {
+		r.Features[name] = ReportFeature{FeatureResult: f}
+	}
+	if err := a.Reports.CreateDriftReport(ctx, r); err != nil {
+		return "", err
+	}
+	if r.Severity == High && a.Govern != nil {
+		_ = a.Govern(ctx, r) // owed until sent: the outbox resends it
+	}
+	return r.ID, nil
 }
 
 // config returns the model's configuration, or Default when none is on

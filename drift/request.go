@@ -30,6 +30,9 @@ type Request struct {
 	// feature and take precedence over the model's configuration.
 	Method    Method
 	Threshold *float64
+	// Record is the body's record: false keeps the result from being
+	// stored as a drift report; nil (left out) stores it.
+	Record *bool
 }
 
 // Feature is one feature's two JSON arrays, as sent.
@@ -97,6 +100,10 @@ func (s *scanner) parse() (Request, error) {
 			}
 		case "config":
 			req.config(&v, raw)
+		case "record":
+			if !bytes.Equal(raw, []byte("null")) && json.Unmarshal(raw, &req.Record) != nil {
+				v.Add("record", "must be a boolean")
+			}
 		default:
 			v.Add(name, "is not an accepted field")
 		}

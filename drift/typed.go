@@ -50,7 +50,9 @@ func (d Detector) configured(ctx context.Context, req Request, config func(conte
 	if err != nil {
 		return Result{}, err
 	}
-	return d.Detect(ctx, req, cfg)
+	res, err := d.Detect(ctx, req, cfg)
+	res.transient = req.Record != nil && !*req.Record
+	return res, err
 }
 
 // skippedWellFormed reports whether the columns of the skipped features,

@@ -57,6 +57,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodGet, Path: "/export/templates", Permission: PermRead, Handler: a.listTemplates},
 		{Method: fiber.MethodPost, Path: "/export/templates", Permission: PermWrite, Handler: a.createTemplate},
 		{Method: fiber.MethodGet, Path: "/export/templates/:template_id", Permission: PermRead, Handler: a.getTemplate},
+		{Method: fiber.MethodPut, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.replaceTemplate},
 		{Method: fiber.MethodPatch, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.updateTemplate},
 		{Method: fiber.MethodDelete, Path: "/export/templates/:template_id", Permission: PermWrite, Handler: a.deleteTemplate},
 		{Method: fiber.MethodPost, Path: "/export/exports", Permission: PermWrite, Bucket: web.BucketReports, Handler: a.createJob},
@@ -114,8 +115,9 @@ func (a *API) listTemplates(c *fiber.Ctx) error {
 	return c.JSON(templatePage{Page: web.NewPage(int64(len(ts))+total, page, size), Templates: out})
 }
 
-// templateBody is the body of POST and PATCH /export/templates: POST
-// needs name, report_category and sections; PATCH changes what it sends.
+// templateBody is the body of POST, PUT and PATCH /export/templates: POST
+// and PUT (a full replacement) need name, report_category and sections;
+// PATCH changes what it sends.
 type templateBody struct {
 	Name           *string   `json:"name"`
 	Description    *string   `json:"description"`
@@ -139,11 +141,9 @@ func (b templateBody) apply(t *Template) {
 	}
 }
 
-func (a *API) createTemplate(c *fiber.Ctx) error {
-	var b templateBody
-	if err := web.Decode(c, &b); err != nil {
-		return err
-	}
+// whole answers 422 naming the first field a whole template needs that b
+// leaves out.
+func (b templateBody) whole() error {
 	for _, f := range []struct {
 		name string
 		sent bool
@@ -151,6 +151,17 @@ func (a *API) createTemplate(c *fiber.Ctx) error {
 		if !f.sent {
 			return web.Invalid(f.name, "is required")
 		}
+	}
+	return nil
+}
+
+func (a *API) createTemplate(c *fiber.Ctx) error {
+	var b templateBody
+	if err := web.Decode(c, &b); err != nil {
+		return err
+	}
+	if err := b.whole(); err != nil {
+		return err
 	}
 	now := a.Clock.Now()
 	t := Template{ID: uuid.Must(uuid.NewV7()).String(), OrgID: identity.OrgID(c), CreatedAt: now, UpdatedAt: now}
@@ -193,14 +204,31 @@ func (a *API) getTemplate(c *fiber.Ctx) error {
 	return c.JSON(t)
 }
 
-func (a *API) updateTemplate(c *fiber.Ctx) error {
+// replaceTemplate answers PUT /export/templates/{template_id}: the
+// organization's template replaced whole, validated as on create (a
+// description left out is emptied).
+func (a *API) replaceTemplate(c *fiber.Ctx) error { return a.changeTemplate(c, true) }
+
+// updateTemplate answers PATCH /export/templates/{template_id}: the
+// fields sent changed.
+func (a *API) updateTemplate(c *fiber.Ctx) error { return a.changeTemplate(c, false) }
+
+func (a *API) changeTemplate(c *fiber.Ctx, replace bool) error {
 	var b templateBody
 	if err := web.Decode(c, &b); err != nil {
 		return err
 	}
+	if replace {
+		if err := b.whole(); err != nil {
+			return err
+		}
+	}
 	t, err := a.writable(c)
 	if err != nil {
 		return err
+	}
+	if replace {
+		t.Description = ""
 	}
 	b.apply(&t)
 	if err := t.Validate(); err != nil {

@@ -24,6 +24,8 @@ type jobView struct {
 	TemplateID  string     `json:"template_id"`
 	ModelIDs    []string   `json:"model_ids"`
 	Format      string     `json:"format"`
+	DateFrom    string     `json:"date_from"`
+	DateTo      string     `json:"date_to"`
 	Start       string     `json:"start"`
 	End         string     `json:"end"`
 	Status      string     `json:"status"`
@@ -40,6 +42,7 @@ func newJobView(j Job) jobView {
 	v := jobView{ID: j.ID, Kind: KindReport, SHA256: j.Digest, TemplateID: j.Template.ID, ModelIDs: make([]string, 0, len(j.Models)), Format: j.Format,
 		Start: j.Start.Format(time.DateOnly), End: j.End.Format(time.DateOnly), Status: j.Status, Progress: j.Progress,
 		Error: j.Error, SizeBytes: j.Size, CreatedAt: j.CreatedAt.UTC(), UpdatedAt: j.UpdatedAt.UTC()}
+	v.DateFrom, v.DateTo = v.Start, v.End
 	if j.Pack() {
 		v.Kind = KindEvidencePack
 	}
@@ -53,13 +56,17 @@ func newJobView(j Job) jobView {
 	return v
 }
 
-// jobBody is the body of POST /export/exports.
+// jobBody is the body of POST /export/exports: spec 1's export request.
 type jobBody struct {
 	TemplateID *string   `json:"template_id"`
 	ModelIDs   *[]string `json:"model_ids"`
 	Format     *string   `json:"format"`
-	Start      *string   `json:"start"`
-	End        *string   `json:"end"`
+	DateFrom   *string   `json:"date_from"`
+	DateTo     *string   `json:"date_to"`
+	// Start and End are the older names of DateFrom and DateTo, kept as
+	// aliases.
+	Start *string `json:"start"`
+	End   *string `json:"end"`
 	// Deliveries are the integrations (/export/integrations) the export
 	// goes to once completed.
 	Deliveries *[]string `json:"deliveries"`
@@ -73,7 +80,8 @@ func (b jobBody) check() (start, end time.Time, err error) {
 	}
 	checkModels(&v, deref(b.ModelIDs))
 	checkFormat(&v, b.Format)
-	start, end = checkPeriod(&v, deref(b.Start), deref(b.End))
+	from, to := aliased(&v, "date_from", b.DateFrom, "start", b.Start), aliased(&v, "date_to", b.DateTo, "end", b.End)
+	start, end = checkPeriodNamed(&v, from, to)
 	checkDeliveries(&v, deref(b.Deliveries))
 	return start, end, v.Err()
 }
@@ -108,10 +116,32 @@ func checkModels(v *web.Problems, ids []string) {
 	}
 }
 
+// bound is one end of a period as a request sent it: its value and the
+// name it came under.
+type bound struct{ name, value string }
+
+// aliased picks a bound sent under its name or under alias (its older
+// name): sent under both, 422 naming alias.
+func aliased(v *web.Problems, name string, value *string, alias string, old *string) bound {
+	switch {
+	case value != nil && old != nil:
+		v.Add(alias, "is an alias of "+name+": send one of them")
+	case old != nil:
+		return bound{alias, *old}
+	}
+	return bound{name, deref(value)}
+}
+
 // checkPeriod checks a period's first and last day (YYYY-MM-DD, both
 // required, end not before start, at most report.MaxDays) and returns
 // them.
 func checkPeriod(v *web.Problems, s, e string) (start, end time.Time) {
+	return checkPeriodNamed(v, bound{"start", s}, bound{"end", e})
+}
+
+// checkPeriodNamed is checkPeriod of bounds sent under the names they
+// carry, which its problems name.
+func checkPeriodNamed(v *web.Problems, from, to bound) (start, end time.Time) {
 	day := func(field, s string) time.Time {
 		if s == "" {
 			v.Add(field, "is required (YYYY-MM-DD)")
@@ -123,12 +153,12 @@ func checkPeriod(v *web.Problems, s, e string) (start, end time.Time) {
 		}
 		return t
 	}
-	start, end = day("start", s), day("end", e)
+	start, end = day(from.name, from.value), day(to.name, to.value)
 	if !start.IsZero() && !end.IsZero() {
 		if end.Before(start) {
-			v.Add("end", "must not be before start")
+			v.Add(to.name, "must not be before "+from.name)
 		} else if days := int(end.Sub(start).Hours()/24) + 1; days > report.MaxDays {
-			v.Add("end", fmt.Sprintf("the period may span at most %d days", report.MaxDays))
+			v.Add(to.name, fmt.Sprintf("the period may span at most %d days", report.MaxDays))
 		}
 	}
 	return start, end

@@ -25,6 +25,8 @@ type API struct {
 	Users Users
 	// Activities, when set, fills prediction_count and last_prediction_at.
 	Activities Activities
+	// Healths, when set, fills active_alerts and drift_status.
+	Healths Healths
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
@@ -187,21 +189,34 @@ func (a *API) list(c *fiber.Ctx) error {
 	return c.JSON(models)
 }
 
-// withActivity fills the models' prediction_count and last_prediction_at.
+// withActivity fills the models' prediction_count and
+// last_prediction_at, active_alerts and drift_status.
 func (a *API) withActivity(c *fiber.Ctx, ms []Model) error {
-	if a.Activities == nil || len(ms) == 0 {
+	if len(ms) == 0 {
 		return nil
 	}
 	ids := make([]string, len(ms))
 	for i, m := range ms {
 		ids[i] = m.ID
 	}
-	act, err := a.Activities.Activities(c.UserContext(), identity.OrgID(c), ids)
-	if err != nil {
-		return err
+	ctx, org := c.UserContext(), identity.OrgID(c)
+	if a.Activities != nil {
+		act, err := a.Activities.Activities(ctx, org, ids)
+		if err != nil {
+			return err
+		}
+		for i := range ms {
+			ms[i].PredictionCount, ms[i].LastPredictionAt = act[ms[i].ID].Predictions, act[ms[i].ID].Last
+		}
 	}
-	for i := range ms {
-		ms[i].PredictionCount, ms[i].LastPredictionAt = act[ms[i].ID].Predictions, act[ms[i].ID].Last
+	if a.Healths != nil {
+		health, err := a.Healths.ModelHealth(ctx, org, ids)
+		if err != nil {
+			return err
+		}
+		for i := range ms {
+			ms[i].ActiveAlerts, ms[i].DriftStatus = health[ms[i].ID].ActiveAlerts, health[ms[i].ID].Drift
+		}
 	}
 	return nil
 }

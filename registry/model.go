@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Model types.
-var ModelTypes = []string{"classification", "regression", "clustering", "llm"}
+// ModelTypes are the model types the spec names: spec 3's four, and
+// spec 2's neural_network (its .monitor.yml example).
+var ModelTypes = []string{"classification", "regression", "clustering", "llm", "neural_network"}
 
 // Statuses of a model, lower case in responses; list filters take them in
 // upper case.
@@ -48,6 +49,12 @@ type Model struct {
 	Tags               []string           `json:"tags"`
 	PredictionCount    int64              `json:"prediction_count"`
 	LastPredictionAt   *time.Time         `json:"last_prediction_at"`
+	// ActiveAlerts and DriftStatus are what the alerts and drift concerns
+	// track of the model (spec 3: "also tracked automatically"), filled
+	// when it is read: its alerts open or snoozed, and its newest drift
+	// report in brief (nil before any).
+	ActiveAlerts int64        `json:"active_alerts"`
+	DriftStatus  *DriftStatus `json:"drift_status"`
 	// StatusBeforeArchive is the status restore returns to.
 	StatusBeforeArchive string     `json:"-"`
 	ArchivedAt          *time.Time `json:"archived_at"`
@@ -72,6 +79,26 @@ type Filter struct {
 type Activity struct {
 	Predictions int64
 	Last        *time.Time
+}
+
+// DriftStatus is a model's newest drift report in brief.
+type DriftStatus struct {
+	DriftDetected bool      `json:"drift_detected"`
+	Severity      string    `json:"severity"`
+	DriftType     string    `json:"drift_type"`
+	ReportID      string    `json:"report_id"`
+	ReportedAt    time.Time `json:"reported_at"`
+}
+
+// Health is what other concerns track of a model.
+type Health struct {
+	ActiveAlerts int64
+	Drift        *DriftStatus
+}
+
+// Healths reads the models' health from the alerts and the drift reports.
+type Healths interface {
+	ModelHealth(ctx context.Context, orgID string, modelIDs []string) (map[string]Health, error)
 }
 
 // Activities reads models' activity from the analytical store, where the

@@ -33,7 +33,8 @@ func (a *API) Routes() []web.Route {
 }
 
 // request is POST /llm/toxicity's body: a text, a logged completion's id,
-// or both (the text is scored, the id answered with it).
+// or both (the text is scored and the id answered with it, whether or not
+// a completion of that id is logged).
 type request struct {
 	Text         *string `json:"text"`
 	CompletionID *string `json:"completion_id"`
@@ -77,7 +78,10 @@ func (a *API) score(c *fiber.Ctx) error {
 	if req.Text != nil {
 		text = *req.Text
 	}
-	if req.CompletionID != nil {
+	// With a text, the id is echoed whether or not it names a logged
+	// completion (a client may score a completion before logging it);
+	// alone, it must name one, whose completion is scored.
+	if req.CompletionID != nil && req.Text == nil {
 		comp, err := a.Completions.Completion(c.UserContext(), identity.OrgID(c), *req.CompletionID)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
@@ -85,9 +89,7 @@ func (a *API) score(c *fiber.Ctx) error {
 		case err != nil:
 			return err
 		}
-		if req.Text == nil {
-			text = comp.Completion
-		}
+		text = comp.Completion
 	}
 	t, err := a.Checker.Check(c.UserContext(), text)
 	if err != nil {

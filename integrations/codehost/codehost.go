@@ -152,6 +152,12 @@ type Store interface {
 	// organization: a delivery names no organization, its signature
 	// proves it. store.ErrNotFound when none.
 	WebhookRepository(ctx context.Context, id string) (Repository, error)
+	// WebhookRepositoriesNamed returns at most limit tracked repositories
+	// of whichever organization whose full name is fullName (compared
+	// without case, as code hosts do) and whose webhook has a secret: the
+	// candidates of a delivery to the spec's path, which names the
+	// repository only in its payload.
+	WebhookRepositoriesNamed(ctx context.Context, fullName string, limit int) ([]Repository, error)
 	// RecordDelivery stores d unless its repository has a delivery with
 	// its id already, and reports whether it stored it.
 	RecordDelivery(ctx context.Context, d Delivery) (bool, error)

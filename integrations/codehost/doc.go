@@ -92,7 +92,16 @@
 //  2. repository must name a tracked repository (otherwise 401, as a
 //     bad signature: nothing tells which ids exist);
 //  3. HMAC-SHA256 of the raw body under the repository's secret must equal
-//     the signature, compared in constant time (401);
+//     the signature, compared in constant time (401).
+//
+// A hook set up by hand at the spec's path, /api/v1/codehost/webhooks
+// without ?repository=, is located by its payload instead: the body is
+// read for repository.full_name alone, and the signature is checked
+// against the secret of each tracked repository of that name (of any
+// organization, compared without case; at most 16); the first that
+// verifies is the delivery's. A name no repository has and a signature
+// no secret makes answer the same 401. Then, for either path:
+//
 //  4. only then are the X-GitHub-Delivery and X-GitHub-Event headers read
 //     (422 naming the header when missing) and the body parsed as JSON
 //     (400 when it is not);

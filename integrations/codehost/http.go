@@ -1,6 +1,7 @@
 package codehost
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -78,12 +79,9 @@ func (a *API) deliver(c *fiber.Ctx) error {
 	if err != nil {
 		return unverified(strings.TrimPrefix(err.Error(), "codehost: "))
 	}
-	repo, secret, err := a.secret(c, c.Query("repository"))
+	repo, err := a.signer(c, body, sum)
 	if err != nil {
 		return err
-	}
-	if err := match(secret, body, sum); err != nil {
-		return unverified("it does not match the body")
 	}
 	var v web.Problems
 	id, event := c.Get(DeliveryHeader), c.Get(EventHeader)
@@ -111,6 +109,52 @@ func (a *API) deliver(c *fiber.Ctx) error {
 		return c.JSON(receipt{DeliveryID: id, Event: event, Status: "duplicate"})
 	}
 	return c.Status(http.StatusAccepted).JSON(receipt{DeliveryID: id, Event: event, Status: d.Status})
+}
+
+// maxNamed bounds the repositories of one full name (tracked by as many
+// organizations) whose secrets a delivery to the spec's path is checked
+// against.
+const maxNamed = 16
+
+// signer returns the tracked repository whose webhook secret signs body
+// with sum: the one ?repository= names (the URL setup gives the hook), or
+// else one whose full name the payload's repository carries (a hook set
+// up by hand at the spec's path). 401 when there is none; an unknown
+// repository and a bad signature answer alike.
+func (a *API) signer(c *fiber.Ctx, body, sum []byte) (Repository, error) {
+	if id := c.Query("repository"); id != "" {
+		repo, secret, err := a.secret(c, id)
+		if err != nil {
+			return repo, err
+		}
+		if err := match(secret, body, sum); err != nil {
+			return repo, unverified("it does not match the body")
+		}
+		return repo, nil
+	}
+	const reason = "no tracked repository named by the payload has a secret that signs it"
+	var payload struct {
+		Repository struct {
+			FullName string `json:"full_name"`
+		} `json:"repository"`
+	}
+	if json.Unmarshal(body, &payload) != nil || payload.Repository.FullName == "" || len(payload.Repository.FullName) > 300 {
+		return Repository{}, unverified(reason)
+	}
+	repos, err := a.Store.WebhookRepositoriesNamed(c.UserContext(), payload.Repository.FullName, maxNamed)
+	if err != nil {
+		return Repository{}, err
+	}
+	for _, r := range repos {
+		secret, err := a.Box.Open(r.SealedWebhookSecret, SecretLabel(r.ID))
+		if err != nil {
+			return r, err
+		}
+		if match(secret, body, sum) == nil {
+			return r, nil
+		}
+	}
+	return Repository{}, unverified(reason)
 }
 
 // secret returns the tracked repository id and its webhook secret; 401

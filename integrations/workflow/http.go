@@ -38,7 +38,11 @@ type API struct {
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
 	return []web.Route{
-		{Method: fiber.MethodPost, Path: ExecutionPath, Permission: PermissionReceive, Handler: a.receive},
+		// Spec 2 gives the receiver no rate limit: a workflow tool that
+		// does not retry would lose run reports to a 429. What bounds it is
+		// the key (webhooks:write), MaxBody, MaxNodes and the request
+		// timeout.
+		{Method: fiber.MethodPost, Path: ExecutionPath, Permission: PermissionReceive, Bucket: web.BucketNone, Handler: a.receive},
 		{Method: fiber.MethodGet, Path: "/webhooks/workflow-tool/config", Permission: PermissionReceive, Handler: a.config},
 		{Method: fiber.MethodPut, Path: "/webhooks/workflow-tool/config", Permission: PermissionConfigure, Handler: a.putConfig},
 		{Method: fiber.MethodPost, Path: "/webhooks/workflow-tool/test", Permission: PermissionReceive, Handler: a.test},

@@ -14,6 +14,9 @@ const (
 	BucketPredictions = "predictions"
 	BucketBatch       = "batch"
 	BucketReports     = "reports"
+	// BucketNone counts the route against no bucket: the workflow-tool
+	// receiver, which spec 2 gives no rate limit.
+	BucketNone = "none"
 )
 
 // Route is one API operation, declared in the table of the package that

@@ -203,6 +203,14 @@ func (s *DB) fireIn(ctx context.Context, tx *sql.Tx, in alerts.Instance, since t
 	return in, true, nil
 }
 
+// ActiveAlertCounts implements the app's model health: the
+// organization's alert instances open or snoozed, by model.
+func (s *DB) ActiveAlertCounts(ctx context.Context, orgID string) (map[string]int64, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT model_id, COUNT(*) FROM alert_instances
+		WHERE org_id = ? AND status IN (?, ?) GROUP BY model_id`), orgID, string(alerts.StatusOpen), string(alerts.StatusSnoozed))
+	return s.counts(rows, err, map[string]int64{})
+}
+
 // AlertStatistics implements alerts.Statistics. A time to acknowledge or
 // resolve that would be negative (a move stored before Apply kept moves in
 // order) counts as zero.

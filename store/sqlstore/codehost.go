@@ -158,6 +158,16 @@ func (s *DB) WebhookRepository(ctx context.Context, id string) (codehost.Reposit
 	return s.scanRepository(s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories WHERE id = ?`), id))
 }
 
+// WebhookRepositoriesNamed implements codehost.Store.
+func (s *DB) WebhookRepositoriesNamed(ctx context.Context, fullName string, limit int) ([]codehost.Repository, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+repositoryColumns+` FROM codehost_repositories
+		WHERE LOWER(full_name) = LOWER(?) AND sealed_webhook_secret <> '' ORDER BY created_at, id LIMIT ?`), fullName, limit)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	return collect(rows, s.scanRepository)
+}
+
 // CodehostRepository implements codehost.Store.
 func (s *DB) CodehostRepository(ctx context.Context, orgID, id string) (codehost.Repository, error) {
 	return s.scanRepository(s.db.QueryRowContext(ctx, s.q(`SELECT `+repositoryColumns+

@@ -144,9 +144,11 @@ func (s *DB) NewestDriftReports(ctx context.Context, orgID string, from time.Tim
 
 // DriftDue implements drift.ReportStore.
 func (s *DB) DriftDue(ctx context.Context) ([]drift.Due, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT m.org_id, m.id, r.drift_type, MAX(r.created_at) FROM models m
-		LEFT JOIN drift_reports r ON r.org_id = m.org_id AND r.model_id = m.id
-		GROUP BY m.org_id, m.id, r.drift_type ORDER BY m.org_id, m.id`)
+	// A report of POST /drift/detect (reference type request) is no run of
+	// the schedule.
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT m.org_id, m.id, r.drift_type, MAX(r.created_at) FROM models m
+		LEFT JOIN drift_reports r ON r.org_id = m.org_id AND r.model_id = m.id AND r.reference NOT LIKE ?
+		GROUP BY m.org_id, m.id, r.drift_type ORDER BY m.org_id, m.id`), `%"type":"`+drift.ReferenceRequest+`"%`)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

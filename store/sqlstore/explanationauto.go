@@ -102,6 +102,12 @@ func (s *DB) ExplainedCounts(ctx context.Context, orgID string, modelIDs []strin
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT model_id, COUNT(DISTINCT prediction_id) FROM explanations
 		WHERE org_id = ? AND status = 'completed' AND prediction_id <> '' AND created_at >= ? AND created_at < ?
 		AND model_id IN (`+placeholders(len(modelIDs))+`) GROUP BY model_id`), args...)
+	return s.counts(rows, err, out)
+}
+
+// counts reads the rows of a query of (id, count), or its error, into
+// out.
+func (s *DB) counts(rows *sql.Rows, err error, out map[string]int64) (map[string]int64, error) {
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -92,6 +92,14 @@ func testCodehostRepository(t *testing.T, s Store) {
 	equal(t, "WebhookRepository", got, r)
 	_, err = s.WebhookRepository(ctx(t), newID())
 	wantErr(t, err, store.ErrNotFound, "WebhookRepository of a missing id")
+	named, err := s.WebhookRepositoriesNamed(ctx(t), "OCTO/Models", 10)
+	must(t, err, "WebhookRepositoriesNamed")
+	if len(named) != 1 || named[0].ID != r.ID {
+		t.Errorf("WebhookRepositoriesNamed OCTO/Models: got %v, want %s", named, r.ID)
+	}
+	if named, err := s.WebhookRepositoriesNamed(ctx(t), "octo/none", 10); err != nil || len(named) != 0 {
+		t.Errorf("WebhookRepositoriesNamed octo/none: got %v, %v, want none", named, err)
+	}
 
 	again := r
 	again.ID = newID()

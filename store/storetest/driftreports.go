@@ -171,6 +171,10 @@ func testReportDue(t *testing.T, s Store) {
 	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.High, 10)), "CreateDriftReport")
 	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypePrediction, drift.Low, 20)), "CreateDriftReport")
 	must(t, s.CreateDriftReport(ctx(t), newReport(a.ID, m.ID, drift.TypeData, drift.Low, 30)), "CreateDriftReport")
+	// A report of POST /drift/detect is no run of the schedule.
+	onDemand := newReport(a.ID, m.ID, drift.TypeData, drift.Low, 40)
+	onDemand.Reference = drift.Reference{Type: drift.ReferenceRequest}
+	must(t, s.CreateDriftReport(ctx(t), onDemand), "CreateDriftReport on demand")
 	got, err := s.DriftDue(ctx(t))
 	must(t, err, "DriftDue")
 	want := map[string]drift.Due{

@@ -265,6 +265,9 @@ def _broken_rules(op, case):
             broken.add("y_prob")
         if body.get("y_pred") is None and set(body.get("metric_types") or []) - {"roc_auc", "log_loss"}:
             broken.add("y_pred")  # "needed by every metric but roc_auc and log_loss"
+        if set(body.get("metric_types") or []) & {"roc_auc", "log_loss"} and body.get("y_score") is None \
+                and body.get("y_prob") is None:
+            broken.add("y_score")  # roc_auc and log_loss need y_score or y_prob
         kinds = {f: {type(x) is str for x in body.get(f) or []} for f in ("y_true", "y_pred")}
         if len(kinds["y_true"] | kinds["y_pred"]) > 1:
             broken.add("y_pred")  # labels all numbers or all strings, y_true and y_pred alike
@@ -395,12 +398,15 @@ def _export_config(body):
 
 
 def _export_period(body):
-    """POST /export/exports: end not before start, at most 366 days."""
+    """POST /export/exports: date_to (or its alias end) not before
+    date_from (or start), at most 366 days."""
+    first = "start" if body.get("date_from") is None else "date_from"
+    last = "end" if body.get("date_to") is None else "date_to"
     try:
-        s, e = date.fromisoformat(body.get("start")), date.fromisoformat(body.get("end"))
+        s, e = date.fromisoformat(body.get(first)), date.fromisoformat(body.get(last))
     except (TypeError, ValueError):
         return set()
-    return {"end"} if e < s or (e - s).days + 1 > 366 else set()
+    return {last} if e < s or (e - s).days + 1 > 366 else set()
 
 
 def _plain_email(value):

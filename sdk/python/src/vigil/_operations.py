@@ -1023,6 +1023,14 @@ class Exports:
         """Replace a delivery integration (PUT /export/integrations/{integration_id})"""
         return self._t.call("PUT", f"/export/integrations/{_seg(integration_id)}", query=None, body=body)
 
+    def replace_export_template(
+        self,
+        template_id: str,
+        body: Mapping[str, Any] | Sequence[Any],
+    ) -> Any:
+        """Replace a report template (PUT /export/templates/{template_id})"""
+        return self._t.call("PUT", f"/export/templates/{_seg(template_id)}", query=None, body=body)
+
     def replace_scheduled_report(
         self,
         report_id: str,
@@ -2827,6 +2835,14 @@ class AsyncExports:
         """Replace a delivery integration (PUT /export/integrations/{integration_id})"""
         return await self._t.call("PUT", f"/export/integrations/{_seg(integration_id)}", query=None, body=body)
 
+    async def replace_export_template(
+        self,
+        template_id: str,
+        body: Mapping[str, Any] | Sequence[Any],
+    ) -> Any:
+        """Replace a report template (PUT /export/templates/{template_id})"""
+        return await self._t.call("PUT", f"/export/templates/{_seg(template_id)}", query=None, body=body)
+
     async def replace_scheduled_report(
         self,
         report_id: str,
@@ -3618,4 +3634,4 @@ class AsyncOperations:
         self.workflows = AsyncWorkflows(transport)
 
 
-OPERATION_COUNT = 208
+OPERATION_COUNT = 209
