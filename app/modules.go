@@ -103,7 +103,18 @@ func (a *App) initLimits(ctx context.Context) error {
 		return err
 	}
 	a.checks = append(a.checks, check{"limits:redis", ping})
-	a.limits = redisstore.New(client, a.cfg.RedisPrefix)
+	// While Redis does not answer, the limits hold in process: the first
+	// failure opens the breaker, the requests after it never wait for
+	// Redis, and a probe in the background goes back to it.
+	a.limits = &ratelimit.Failover{Primary: redisstore.New(client, a.cfg.RedisPrefix), Fallback: &ratelimit.Memory{},
+		Probe: ping, OnChange: func(up bool, err error) {
+			if up {
+				a.log.Info("redis answers again; rate limits and lockouts are shared again")
+				return
+			}
+			a.metrics.LimitError()
+			a.log.Warn("redis unreachable; rate limits and lockouts hold in process until it answers", "err", err)
+		}}
 	return nil
 }
 
