@@ -253,4 +253,13 @@ func TestPasswordPolicy(t *testing.T) {
 	}
 	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": "fourteen chars"}).wantError(t, 401, "AUTHENTICATION_FAILED")
 	s.do("POST", "/users", admin, map[string]any{"username": "carol", "email": "c@example.com", "password": "a fine long passphrase"}).want(t, 201)
+
+	// Spaces alone make a password as the document says (15 to 256 of
+	// any characters): it is taken at creation and at login alike.
+	// (Not one space repeated: a repeated listed password is refused.)
+	spaces := " \t  \n \t\t  \u00a0 \t \n   \t"
+	s.do("POST", "/users", admin, map[string]any{"username": "dave", "email": "d@example.com", "password": spaces}).want(t, 201)
+	s.login("dave", spaces)
+	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": spaces}).wantError(t, 401, "AUTHENTICATION_FAILED")
+	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": ""}).wantField(t, "password")
 }
