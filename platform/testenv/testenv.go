@@ -84,7 +84,7 @@ func URL(t testing.TB, name string) string {
 	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {
-		missing(t, name+" is unset: start the engines with platform/testenv/engines.sh up")
+		Missing(t, name+" is unset: start the engines with platform/testenv/engines.sh up")
 	}
 	t.Logf("engine: %s=%s", name, v)
 	return v
@@ -97,14 +97,14 @@ func Tool(t testing.TB, name, pkg string) string {
 	t.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		missing(t, fmt.Sprintf("%s (%s, installed by .ci/run) is missing: %v", name, pkg, err))
+		Missing(t, fmt.Sprintf("%s (%s, installed by .ci/run) is missing: %v", name, pkg, err))
 	}
 	return path
 }
 
-// missing skips t for want of what msg names, or fails it when CI=true:
+// Missing skips t for want of what msg names, or fails it when CI=true:
 // CI runs every test on what it needs.
-func missing(t testing.TB, msg string) {
+func Missing(t testing.TB, msg string) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg + " (CI=true: this test must run)")
