@@ -59,16 +59,24 @@ func TestStartUnwritableDataDir(t *testing.T) {
 // readOnlyDir returns an empty folder that this process cannot write.
 func readOnlyDir(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
 	if os.Geteuid() != 0 {
+		dir := t.TempDir()
 		if err := os.Chmod(dir, 0o500); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { os.Chmod(dir, 0o700) })
 		return dir
 	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", dir).CombinedOutput(); err != nil {
-		testenv.Missing(t, "mount a read-only tmpfs (root and mount needed): "+err.Error()+": "+strings.TrimSpace(string(out)))
+	return tmpfs(t, "ro,size=1m")
+}
+
+// tmpfs mounts a tmpfs with options on a new folder until the test ends.
+// Without root or mount the test skips, or fails when CI=true.
+func tmpfs(t *testing.T, options string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", options, "tmpfs", dir).CombinedOutput(); err != nil {
+		testenv.Missing(t, "mount a tmpfs (root and mount needed): "+err.Error()+": "+strings.TrimSpace(string(out)))
 	}
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", dir).CombinedOutput(); err != nil {
