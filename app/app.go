@@ -101,13 +101,45 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 	a.metrics.Registry.MustRegister(newEngineUp(a))
 	a.metrics.BuildInfo(cmp.Or(cfg.Version, "dev"))
 	a.metrics.DeclareOutcomes(alerts.ChannelTypes, channels.Outcomes, []string{export.StatusCompleted, export.StatusFailed, export.StatusCancelled})
+	// The addresses are held before anything is created: a start that
+	// fails on a busy port leaves no data folder and no admin behind.
+	if err := a.bind(); err != nil {
+		return nil, err
+	}
 	var m modules.Manager
 	a.register(&m)
 	if err := m.Init(ctx, cfg.Roles...); err != nil {
 		a.Close()
+		a.unbind()
 		return nil, err
 	}
 	return a, nil
+}
+
+// bind listens on the HTTP address and, when configured, the metrics one.
+func (a *App) bind() error {
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
+	}
+	a.listener = ln
+	if a.cfg.MetricsAddr == "" {
+		return nil
+	}
+	if a.metricsListener, err = net.Listen("tcp", a.cfg.MetricsAddr); err != nil {
+		a.unbind()
+		return fmt.Errorf("listen on %s: %w", a.cfg.MetricsAddr, err)
+	}
+	return nil
+}
+
+// unbind closes the listeners of a start that failed.
+func (a *App) unbind() {
+	for _, ln := range []net.Listener{a.listener, a.metricsListener} {
+		if ln != nil {
+			ln.Close()
+		}
+	}
 }
 
 // Addr is the address the HTTP server listens on.

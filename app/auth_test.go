@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
+
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/config"
 )
@@ -61,6 +63,13 @@ func TestBearerTokens(t *testing.T) {
 			tok, _ := (&identity.Tokens{Secret: []byte("another-secret-of-at-least-32-bytes!")}).Issue(identity.User{ID: adminUser, OrgID: orgID})
 			return tok
 		}()
+		// Validly signed, with a year's lifetime: refused whatever it says.
+		now := time.Now()
+		yearLong, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"iss": "vigil", "sub": adminUser, "org": orgID,
+			"iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(365 * 24 * time.Hour).Unix()}).SignedString(secret)
+		if err != nil {
+			t.Fatal(err)
+		}
 		last := byte('a')
 		if key[len(key)-1] == last {
 			last = 'b'
@@ -80,6 +89,7 @@ func TestBearerTokens(t *testing.T) {
 			{"other secret", otherSecret, 401, "AUTHENTICATION_FAILED"},
 			{"expired", at(-31 * time.Minute), 401, "TOKEN_EXPIRED"},
 			{"issued 29 minutes ago", at(-29 * time.Minute), 200, ""},
+			{"signed, a year long", yearLong, 401, "AUTHENTICATION_FAILED"},
 			{"key with bad checksum", badChecksum, 401, "AUTHENTICATION_FAILED"},
 			{"well-formed unknown key", mustKey(t), 401, "AUTHENTICATION_FAILED"},
 		}
@@ -253,4 +263,13 @@ func TestPasswordPolicy(t *testing.T) {
 	}
 	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": "fourteen chars"}).wantError(t, 401, "AUTHENTICATION_FAILED")
 	s.do("POST", "/users", admin, map[string]any{"username": "carol", "email": "c@example.com", "password": "a fine long passphrase"}).want(t, 201)
+
+	// Spaces alone make a password as the document says (15 to 256 of
+	// any characters): it is taken at creation and at login alike.
+	// (Not one space repeated: a repeated listed password is refused.)
+	spaces := " \t  \n \t\t  \u00a0 \t \n   \t"
+	s.do("POST", "/users", admin, map[string]any{"username": "dave", "email": "d@example.com", "password": spaces}).want(t, 201)
+	s.login("dave", spaces)
+	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": spaces}).wantError(t, 401, "AUTHENTICATION_FAILED")
+	s.do("POST", "/auth/login", "", map[string]any{"username": "carol", "password": ""}).wantField(t, "password")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/vigilhq/vigil/export"
+	"github.com/vigilhq/vigil/platform/testenv"
 )
 
 // Colours of TestReportBranding: the brand's, and the logo's own.
@@ -47,10 +48,7 @@ func solidPNG(t *testing.T, w, h int, c color.RGBA) []byte {
 // of each colour given (within 12 of each channel: anti-aliasing).
 func firstPagePixels(t *testing.T, pdf []byte, colours ...color.RGBA) []int {
 	t.Helper()
-	bin, err := exec.LookPath("pdftoppm")
-	if err != nil {
-		t.Fatalf("pdftoppm (Debian's poppler-utils, installed by .ci/run) is needed to look at the PDF: %v", err)
-	}
+	bin := testenv.Tool(t, "pdftoppm", "Debian's poppler-utils")
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "report.pdf"), filepath.Join(dir, "page1")
 	if err := os.WriteFile(in, pdf, 0o600); err != nil {

@@ -143,6 +143,9 @@ func TestExportFilesS3Outage(t *testing.T) {
 // TestExportFilesS3Retention: past the retention the runner deletes the
 // export's object from the bucket and marks the export expired.
 func TestExportFilesS3Retention(t *testing.T) {
+	// The gateway starts in eachBackend's tweak, on t: skipped (or failed
+	// under CI) here, before any subtest, when it is missing.
+	testenv.URL(t, testenv.VersityGW)
 	var gw *testenv.S3Server
 	eachBackend(t, func(c *config.Config) {
 		gw = s3Files(t, c)

@@ -2,6 +2,8 @@ package app
 
 import (
 	"bytes"
+	"fmt"
+	"net"
 	"net/http"
 	"regexp"
 	"slices"
@@ -39,6 +41,89 @@ func (s *server) sharedExport(t *testing.T, admin string) string {
 	return id
 }
 
+// mailbox reads the passcodes mailed, one a request.
+type mailbox struct {
+	smtp  *testenv.SMTPServer
+	mails int // the passcodes asked for
+	read  map[string]bool
+}
+
+// next waits for the passcode asked for last and returns it.
+func (b *mailbox) next(t *testing.T) string {
+	t.Helper()
+	b.mails++
+	waitFor(t, "the passcode mailed", func() bool { return len(b.smtp.Messages(t)) == b.mails })
+	// The maildir's names do not sort by arrival: the new mail is the
+	// one not read before.
+	for _, msg := range b.smtp.Messages(t) {
+		if !b.read[msg] {
+			b.read[msg] = true
+			m := passcodeLine.FindStringSubmatch(msg)
+			if m == nil {
+				t.Fatalf("got mail %s, want a passcode in it", msg)
+			}
+			return m[1]
+		}
+	}
+	t.Fatal("no new mail")
+	return ""
+}
+
+// TestShareStrangerTries: wrong passcodes from a stranger's address burn
+// the code for that address alone (its right code then answers 429), the
+// recipient at another address still verifies; SharedMaxTries wrong
+// tries from many addresses burn the code for everyone.
+func TestShareStrangerTries(t *testing.T) {
+	eachMailingPipeline(t, func(t *testing.T, s *server, smtp *testenv.SMTPServer) {
+		admin := s.admin()
+		id := s.sharedExport(t, admin)
+		slug := s.do("POST", "/export/exports/"+id+"/share", admin, map[string]any{"recipient_email": "auditor@example.com"}).
+			want(t, 201).str("share_slug")
+		box := &mailbox{smtp: smtp, read: map[string]bool{}}
+		code := func() string {
+			t.Helper()
+			s.do("POST", "/share/"+slug+"/passcode", "", nil).want(t, 202)
+			return box.next(t)
+		}
+		verify := func(from, passcode string) response {
+			t.Helper()
+			req := s.request("POST", "/share/"+slug+"/verify", "", map[string]any{"passcode": passcode})
+			return s.sendWith(clientFrom(t, from), req)
+		}
+		wrong := func(right string) string {
+			if right == "00000000" {
+				return "11111111"
+			}
+			return "00000000"
+		}
+
+		first := code()
+		const stranger, recipient = "127.0.0.2", "127.0.0.1"
+		for range share.MaxTries + 3 {
+			verify(stranger, wrong(first)).wantError(t, 401, "AUTHENTICATION_FAILED")
+		}
+		verify(stranger, first).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		verify(recipient, first).want(t, 200)
+
+		second := code()
+		for i := range share.SharedMaxTries {
+			from := fmt.Sprintf("127.0.1.%d", 1+i/share.MaxTries)
+			verify(from, wrong(second)).wantError(t, 401, "AUTHENTICATION_FAILED")
+		}
+		verify(recipient, second).wantError(t, 429, "RATE_LIMIT_EXCEEDED")
+		verify(recipient, code()).want(t, 200)
+	})
+}
+
+// clientFrom returns a client whose connections come from the loopback
+// address ip (any 127.0.0.0/8 address is the machine's own).
+func clientFrom(t *testing.T, ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}}
+	tr := &http.Transport{DialContext: d.DialContext}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
+}
+
 // TestExportShares walks a share as spec 1 and RELIABILITY C9-C13 say:
 // only a completed export is shared; the public link answers alike for
 // every slug; the passcode is mailed (through a real SMTP server) and
@@ -46,13 +131,17 @@ func (s *server) sharedExport(t *testing.T, admin string) string {
 // tries burn it; it expires after 10 minutes, the token after 15; code
 // requests are capped (429); a revoked share answers like an unknown
 // one; the view count and the audit trail follow every step.
-func TestExportShares(t *testing.T) {
+func TestExportShares(t *testing.T) { eachMailingPipeline(t, testExportShares) }
+
+// eachMailingPipeline runs f on a server of each pipeline that mails
+// through a real SMTP server of its own.
+func eachMailingPipeline(t *testing.T, f func(t *testing.T, s *server, smtp *testenv.SMTPServer)) {
 	for _, p := range pipelines {
 		t.Run(p.name, func(t *testing.T) {
 			cfg := p.cfg(t)
 			smtp := testenv.StartSMTP(t)
 			cfg.SMTP = config.SMTP{Addr: smtp.Addr, From: "vigil@example.com", CAFile: smtp.CAFile, RequireTLS: true}
-			testExportShares(t, start(t, cfg), smtp)
+			f(t, start(t, cfg), smtp)
 		})
 	}
 }
@@ -105,28 +194,13 @@ func testExportShares(t *testing.T, s *server, smtp *testenv.SMTPServer) {
 	}
 	same("landing", s.do("GET", "/share/"+slug, "", nil).want(t, 200), s.do("GET", "/share/"+unknown, "", nil))
 
-	// mails counts the passcodes mailed; code asks for one and reads it.
-	mails, read := 0, map[string]bool{}
+	// code asks for a passcode and reads it.
+	box := &mailbox{smtp: smtp, read: map[string]bool{}}
 	code := func() string {
 		t.Helper()
 		same("passcode request", s.do("POST", "/share/"+slug+"/passcode", "", nil).want(t, 202),
 			s.do("POST", "/share/"+unknown+"/passcode", "", nil))
-		mails++
-		waitFor(t, "the passcode mailed", func() bool { return len(smtp.Messages(t)) == mails })
-		// The maildir's names do not sort by arrival: the new mail is the
-		// one not read before.
-		for _, msg := range smtp.Messages(t) {
-			if !read[msg] {
-				read[msg] = true
-				m := passcodeLine.FindStringSubmatch(msg)
-				if m == nil {
-					t.Fatalf("got mail %s, want a passcode in it", msg)
-				}
-				return m[1]
-			}
-		}
-		t.Fatal("no new mail")
-		return ""
+		return box.next(t)
 	}
 	verify := func(slug, code string) response {
 		return s.do("POST", "/share/"+slug+"/verify", "", map[string]any{"passcode": code})

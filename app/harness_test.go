@@ -160,6 +160,12 @@ func (r response) at(path string) any {
 // the root when written root:/path.
 func (s *server) do(method, path, token string, body any) response {
 	s.t.Helper()
+	return s.send(s.request(method, path, token, body))
+}
+
+// request is do's request, unsent.
+func (s *server) request(method, path, token string, body any) *http.Request {
+	s.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -188,13 +194,19 @@ func (s *server) do(method, path, token string, body any) response {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	return s.send(req)
+	return req
 }
 
 // send sends req and reads the answer.
 func (s *server) send(req *http.Request) response {
 	s.t.Helper()
-	res, err := http.DefaultClient.Do(req)
+	return s.sendWith(http.DefaultClient, req)
+}
+
+// sendWith sends req through client and reads the answer.
+func (s *server) sendWith(client *http.Client, req *http.Request) response {
+	s.t.Helper()
+	res, err := client.Do(req)
 	if err != nil {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
 	}

@@ -105,7 +105,18 @@ func (a *App) initLimits(ctx context.Context) error {
 		return err
 	}
 	a.degradable = append(a.degradable, check{"limits:redis", ping})
-	a.limits = redisstore.New(client, a.cfg.RedisPrefix)
+	// While Redis does not answer, the limits hold in process: the first
+	// failure opens the breaker, the requests after it never wait for
+	// Redis, and a probe in the background goes back to it.
+	a.limits = &ratelimit.Failover{Primary: redisstore.New(client, a.cfg.RedisPrefix), Fallback: &ratelimit.Memory{},
+		Probe: ping, OnChange: func(up bool, err error) {
+			if up {
+				a.log.Info("redis answers again; rate limits and lockouts are shared again")
+				return
+			}
+			a.metrics.LimitError()
+			a.log.Warn("redis unreachable; rate limits and lockouts hold in process until it answers", "err", err)
+		}}
 	return nil
 }
 
@@ -135,7 +146,7 @@ func (a *App) initClickHouse(context.Context) error {
 }
 
 // initHTTP builds the HTTP server with the operational endpoints, which
-// every process serves whatever its roles, and binds its address. /metrics
+// every process serves whatever its roles, on the address New bound. /metrics
 // is served there to loopback clients or the metrics token, or on a
 // listener of its own (config.Config.MetricsAddr).
 func (a *App) initHTTP(context.Context) error {
@@ -149,25 +160,14 @@ func (a *App) initHTTP(context.Context) error {
 	if a.cfg.MetricsAddr == "" {
 		a.http.Get("/metrics", a.metrics.Handler(access))
 	}
-	ln, err := net.Listen("tcp", a.cfg.Addr)
-	if err != nil {
-		return err
-	}
-	a.listener = ln
-	a.services = append(a.services, service{"http", a.serveHTTP(a.http, ln)})
-	if a.cfg.MetricsAddr == "" {
+	a.services = append(a.services, service{"http", a.serveHTTP(a.http, a.listener)})
+	if a.metricsListener == nil {
 		return nil
 	}
-	ln, err = net.Listen("tcp", a.cfg.MetricsAddr)
-	if err != nil {
-		a.listener.Close()
-		return err
-	}
-	a.metricsListener = ln
 	access.Open = true
 	scrapes := web.NewApp(opts)
 	scrapes.Get("/metrics", a.metrics.Handler(access))
-	a.services = append(a.services, service{"metrics-http", a.serveHTTP(scrapes, ln)})
+	a.services = append(a.services, service{"metrics-http", a.serveHTTP(scrapes, a.metricsListener)})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -154,4 +155,78 @@ func allowsNull(s any) bool {
 	_, ref := m["$ref"]
 	_, all := m["allOf"]
 	return !ref && !all && m["enum"] == nil && m["const"] == nil
+}
+
+// TestOpenAPIFixedPaths walks the document: a fixed path that a sibling's
+// parameter also matches (/explanations/bulk beside /explanations/{id})
+// answers every method it does not list with 405 METHOD_NOT_ALLOWED and an
+// Allow of exactly its own methods, never the sibling's handler.
+func TestOpenAPIFixedPaths(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(schemas.OpenAPI, &doc); err != nil {
+		t.Fatalf("parse openapi.json: %v", err)
+	}
+	s := start(t, testConfig(t))
+	token := s.admin()
+	checked := 0
+	for path, item := range doc.Paths {
+		if !hasParamSibling(path, doc.Paths) {
+			continue
+		}
+		var own []string
+		for m := range item {
+			if slices.Contains([]string{"get", "put", "post", "delete", "patch"}, m) {
+				own = append(own, strings.ToUpper(m))
+			}
+		}
+		slices.Sort(own)
+		for _, m := range []string{"GET", "PUT", "POST", "DELETE", "PATCH", "OPTIONS"} {
+			if slices.Contains(own, m) {
+				continue
+			}
+			checked++
+			r := s.do(m, path, token, nil)
+			if r.status != http.StatusMethodNotAllowed || r.str("error.code") != "METHOD_NOT_ALLOWED" {
+				t.Errorf("%s %s: got %d %s, want 405 METHOD_NOT_ALLOWED", m, path, r.status, r.raw)
+				continue
+			}
+			allow := strings.Split(r.header.Get("Allow"), ", ")
+			slices.Sort(allow)
+			if !slices.Equal(allow, own) {
+				t.Errorf("%s %s: got Allow %q, want exactly %v", m, path, r.header.Get("Allow"), own)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no fixed path with a parameter sibling in the document, want some")
+	}
+}
+
+// hasParamSibling reports whether another path of paths has a {parameter}
+// segment where path has a literal one, and the same segments elsewhere.
+func hasParamSibling(path string, paths map[string]map[string]json.RawMessage) bool {
+	fs := strings.Split(path, "/")
+	isParam := func(seg string) bool { return strings.HasPrefix(seg, "{") }
+	for other := range paths {
+		ps := strings.Split(other, "/")
+		if len(ps) != len(fs) || other == path {
+			continue
+		}
+		wider, same := false, true
+		for i := range ps {
+			switch {
+			case isParam(ps[i]) && !isParam(fs[i]):
+				wider = true
+			case isParam(ps[i]) && isParam(fs[i]), ps[i] == fs[i]:
+			default:
+				same = false
+			}
+		}
+		if wider && same {
+			return true
+		}
+	}
+	return false
 }

@@ -10,7 +10,10 @@ import (
 )
 
 // Login tokens are HS256 JWTs that live TokenLifetime, accepted up to
-// TokenLeeway past their expiry to absorb clock skew between replicas.
+// TokenLeeway past their expiry to absorb clock skew between replicas. A
+// token must say when it was issued, and one whose expiry lies more than
+// TokenLifetime plus TokenLeeway after that is refused whatever its
+// signature: no token lives longer than Vigil issues them.
 const (
 	TokenLifetime = 30 * time.Minute
 	TokenLeeway   = 5 * time.Second
@@ -61,14 +64,15 @@ func (t *Tokens) Issue(u User) (string, error) {
 	return s, nil
 }
 
-// Verify checks token's algorithm, signature, issuer and expiry and returns
-// its organization and user ids.
+// Verify checks token's algorithm, signature, issuer, expiry and
+// lifetime and returns its organization and user ids.
 func (t *Tokens) Verify(token string) (orgID, userID string, err error) {
 	var c claims
 	_, err = jwt.ParseWithClaims(token, &c, func(*jwt.Token) (any, error) { return t.Secret, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
 		jwt.WithIssuer(tokenIssuer),
 		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
 		jwt.WithLeeway(TokenLeeway),
 		jwt.WithTimeFunc(t.now),
 	)
@@ -79,6 +83,10 @@ func (t *Tokens) Verify(token string) (orgID, userID string, err error) {
 		return "", "", fmt.Errorf("%w: %v", ErrTokenInvalid, err)
 	case c.Subject == "" || c.Org == "":
 		return "", "", fmt.Errorf("%w: missing subject", ErrTokenInvalid)
+	case c.IssuedAt == nil:
+		return "", "", fmt.Errorf("%w: no issue time", ErrTokenInvalid)
+	case c.ExpiresAt.Sub(c.IssuedAt.Time) > TokenLifetime+TokenLeeway:
+		return "", "", fmt.Errorf("%w: lifetime %v beyond %v", ErrTokenInvalid, c.ExpiresAt.Sub(c.IssuedAt.Time), TokenLifetime)
 	}
 	return c.Org, c.Subject, nil
 }

@@ -51,6 +51,15 @@ func TestTokenRejects(t *testing.T) {
 	otherIssuer.Issuer = "someone"
 	noOrg := good
 	noOrg.Org = ""
+	noIssued := good
+	noIssued.IssuedAt = nil
+	yearLong := good
+	yearLong.ExpiresAt = jwt.NewNumericDate(now.Add(365 * 24 * time.Hour))
+	overCap := good
+	overCap.ExpiresAt = jwt.NewNumericDate(now.Add(TokenLifetime + TokenLeeway + time.Second))
+	issuedLater := good // issued in the future: its lifetime looks short
+	issuedLater.IssuedAt = jwt.NewNumericDate(now.Add(time.Hour))
+	issuedLater.ExpiresAt = jwt.NewNumericDate(now.Add(time.Hour + time.Minute))
 	for name, tok := range map[string]string{
 		"alg none":     sign(jwt.SigningMethodNone, jwt.UnsafeAllowNoneSignatureType, good),
 		"HS512":        sign(jwt.SigningMethodHS512, secret, good),
@@ -58,6 +67,10 @@ func TestTokenRejects(t *testing.T) {
 		"no expiry":    sign(jwt.SigningMethodHS256, secret, noExp),
 		"other issuer": sign(jwt.SigningMethodHS256, secret, otherIssuer),
 		"no org":       sign(jwt.SigningMethodHS256, secret, noOrg),
+		"no iat":       sign(jwt.SigningMethodHS256, secret, noIssued),
+		"a year long":  sign(jwt.SigningMethodHS256, secret, yearLong),
+		"over the cap": sign(jwt.SigningMethodHS256, secret, overCap),
+		"iat ahead":    sign(jwt.SigningMethodHS256, secret, issuedLater),
 		"not a token":  "abc",
 		"two segments": "a.b",
 	} {
@@ -65,7 +78,11 @@ func TestTokenRejects(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrTokenInvalid", name, err)
 		}
 	}
-	if _, _, err := tokens.Verify(sign(jwt.SigningMethodHS256, secret, good)); err != nil {
-		t.Fatalf("got %v for a good token, want nil", err)
+	atCap := good
+	atCap.ExpiresAt = jwt.NewNumericDate(now.Add(TokenLifetime + TokenLeeway))
+	for name, c := range map[string]claims{"good": good, "at the cap": atCap} {
+		if _, _, err := tokens.Verify(sign(jwt.SigningMethodHS256, secret, c)); err != nil {
+			t.Errorf("%s: got %v, want nil", name, err)
+		}
 	}
 }

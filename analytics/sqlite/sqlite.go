@@ -40,7 +40,7 @@ type Store struct {
 // migrations.
 func Open(ctx context.Context, dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data folder: %w", err)
+		return nil, fmt.Errorf("create data folder %s: %w", dir, err)
 	}
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, FileName)+
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=temp_store(MEMORY)"+
@@ -51,7 +51,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	db.SetMaxOpenConns(8)
 	if err := sqlmigrate.Apply(ctx, db, sqlmigrate.Engine{Name: "sqlite"}, schemas.Analytics, "analytics/sqlite"); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("migrate analytics: %w", err)
+		return nil, fmt.Errorf("migrate analytics %s: %w", filepath.Join(dir, FileName), err)
 	}
 	st := &Store{db: db}
 	if err := st.fillHours(ctx); err != nil {

@@ -37,6 +37,10 @@ type Consumer struct {
 	// waits: CommitThrough runs beside a waiting Poll.
 	cmu       sync.Mutex
 	committed int64 // offset last committed
+
+	// lingering, set by tests alone, is called each time a Poll that
+	// has messages starts to wait for more (export_test.go).
+	lingering func()
 }
 
 var (
@@ -163,6 +167,9 @@ func (c *Consumer) gather(ctx context.Context, msgs []eventlog.Message) []eventl
 		if last > c.pos {
 			c.pos, msgs = last, append(msgs, more...)
 			continue
+		}
+		if c.lingering != nil {
+			c.lingering()
 		}
 		select {
 		case <-wake:

@@ -188,7 +188,7 @@ func Open(ctx context.Context, dir string) (*Log, error) {
 // Close releases it.
 func OpenOptions(ctx context.Context, dir string, opts Options) (*Log, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("embeddedlog: create data folder: %w", err)
+		return nil, fmt.Errorf("embeddedlog: create data folder %s: %w", dir, err)
 	}
 	opts = opts.withDefaults()
 	dsn := "file:" + filepath.Join(dir, FileName) +
@@ -213,7 +213,7 @@ func OpenOptions(ctx context.Context, dir string, opts Options) (*Log, error) {
 	}
 	if err := l.init(ctx); err != nil {
 		l.closeDB()
-		return nil, err
+		return nil, fmt.Errorf("%w (%s)", err, filepath.Join(dir, FileName))
 	}
 	go l.writer()
 	if l.opts.TrimInterval > 0 {

@@ -42,39 +42,46 @@ func TestContract(t *testing.T) {
 // while it lingers, returns what it has when the linger ends or its
 // context does, and without a linger returns its first read.
 func TestPollGathers(t *testing.T) {
-	poll := func(ctx context.Context, opts embeddedlog.Options, first, late int) []eventlog.Message {
+	// poll appends first records, then Polls with opts; while the Poll
+	// lingers, its first wait appends late records and then calls then.
+	// It returns what the Poll returned and how often it lingered.
+	poll := func(ctx context.Context, opts embeddedlog.Options, first, late int, then func()) ([]eventlog.Message, int) {
 		t.Helper()
 		l := open(t, t.TempDir(), opts)
 		mustAppend(t, l, recs("first", first))
 		c := l.Consumer("g")
-		appended := make(chan struct{})
-		go func() {
-			defer close(appended)
-			time.Sleep(200 * time.Millisecond) // while the Poll below waits for more
+		waits := 0
+		embeddedlog.OnLinger(c, func() {
+			waits++
+			if waits > 1 {
+				return
+			}
 			if late > 0 {
 				mustAppend(t, l, recs("late", late))
 			}
-		}()
-		defer func() { <-appended }()
+			if then != nil {
+				then()
+			}
+		})
 		msgs, err := c.Poll(ctx)
 		if err != nil {
 			t.Fatalf("Poll: %v", err)
 		}
-		return msgs
+		return msgs, waits
 	}
-	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: time.Minute}, 10, 10); len(got) != 20 {
+	if got, _ := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: time.Minute}, 10, 10, nil); len(got) != 20 {
 		t.Errorf("MinBatch 20, Linger 1m: got %d messages, want 20 (the 10 appended while it lingered included)", len(got))
 	}
-	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 100, Linger: 50 * time.Millisecond}, 10, 0); len(got) != 10 {
+	if got, _ := poll(t.Context(), embeddedlog.Options{MinBatch: 100, Linger: 50 * time.Millisecond}, 10, 0, nil); len(got) != 10 {
 		t.Errorf("MinBatch 100, Linger 50ms over 10 records: got %d messages, want 10", len(got))
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	if got := poll(ctx, embeddedlog.Options{MinBatch: 100, Linger: time.Minute}, 10, 0); len(got) != 10 {
+	if got, _ := poll(ctx, embeddedlog.Options{MinBatch: 100, Linger: time.Minute}, 10, 0, cancel); len(got) != 10 {
 		t.Errorf("context ending while lingering: got %d messages, want the 10 gathered", len(got))
 	}
-	if got := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: -1}, 10, 10); len(got) != 10 {
-		t.Errorf("no linger: got %d messages, want the first read's 10", len(got))
+	if got, waits := poll(t.Context(), embeddedlog.Options{MinBatch: 20, Linger: -1}, 10, 10, nil); len(got) != 10 || waits != 0 {
+		t.Errorf("no linger: got %d messages after %d waits, want the first read's 10 and no wait", len(got), waits)
 	}
 }
 

@@ -27,9 +27,11 @@ var (
 	// CodesPerRecipient caps the passcodes mailed to one address over all
 	// of its shares.
 	CodesPerRecipient = ratelimit.Rule{Name: "share-recipient", Limit: 10, Window: time.Hour}
-	// VerifiesPerShare caps the verifications tried at one link (above
-	// the twenty parallel ones a test sends).
-	VerifiesPerShare = ratelimit.Rule{Name: "share-verify", Limit: 50, Window: time.Hour}
+	// VerifiesPerClient caps the verifications one client (address) tries
+	// at one link (above the twenty parallel ones a test sends). It is not
+	// a cap of the link's: a stranger who spends it does not lock the
+	// recipient out.
+	VerifiesPerClient = ratelimit.Rule{Name: "share-verify", Limit: 50, Window: time.Hour}
 )
 
 // TokenHeader carries the download token.
@@ -160,7 +162,7 @@ func (a *API) verify(c *fiber.Ctx) error {
 		return err
 	}
 	ctx := c.UserContext()
-	if err := a.allow(ctx, VerifiesPerShare, slug); err != nil {
+	if err := a.allow(ctx, VerifiesPerClient, slug+" "+c.IP()); err != nil {
 		return err
 	}
 	now := a.Clock.Now()
@@ -180,12 +182,17 @@ func (a *API) verify(c *fiber.Ctx) error {
 		return deny("the share is revoked or expired", errInvalid())
 	}
 	hash := HashCode(s.ID, *b.Passcode)
+	right := s.CodeHash != "" && subtle.ConstantTimeCompare([]byte(s.CodeHash), []byte(hash)) == 1
+	tries := a.tries(s, c.IP())
+	if err := tries.refuseSpent(ctx, right, deny); err != nil {
+		return err
+	}
 	raw, tokenHash, err := NewToken()
 	if err != nil {
 		return err
 	}
 	expires := now.Add(TokenLife)
-	ok, err := a.Store.VerifyShareCode(ctx, s.ID, hash, MaxTries, Token{Hash: tokenHash, ShareID: s.ID, CreatedAt: now, Expires: expires},
+	ok, err := a.Store.VerifyShareCode(ctx, s.ID, hash, SharedMaxTries, Token{Hash: tokenHash, ShareID: s.ID, CreatedAt: now, Expires: expires},
 		a.event(s, EventVerified, "", "recipient", now))
 	if err != nil {
 		return err
@@ -199,20 +206,76 @@ func (a *API) verify(c *fiber.Ctx) error {
 		return err
 	}
 	if s.CodeHash == "" || subtle.ConstantTimeCompare([]byte(s.CodeHash), []byte(hash)) != 1 {
+		if err := tries.count(ctx); err != nil {
+			return err
+		}
 		return deny("wrong passcode", errInvalid())
 	}
 	switch {
 	case s.CodeUsed:
 		return deny("passcode already used", web.Conflict("the passcode was already used; ask for a new one"))
-	case s.CodeTries >= MaxTries:
-		return deny("passcode burnt by wrong tries", &web.Error{Status: http.StatusTooManyRequests, Code: web.CodeRateLimitExceeded,
-			Message: "too many wrong passcodes: this one no longer works; ask for a new one",
-			Details: map[string]any{"bucket": "share-tries", "limit": MaxTries}})
+	case s.CodeTries >= SharedMaxTries:
+		return deny("passcode burnt by wrong tries", errBurnt(SharedMaxTries))
 	case !now.Before(s.CodeExpires):
 		return deny("passcode expired", web.NewError(http.StatusUnauthorized, web.CodeTokenExpired,
 			"the passcode has expired; ask for a new one"))
 	}
 	return deny("the share is revoked or expired", errInvalid())
+}
+
+// errBurnt is the answer to the right passcode once wrong tries burnt it.
+func errBurnt(limit int) *web.Error {
+	return &web.Error{Status: http.StatusTooManyRequests, Code: web.CodeRateLimitExceeded,
+		Message: "too many wrong passcodes: this one no longer works; ask for a new one",
+		Details: map[string]any{"bucket": "share-tries", "limit": limit}}
+}
+
+// clientTries counts one client's wrong tries at a share's current
+// passcode in the limits store, so that they hold across replicas; a new
+// passcode starts a new count.
+type clientTries struct {
+	limits ratelimit.Store
+	key    string
+}
+
+// tries returns the count of the client at address ip at s's passcode.
+func (a *API) tries(s Share, ip string) clientTries {
+	code := s.CodeHash
+	if len(code) > 16 {
+		code = code[:16]
+	}
+	return clientTries{limits: a.Limits, key: "share-tries:" + s.ID + ":" + code + ":" + ip}
+}
+
+// refuseSpent returns nil while the client has tried fewer than MaxTries
+// wrong passcodes; past them, deny's answer: its right code refused as
+// burnt, a wrong one as ever. A failing limits store refuses the
+// verification (503), as allow does.
+func (t clientTries) refuseSpent(ctx context.Context, right bool, deny func(why string, answer error) error) error {
+	if t.limits == nil {
+		return nil
+	}
+	n, err := t.limits.Get(ctx, t.key)
+	switch {
+	case err != nil:
+		return web.Unavailable("the share's limits cannot be checked; retry shortly", 5*time.Second, err)
+	case n < MaxTries:
+		return nil
+	case right:
+		return deny("passcode burnt for this client by its wrong tries", errBurnt(MaxTries))
+	}
+	return deny("wrong passcode", errInvalid())
+}
+
+// count counts one wrong try, for as long as a passcode lives.
+func (t clientTries) count(ctx context.Context) error {
+	if t.limits == nil {
+		return nil
+	}
+	if _, err := t.limits.Incr(ctx, t.key, CodeLife); err != nil {
+		return web.Unavailable("the share's limits cannot be checked; retry shortly", 5*time.Second, err)
+	}
+	return nil
 }
 
 // download answers GET /share/{share_slug}/download with the download

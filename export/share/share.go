@@ -4,8 +4,8 @@
 // until the recipient proves control of that address with a one-time
 // passcode mailed to it; a verified passcode issues a 15-minute download
 // token for that one report. Passcodes are 8 digits from crypto/rand,
-// valid 10 minutes, single use, burnt after MaxTries wrong tries and
-// stored hashed; requests for codes are capped per share and per
+// valid 10 minutes, single use, burnt for a client after its MaxTries
+// wrong tries and for everyone after SharedMaxTries, and stored hashed; requests for codes are capped per share and per
 // recipient (429). Every step is written to the share's audit trail.
 //
 // It imports export (the jobs whose files it serves), identity, the
@@ -47,8 +47,16 @@ const (
 	CodeLife = 10 * time.Minute
 	// TokenLife is how long a download token is valid.
 	TokenLife = 15 * time.Minute
-	// MaxTries is how many wrong passcodes burn the current one.
+	// MaxTries is how many wrong passcodes one client (address) may try
+	// at the current passcode: past them the passcode no longer works for
+	// that client, and for it alone, so a stranger cannot lock out the
+	// recipient.
 	MaxTries = 5
+	// SharedMaxTries is how many wrong passcodes, from every client
+	// together, burn the current passcode for everyone: the bound on
+	// distributed guessing (100 of the 10^8 codes; the recipient asks for
+	// a new one).
+	SharedMaxTries = 100
 	// DefaultLife and MaxLife bound a share's own expiry (days).
 	DefaultLife, MaxLife = 7, 90
 )

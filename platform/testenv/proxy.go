@@ -12,15 +12,18 @@ import (
 // the engine away as a stopped server would (open connections reset, new
 // ones refused) without stopping it, so that outage tests need not disturb
 // the other tests that share the engine; Restore brings it back on the
-// same address.
+// same address. Hang takes it away as a server that stops answering
+// would: connections are accepted and never answered.
 type Proxy struct {
 	t      testing.TB
 	target string
 	addr   string
 
-	mu    sync.Mutex
-	ln    net.Listener // nil while cut
-	conns map[net.Conn]bool
+	mu       sync.Mutex
+	ln       net.Listener // nil while cut
+	conns    map[net.Conn]bool
+	hang     bool  // accepted connections are held, not piped
+	accepted int64 // connections accepted so far
 }
 
 // Proxied starts a Proxy to the host of rawURL and returns it with rawURL
@@ -54,6 +57,16 @@ func (p *Proxy) listen(addr string) {
 			c, err := ln.Accept()
 			if err != nil {
 				return
+			}
+			p.mu.Lock()
+			p.accepted++
+			hang := p.hang
+			p.mu.Unlock()
+			if hang {
+				if !p.track(c) {
+					c.Close()
+				}
+				continue
 			}
 			go p.pipe(c)
 		}
@@ -103,6 +116,23 @@ func (p *Proxy) track(conns ...net.Conn) bool {
 	return true
 }
 
+// Accepted returns how many connections the proxy has accepted: the
+// dials of its clients that reached it.
+func (p *Proxy) Accepted() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.accepted
+}
+
+// Hang resets every open connection and, until Restore, accepts new ones
+// and never answers them: a server that hangs.
+func (p *Proxy) Hang() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hang = true
+	p.reset()
+}
+
 // Cut stops listening and resets every open connection: until Restore,
 // the engine is unreachable through the proxy.
 func (p *Proxy) Cut() {
@@ -113,6 +143,11 @@ func (p *Proxy) Cut() {
 	}
 	p.ln.Close()
 	p.ln = nil
+	p.reset()
+}
+
+// reset resets every open connection; p.mu is held.
+func (p *Proxy) reset() {
 	for c := range p.conns {
 		if tc, ok := c.(*net.TCPConn); ok {
 			_ = tc.SetLinger(0) // a reset, as from a killed server
@@ -122,12 +157,14 @@ func (p *Proxy) Cut() {
 	}
 }
 
-// Restore listens again on the proxy's address; it does nothing when the
-// proxy is not cut.
+// Restore pipes new connections again, listening again on the proxy's
+// address when it was cut.
 func (p *Proxy) Restore() {
 	p.t.Helper()
 	p.mu.Lock()
 	up := p.ln != nil
+	p.hang = false
+	p.reset() // the held connections of Hang
 	p.mu.Unlock()
 	if !up {
 		p.listen(p.addr)

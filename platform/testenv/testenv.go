@@ -11,7 +11,9 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -82,11 +84,30 @@ func URL(t testing.TB, name string) string {
 	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is unset: CI must run this test on the real engine (platform/testenv/engines.sh up)", name)
-		}
-		t.Skipf("%s is unset: start the engines with platform/testenv/engines.sh up", name)
+		Missing(t, name+" is unset: start the engines with platform/testenv/engines.sh up")
 	}
 	t.Logf("engine: %s=%s", name, v)
 	return v
+}
+
+// Tool returns the path of the program name on PATH (what installs it in
+// package), as URL returns an engine's: when it is missing the test is
+// skipped, or fails when CI=true.
+func Tool(t testing.TB, name, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, fmt.Sprintf("%s (%s, installed by .ci/run) is missing: %v", name, pkg, err))
+	}
+	return path
+}
+
+// Missing skips t for want of what msg names, or fails it when CI=true:
+// CI runs every test on what it needs.
+func Missing(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg + " (CI=true: this test must run)")
+	}
+	t.Skip(msg)
 }

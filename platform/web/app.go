@@ -94,7 +94,7 @@ func fromFiber(c *fiber.Ctx, err error) *Error {
 	case http.StatusNotFound:
 		return NewError(http.StatusNotFound, CodeNotFound, "no route "+c.Method()+" "+c.Path())
 	case http.StatusMethodNotAllowed:
-		return NewError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method "+c.Method()+" is not allowed on "+c.Path())
+		return methodNotAllowed(c)
 	case http.StatusRequestEntityTooLarge:
 		return NewError(http.StatusRequestEntityTooLarge, CodePayloadTooLarge, "request body is larger than the limit")
 	case http.StatusRequestTimeout:
@@ -104,6 +104,11 @@ func fromFiber(c *fiber.Ctx, err error) *Error {
 		return &Error{Status: fe.Code, Code: CodeInternal, Message: "internal error", Err: err}
 	}
 	return NewError(fe.Code, CodeBadRequest, fe.Message)
+}
+
+// methodNotAllowed is the 405 of c's method on c's path.
+func methodNotAllowed(c *fiber.Ctx) *Error {
+	return NewError(http.StatusMethodNotAllowed, CodeMethodNotAllowed, "method "+c.Method()+" is not allowed on "+c.Path())
 }
 
 // WriteError renders e in the envelope.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -83,7 +84,20 @@ type Guard func(Route) []fiber.Handler
 // Mount registers routes on router, each behind guard's handlers; a route
 // that takes a body admits only a well-formed JSON one (jsonBody), unless
 // it reads its raw body itself (RawBody) or checks it itself (TypedBody).
+//
+// A fixed path that a parameter path also matches (/explanations/bulk
+// beside /explanations/:id) answers every method it does not take with
+// 405 and an Allow of its own methods, rather than handing the request to
+// the parameter route's handler of that method: Mount puts those answers
+// before every route.
 func Mount(router fiber.Router, routes []Route, guard Guard) {
+	for path, allow := range shadowed(routes) {
+		for _, m := range requestMethods {
+			if !slices.Contains(allow, m) {
+				router.Add(m, path, notAllowed(strings.Join(allow, ", ")))
+			}
+		}
+	}
 	for _, r := range routes {
 		var hs []fiber.Handler
 		if guard != nil {
@@ -93,5 +107,54 @@ func Mount(router fiber.Router, routes []Route, guard Guard) {
 			hs = append(hs, jsonBody(r.NonFinite, !r.TypedBody))
 		}
 		router.Add(r.Method, r.Path, append(hs, r.Handler)...)
+	}
+}
+
+// shadowed returns the paths of routes that another route's path also
+// matches, each with its methods in requestMethods' order.
+func shadowed(routes []Route) map[string][]string {
+	methods := map[string][]string{}
+	for _, r := range routes {
+		methods[r.Path] = append(methods[r.Path], r.Method)
+	}
+	out := map[string][]string{}
+	for path, ms := range methods {
+		for other := range methods {
+			if shadows(other, path) {
+				out[path] = slices.DeleteFunc(slices.Clone(requestMethods), func(m string) bool { return !slices.Contains(ms, m) })
+				break
+			}
+		}
+	}
+	return out
+}
+
+// shadows reports whether the path param also matches every request that
+// the path fixed matches: the same segments, but for at least one literal
+// segment of fixed where param has a parameter.
+func shadows(param, fixed string) bool {
+	ps, fs := strings.Split(param, "/"), strings.Split(fixed, "/")
+	if len(ps) != len(fs) {
+		return false
+	}
+	wider := false
+	for i := range ps {
+		pp, fp := strings.HasPrefix(ps[i], ":"), strings.HasPrefix(fs[i], ":")
+		switch {
+		case pp && !fp:
+			wider = true
+		case pp && fp, ps[i] == fs[i]:
+		default:
+			return false
+		}
+	}
+	return wider
+}
+
+// notAllowed answers 405 in the envelope with allow as Allow.
+func notAllowed(allow string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		c.Set(fiber.HeaderAllow, allow)
+		return methodNotAllowed(c)
 	}
 }

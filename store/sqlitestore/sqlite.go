@@ -51,9 +51,10 @@ func isUnique(c int) bool {
 // migrations. Commits are fsynced (synchronous=FULL) before they return.
 func Open(ctx context.Context, dir string) (*sqlstore.DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data folder: %w", err)
+		return nil, fmt.Errorf("create data folder %s: %w", dir, err)
 	}
-	dsn := "file:" + filepath.Join(dir, FileName) +
+	file := filepath.Join(dir, FileName)
+	dsn := "file:" + file +
 		"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -63,7 +64,7 @@ func Open(ctx context.Context, dir string) (*sqlstore.DB, error) {
 	s := sqlstore.New(db, Dialect)
 	if err := s.Migrate(ctx, schemas.SQL, "sql"); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("migrate sqlite: %w", err)
+		return nil, fmt.Errorf("migrate sqlite %s: %w", file, err)
 	}
 	return s, nil
 }
