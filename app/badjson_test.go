@@ -127,6 +127,7 @@ var badJSONBodies = map[string]badJSONBody{
 	"POST /governance/review-boards/archive/export":                 {`{%s}`, "text", `"t"`, "text", ""},
 	"POST /export/templates":                                        {`{"report_category":"custom","sections":["trust_score"],%s}`, "name", `"t"`, "name", ""},
 	"PATCH /export/templates/:template_id":                          {`{%s}`, "name", `"t"`, "name", ""},
+	"PUT /export/templates/:template_id":                            {`{"report_category":"custom","sections":["trust_score"],%s}`, "name", `"t"`, "name", ""},
 	"POST /export/exports": {`{"model_ids":[":model_id"],"format":"csv","start":"2026-01-01","end":"2026-01-02",%s}`,
 		"template_id", `"00000000-0000-4000-8000-000000000001"`, "template_id", ""},
 	"POST /export/exports/:export_id/cancel": {`{%s}`, "x", `1`, "x", ""},

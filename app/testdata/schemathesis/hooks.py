@@ -316,6 +316,9 @@ def _broken_rules(op, case):
         broken.add("password")  # "not a commonly used password, not containing the username"
     if op in ("POST /risk-register", "PATCH /risk-register/{entry_id}"):
         broken |= _risk_rules(body)
+    query = case.query or {}
+    if op == "GET /risk-register" and query.get("limit") is not None and query.get("page_size") is not None:
+        broken.add("limit")  # "page_size's alias (send one of them; both answer 422 naming limit)"
     if op == "PUT /risk-register/config":
         th = body.get("severity_thresholds")
         if isinstance(th, dict) and not (th.get("critical", 0) > th.get("high", 0) > th.get("medium", 0)):
@@ -375,8 +378,9 @@ def _artifact_rules(body):
 
 def _export_config(body):
     """POST and PUT /export/configs: start and end with date_range custom
-    only (and then ordered, at most 366 days); each delivery method once,
-    recipients for email only."""
+    only (and then ordered, at most 366 days); each delivery method once;
+    an integration for webhook, s3 and sftp, none for download; recipients
+    for email only, unless it names an integration."""
     broken = set()
     custom = body.get("date_range") == "custom"
     if custom and (body.get("start") is None or body.get("end") is None):
@@ -389,11 +393,17 @@ def _export_config(body):
     for i, d in enumerate(body.get("delivery") or []):
         if not isinstance(d, dict):
             continue
-        if d.get("method") in seen:
+        method, recipients = d.get("method"), d.get("recipients")
+        integration = d.get("integration_id") or ""  # null and "" alike: none
+        if method in seen:
             broken.add(f"delivery[{i}].method")
-        seen.add(d.get("method"))
-        if (d.get("method") == "email") != (d.get("recipients") is not None):
-            broken.add(f"delivery[{i}].recipients")
+        seen.add(method)
+        if (method in ("webhook", "s3", "sftp") and not integration) or (method == "download" and integration):
+            broken.add(f"delivery[{i}].integration_id")  # "required for webhook, s3 and sftp ... refused for download"
+        if recipients is not None and (method != "email" or integration):
+            broken.add(f"delivery[{i}].recipients")  # email's alone, and not beside an integration
+        if method == "email" and not integration and recipients is None:
+            broken.add(f"delivery[{i}].recipients")  # email names recipients or an integration
     return broken
 
 
