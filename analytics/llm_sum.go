@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/store"
@@ -150,11 +151,11 @@ func ToxicityColumns(t *eventlog.Toxicity) (text string, flagged int64, err erro
 }
 
 // ReadCompletion implements Store.Completion on any engine: the
-// organization's completion with the id, of whichever model;
-// store.ErrNotFound when there is none.
+// organization's completion with the id, of whichever model, with its
+// time and its toxicity check; store.ErrNotFound when there is none.
 func ReadCompletion(ctx context.Context, read Reader, table, orgID, id string) (eventlog.Completion, error) {
 	c := eventlog.Completion{OrgID: orgID, ID: id}
-	rows, err := read(ctx, `SELECT model_id, provider, model_name, prompt, completion FROM `+table+`
+	rows, err := read(ctx, `SELECT model_id, provider, model_name, prompt, completion, ts, toxicity FROM `+table+`
 		WHERE org_id = ? AND event_id = ? LIMIT 1`, orgID, id)
 	if err != nil {
 		return c, fmt.Errorf("read completion: %w", err)
@@ -166,8 +167,59 @@ func ReadCompletion(ctx context.Context, read Reader, table, orgID, id string) (
 		}
 		return c, store.ErrNotFound
 	}
-	if err := rows.Scan(&c.ModelID, &c.Provider, &c.ModelName, &c.Prompt, &c.Completion); err != nil {
+	var ts int64
+	var tox string
+	if err := rows.Scan(&c.ModelID, &c.Provider, &c.ModelName, &c.Prompt, &c.Completion, &ts, &tox); err != nil {
 		return c, fmt.Errorf("read completion: %w", err)
 	}
+	c.Timestamp = time.UnixMicro(ts).UTC()
+	if tox != "" {
+		c.Toxicity = &eventlog.Toxicity{}
+		if err := json.Unmarshal([]byte(tox), c.Toxicity); err != nil {
+			return c, fmt.Errorf("stored toxicity check: %w", err)
+		}
+	}
 	return c, nil
+}
+
+// Checks is the part of the analytical store that attaches a toxicity
+// check made after a completion was stored (POST /llm/toxicity naming
+// it).
+type Checks interface {
+	// AttachToxicity stores t as the toxicity check of the organization's
+	// completion with the id, in place of any it had, and recounts the LLM
+	// minute and hour holding the completion from the stored rows: a check
+	// attached twice counts once. store.ErrNotFound when the organization
+	// has no completion of that id.
+	AttachToxicity(ctx context.Context, orgID, id string, t eventlog.Toxicity) error
+}
+
+// RecountLLM rebuilds one model's LLM minutes from its stored completions
+// (table, as reads see it) with a time in [from, to), Unix microseconds,
+// and has write store them ("llm_minutes", "minute"); then the hours
+// holding them from the stored minutes (minutes, as reads see the minute
+// rollup), written alike ("llm_hours", "hour"). Both engines recount so
+// after a write, and after a check attached.
+func RecountLLM(ctx context.Context, read Reader, table, minutes, orgID, modelID string, from, to int64,
+	write func(table, column string, b LLMBuckets) error) error {
+	sums, err := SumCompletions(ctx, read, table, orgID, modelID, from, to)
+	if err != nil {
+		return err
+	}
+	if err := write("llm_minutes", "minute", sums); err != nil {
+		return err
+	}
+	from -= mod(from, hourMicros)
+	if r := mod(to, hourMicros); r != 0 {
+		to += hourMicros - r
+	}
+	stored, err := ReadLLMRows(ctx, read, minutes, "minute", orgID, modelID, from, to)
+	if err != nil {
+		return err
+	}
+	hrs, err := stored.Hours()
+	if err != nil {
+		return err
+	}
+	return write("llm_hours", "hour", hrs)
 }

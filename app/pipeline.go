@@ -32,6 +32,7 @@ type analyticalStore interface {
 	analytics.Sink
 	analytics.DeadLetters
 	analytics.ProfileStore
+	analytics.Checks
 	schedule.Profiles
 }
 

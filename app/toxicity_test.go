@@ -1,6 +1,8 @@
 package app
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/vigilhq/vigil/platform/config"
@@ -57,4 +59,54 @@ func testToxicity(t *testing.T, s *server) {
 	other := s.signUp("other")
 	otherKey, _ := s.key(other, "read", "write")
 	s.do("POST", "/llm/toxicity", otherKey, map[string]any{"completion_id": "rude"}).wantError(t, 404, "NOT_FOUND")
+}
+
+// TestToxicityAttached attaches a later check to a logged completion
+// (issue 41, point 5): the completion reads back with it and GET
+// /llm/metrics counts it once, even when the same check is asked twice;
+// another organization's id is scored, echoed and attaches nothing.
+func TestToxicityAttached(t *testing.T) { eachPipeline(t, testToxicityAttached) }
+
+func testToxicityAttached(t *testing.T, s *server) {
+	admin := s.admin()
+	key, _ := s.key(admin, "read", "write")
+	org := s.do("GET", "/auth/me", admin, nil).want(t, 200).str("user.organization_id")
+	model := s.model(key, "assistant", "1")
+	for _, id := range []string{"first", "second"} {
+		s.do("POST", "/llm/completions", key, map[string]any{"model_id": model, "completion_id": id,
+			"provider": "openai", "model_name": "gpt-4o", "prompt": "p", "completion": "Here is your summary."}).want(t, 201)
+	}
+	metrics := func() string {
+		t.Helper()
+		m := s.do("GET", "/llm/metrics?model_id="+model, key, nil).want(t, 200)
+		return fmt.Sprintf("completions=%v checked=%v rate=%v gpt-4o checked=%v", m.at("totals.completions"),
+			m.at("totals.toxicity_checked"), m.at("totals.toxicity_rate"), m.at("by_model.gpt-4o.toxicity_checked"))
+	}
+	waitFor(t, "the completions counted", func() bool { return metrics() == "completions=2 checked=0 rate=<nil> gpt-4o checked=0" })
+	toxic := map[string]any{"text": "shut up, you pathetic moron", "completion_id": "first"}
+	for range 2 {
+		if r := s.do("POST", "/llm/toxicity", key, toxic).want(t, 200); r.str("completion_id") != "first" || r.at("flagged") != true {
+			t.Errorf("got %s, want the text flagged and the id echoed", r.raw)
+		}
+		if got, want := metrics(), "completions=2 checked=1 rate=1 gpt-4o checked=1"; got != want {
+			t.Errorf("metrics: got %s, want %s", got, want)
+		}
+	}
+	c, err := s.app.analytics.Completion(context.Background(), org, "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Toxicity == nil || !c.Toxicity.Flagged || c.Toxicity.Scorer != "builtin-lexicon-v1" || c.Toxicity.Scores["insult"] < 0.5 {
+		t.Errorf("stored completion: got %+v, want the flagged check attached", c.Toxicity)
+	}
+	otherKey, _ := s.key(s.signUp("other"), "read", "write")
+	if r := s.do("POST", "/llm/toxicity", otherKey, map[string]any{"text": "you moron", "completion_id": "second"}).want(t, 200); r.str("completion_id") != "second" {
+		t.Errorf("other organization: got %s, want the id echoed", r.raw)
+	}
+	if got, want := metrics(), "completions=2 checked=1 rate=1 gpt-4o checked=1"; got != want {
+		t.Errorf("after another organization's check: got %s, want %s", got, want)
+	}
+	if c, err := s.app.analytics.Completion(context.Background(), org, "second"); err != nil || c.Toxicity != nil {
+		t.Errorf("completion second: got %+v, %v, want no check attached", c.Toxicity, err)
+	}
 }

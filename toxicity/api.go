@@ -3,6 +3,7 @@ package toxicity
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -14,9 +15,11 @@ import (
 	"github.com/vigilhq/vigil/store"
 )
 
-// Completions finds a logged completion by its id within an organization.
+// Completions finds a logged completion by its id within an organization
+// and attaches a check to it (analytics.Store and analytics.Checks).
 type Completions interface {
 	Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error)
+	AttachToxicity(ctx context.Context, orgID, id string, t eventlog.Toxicity) error
 }
 
 // API serves POST /llm/toxicity.
@@ -34,7 +37,8 @@ func (a *API) Routes() []web.Route {
 
 // request is POST /llm/toxicity's body: a text, a logged completion's id,
 // or both (the text is scored and the id answered with it, whether or not
-// a completion of that id is logged).
+// a completion of that id is logged; when one is, the scores are attached
+// to it).
 type request struct {
 	Text         *string `json:"text"`
 	CompletionID *string `json:"completion_id"`
@@ -80,7 +84,8 @@ func (a *API) score(c *fiber.Ctx) error {
 	}
 	// With a text, the id is echoed whether or not it names a logged
 	// completion (a client may score a completion before logging it);
-	// alone, it must name one, whose completion is scored.
+	// alone, it must name one, whose completion is scored. Either way a
+	// logged completion of that id gets the scores attached.
 	if req.CompletionID != nil && req.Text == nil {
 		comp, err := a.Completions.Completion(c.UserContext(), identity.OrgID(c), *req.CompletionID)
 		switch {
@@ -94,6 +99,12 @@ func (a *API) score(c *fiber.Ctx) error {
 	t, err := a.Checker.Check(c.UserContext(), text)
 	if err != nil {
 		return web.Unavailable("the toxicity scorer is unavailable; retry shortly", 5*time.Second, err)
+	}
+	if req.CompletionID != nil {
+		err := a.Completions.AttachToxicity(c.UserContext(), identity.OrgID(c), *req.CompletionID, t)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("attach toxicity to completion: %w", err)
+		}
 	}
 	return c.Status(http.StatusOK).JSON(result{CompletionID: req.CompletionID, ToxicityDetected: a.Checker.Detected(t),
 		Scores: t.Scores, Flagged: t.Flagged, Scorer: t.Scorer, Threshold: a.Checker.threshold()})

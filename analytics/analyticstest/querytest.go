@@ -28,6 +28,7 @@ type Store interface {
 	analytics.Sink
 	analytics.DeadLetters
 	analytics.ProfileStore
+	analytics.Checks
 	// MergedProfile merges the hourly profiles of a model's side whose
 	// hour starts in r.
 	MergedProfile(ctx context.Context, orgID, modelID, side string, r analytics.Range) (*profile.Profile, error)
@@ -62,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) Store) {
 		{"MetricSeries", testMetricSeries},
 		{"CompletionGroups", testCompletionGroups},
 		{"LLMRollups", testLLMRollups},
+		{"AttachToxicity", testAttachToxicity},
 		{"Refused", testRefused},
 		{"Stream", testStream},
 		{"StreamStopsEarly", testStreamStopsEarly},

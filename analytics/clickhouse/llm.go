@@ -37,23 +37,10 @@ func (s *Store) rollupLLM(ctx context.Context, t touched) error {
 	version := uint64(time.Now().UnixNano())
 	for k, set := range t {
 		_, lo, hi := span(set)
-		minutes, err := analytics.SumCompletions(ctx, s.query, "completions FINAL", k.org, k.model, lo, hi)
-		if err != nil {
-			return err
+		write := func(table, column string, b analytics.LLMBuckets) error {
+			return s.writeLLM(ctx, table, column, k, b, version)
 		}
-		if err := s.writeLLM(ctx, "llm_minutes", "minute", k, minutes, version); err != nil {
-			return err
-		}
-		lo, hi = hours(lo, hi)
-		stored, err := analytics.ReadLLMRows(ctx, s.query, llmTables.Minutes, "minute", k.org, k.model, lo, hi)
-		if err != nil {
-			return err
-		}
-		hrs, err := stored.Hours()
-		if err != nil {
-			return err
-		}
-		if err := s.writeLLM(ctx, "llm_hours", "hour", k, hrs, version); err != nil {
+		if err := analytics.RecountLLM(ctx, s.query, "completions FINAL", llmTables.Minutes, k.org, k.model, lo, hi, write); err != nil {
 			return err
 		}
 	}
@@ -114,4 +101,37 @@ func (s *Store) Completion(ctx context.Context, orgID, id string) (eventlog.Comp
 		return eventlog.Completion{}, err
 	}
 	return analytics.ReadCompletion(ctx, s.query, "completions FINAL", orgID, id)
+}
+
+// AttachToxicity implements analytics.Checks. ClickHouse 18.16 has no
+// UPDATE (and ALTER ... UPDATE is an asynchronous mutation), so the
+// completion's row is inserted again, server-side, with the check's
+// columns: completions is a ReplacingMergeTree without a version column,
+// whose merges and FINAL keep the row inserted last of those with one
+// sort key. The row's minute and hour of the LLM rollups are then
+// recounted from the stored rows as a new version.
+func (s *Store) AttachToxicity(ctx context.Context, orgID, id string, t eventlog.Toxicity) error {
+	if err := s.ensure(ctx); err != nil {
+		return err
+	}
+	c, err := analytics.ReadCompletion(ctx, s.query, "completions FINAL", orgID, id)
+	if err != nil {
+		return err
+	}
+	tox, flagged, err := analytics.ToxicityColumns(&t)
+	if err != nil {
+		return err
+	}
+	const columns = `org_id, model_id, event_id, provider, model_name, prompt, completion, prompt_tokens, completion_tokens,
+		total_tokens, latency_ms, cost, metadata, error`
+	ts := c.Timestamp.UnixMicro()
+	if err := s.conn.Exec(ctx, `INSERT INTO completions (`+columns+`, toxicity, flagged, ts)
+		SELECT `+columns+`, ?, toInt64(?), ts FROM completions FINAL
+		WHERE org_id = ? AND model_id = ? AND ts = ? AND event_id = ?`,
+		tox, flagged, orgID, c.ModelID, ts, id); err != nil {
+		return fmt.Errorf("clickhouse attach toxicity: %w", err)
+	}
+	minutes := touched{}
+	minutes.add(modelKey{orgID, c.ModelID}, c.Timestamp)
+	return s.rollupLLM(ctx, minutes)
 }

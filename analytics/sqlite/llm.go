@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/eventlog"
@@ -116,16 +117,63 @@ func (s *Store) fillLLM(ctx context.Context, orgID, modelID string) error {
 	}
 	defer end()
 	for i, b := range []analytics.LLMBuckets{minutes, hours} {
-		for k, sums := range b {
-			if err := writeLLMRow(ctx, tx, resolutions[i], orgID, modelID, k, sums); err != nil {
-				return err
-			}
+		if err := writeLLMRows(ctx, tx, resolutions[i], orgID, modelID, b); err != nil {
+			return err
 		}
 	}
 	return tx.Commit()
 }
 
+// writeLLMRows writes the rows of b in place of the stored ones.
+func writeLLMRows(ctx context.Context, db execer, res resolution, orgID, modelID string, b analytics.LLMBuckets) error {
+	for k, sums := range b {
+		if err := writeLLMRow(ctx, db, res, orgID, modelID, k, sums); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Completion implements analytics.Store.
 func (s *Store) Completion(ctx context.Context, orgID, id string) (eventlog.Completion, error) {
 	return analytics.ReadCompletion(ctx, s.read, "completions", orgID, id)
+}
+
+// AttachToxicity implements analytics.Checks: the completion's check
+// updated and its minute and hour of the LLM rollups recounted from the
+// stored rows, in one transaction.
+func (s *Store) AttachToxicity(ctx context.Context, orgID, id string, t eventlog.Toxicity) error {
+	tox, flagged, err := analytics.ToxicityColumns(&t)
+	if err != nil {
+		return err
+	}
+	tx, end, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer end()
+	read := func(ctx context.Context, q string, args ...any) (analytics.ClosingRows, error) {
+		return tx.QueryContext(ctx, q, args...)
+	}
+	c, err := analytics.ReadCompletion(ctx, read, "completions", orgID, id)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE completions SET toxicity = ?, flagged = ?
+		WHERE org_id = ? AND model_id = ? AND event_id = ?`, tox, flagged, orgID, c.ModelID, id); err != nil {
+		return fmt.Errorf("analytics attach toxicity: %w", err)
+	}
+	minute := resolutions[0].start(c.Timestamp)
+	write := func(_, column string, b analytics.LLMBuckets) error {
+		res := resolutions[0]
+		if column == resolutions[1].column {
+			res = resolutions[1]
+		}
+		return writeLLMRows(ctx, tx, res, orgID, c.ModelID, b)
+	}
+	if err := analytics.RecountLLM(ctx, read, "completions", llmTables.Minutes, orgID, c.ModelID, minute,
+		minute+time.Minute.Microseconds(), write); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
