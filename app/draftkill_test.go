@@ -18,8 +18,10 @@ import (
 // backlog of governance events, each source on the log twice, is drafted
 // by a processor process SIGKILLed at 20 random points and restarted each
 // time, so that kills fall between the drafter's inserts and its offset
-// commits. Every source ends with exactly one entry. Only the Vigil
-// processes it started are killed.
+// commits. Every source of the model joins its one open entry (issue 41:
+// a repeat result is added to the open entry's trail), and each source
+// stands on that trail exactly once. Only the Vigil processes it started
+// are killed.
 func TestFaultDraftingKill(t *testing.T) {
 	const sources = 3000
 	cfg := kafkaConfig(t)
@@ -64,29 +66,58 @@ func TestFaultDraftingKill(t *testing.T) {
 	}
 	k := startKiller(t, killSeed(t), 300*time.Millisecond, 1500*time.Millisecond, proc, start)
 	k.wait()
-	t.Logf("%v of %d sources drafted when the last kill fell", s.do("GET", "/risk-register?model_id="+model, key, nil).want(t, 200).at("total"), sources)
+	seen := trail(t, s, key, model)
+	t.Logf("%d of %d sources on the trail when the last kill fell", len(seen), sources)
 
 	// A last source behind the backlog, on the same partition: once it is
-	// drafted, every event before it has been.
+	// on the trail, every event before it has been drafted.
 	last := uuid.NewString()
 	if err := p.Append(t.Context(), []eventlog.Record{event(last)}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Minute)
-	for !drafted(s, key, last) {
+	for seen = trail(t, s, key, model); seen[last] == 0; seen = trail(t, s, key, model) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the last source not drafted within 5 minutes of the last restart")
+			t.Fatalf("the last source not on the trail within 5 minutes of the last restart")
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if total := s.do("GET", "/risk-register?model_id="+model, key, nil).want(t, 200).at("total"); total != float64(sources+1) {
-		t.Fatalf("got %v entries, want %d: one per source however the kills cut the batches", total, sources+1)
+	if total := s.do("GET", "/risk-register?model_id="+model, key, nil).want(t, 200).at("total"); total != 1.0 {
+		t.Fatalf("got %v entries, want 1: every source joins the model's open entry", total)
+	}
+	for i := range sources {
+		if n := seen[fmt.Sprint("source-", i)]; n != 1 {
+			t.Fatalf("got source-%d %d times on the trail, want once however the kills cut the batches", i, n)
+		}
+	}
+	if len(seen) != sources+1 {
+		t.Fatalf("got %d sources on the trail, want %d", len(seen), sources+1)
 	}
 }
 
-// drafted reports whether the register holds an entry drafted from the
-// drift report src (the newest entry, as the backlog's last).
-func drafted(s *server, key, src string) bool {
-	items, _ := s.do("GET", "/risk-register?page_size=1", key, nil).at("risk_entries").([]any)
-	return len(items) == 1 && items[0].(map[string]any)["source_id"] == src
+// trail returns how many times each source stands on the trail of the
+// model's drafted entry: the source it was drafted from, and each repeat
+// trigger after it (none before there is an entry).
+func trail(t *testing.T, s *server, key, model string) map[string]int {
+	t.Helper()
+	seen := map[string]int{}
+	items, _ := s.do("GET", "/risk-register?page_size=1&model_id="+model, key, nil).want(t, 200).at("risk_entries").([]any)
+	if len(items) == 0 {
+		return seen
+	}
+	e := items[0].(map[string]any)
+	id, _ := e["id"].(string)
+	src, _ := e["source_id"].(string)
+	seen[src]++
+	evs, _ := s.do("GET", "/risk-register/"+id+"/history", key, nil).want(t, 200).at("events").([]any)
+	for _, ev := range evs {
+		ev := ev.(map[string]any)
+		if ev["event_action"] != "repeat_trigger" {
+			continue
+		}
+		details, _ := ev["details"].(map[string]any)
+		src, _ := details["source_id"].(string)
+		seen[src]++
+	}
+	return seen
 }
