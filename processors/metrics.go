@@ -51,23 +51,23 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "vigil_processor_dropped_events_total",
 			Help: "Events read from the log and deliberately not stored, by kind and reason.",
 		}, []string{"kind", "reason"}),
+		processed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_processor_events_processed_total",
+			Help: "Events the processor read from the event log, by kind (its pipeline).",
+		}, []string{"kind"}),
+		stored: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_processor_events_stored_total",
+			Help: "Events the processor wrote to the analytical store, by kind (its pipeline); replays count again.",
+		}, []string{"kind"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vigil_processor_batch_failures_total",
+			Help: "Failed attempts at a batch (a write, a lookup, a profile), retried with offsets uncommitted, by pipeline.",
+		}, []string{"pipeline"}),
+		failing: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "vigil_processor_batch_failing_seconds",
+			Help: "How long the pipeline has failed without finishing a batch; 0 when its last attempt succeeded.",
+		}, []string{"pipeline"}),
 	}
-	m.processed = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_processor_events_processed_total",
-		Help: "Events the processor read from the event log, by kind (its pipeline).",
-	}, []string{"kind"})
-	m.stored = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_processor_events_stored_total",
-		Help: "Events the processor wrote to the analytical store, by kind (its pipeline); replays count again.",
-	}, []string{"kind"})
-	m.failures = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "vigil_processor_batch_failures_total",
-		Help: "Failed attempts at a batch (a write, a lookup, a profile), retried with offsets uncommitted, by pipeline.",
-	}, []string{"pipeline"})
-	m.failing = prometheus.NewGaugeVec(prometheus.GaugeOpts{
-		Name: "vigil_processor_batch_failing_seconds",
-		Help: "How long the pipeline has failed without finishing a batch; 0 when its last attempt succeeded.",
-	}, []string{"pipeline"})
 	reg.MustRegister(m.deadLetters, m.dropped, m.processed, m.stored, m.failures, m.failing)
 	for _, kind := range []string{eventlog.KindPrediction, eventlog.KindMetric, eventlog.KindCompletion} {
 		m.deadLetters.WithLabelValues(kind)
@@ -129,6 +129,8 @@ func (m *Metrics) declare(pipeline string) {
 	}
 }
 
+// batchFailed counts a failed attempt at pipeline's batch, failing for
+// as long as failing.
 func (m *Metrics) batchFailed(pipeline string, failing time.Duration) {
 	if m != nil {
 		m.failures.WithLabelValues(pipeline).Inc()
@@ -136,6 +138,7 @@ func (m *Metrics) batchFailed(pipeline string, failing time.Duration) {
 	}
 }
 
+// batchFailing brings pipeline's failing gauge up to date.
 func (m *Metrics) batchFailing(pipeline string, failing time.Duration) {
 	if m != nil {
 		m.failing.WithLabelValues(pipeline).Set(failing.Seconds())
