@@ -3,10 +3,8 @@ package clickhouse
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"sync"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -62,10 +60,9 @@ func (s *Store) writePredictions(ctx context.Context, ps []eventlog.Prediction, 
 }
 
 // addToRollups adds the batch's counted predictions to their minute and
-// hour buckets: one INSERT per rollup table for the whole batch, the
-// tables' INSERTs sent concurrently (each holds the log offsets it
-// counted, so a crash between them is repaired table by table by the
-// replay). A model's buckets are taken from the cache when it holds them
+// hour buckets: one INSERT per rollup table for the whole batch, the hour
+// rollup's first (each holds the log offsets it counted, so a crash
+// between them is repaired table by table by the replay). A model's buckets are taken from the cache when it holds them
 // fresh, else read. It returns the buckets written and, per model and
 // resolution, the newest bucket start stored after the write.
 func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled,
@@ -115,14 +112,13 @@ func (s *Store) addToRollups(ctx context.Context, byModel map[modelKey][]labeled
 		}
 		tables[i] = rows
 	}
-	var errs [len(resolutions)]error
-	var wg sync.WaitGroup
-	for i, r := range resolutions {
-		wg.Go(func() { errs[i] = s.insertBuckets(ctx, r, tables[i]) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs[:]...); err != nil {
-		return nil, nil, err
+	// Coarsest first: a prediction counted in the minute rollup is
+	// already counted in the hour rollup, so a reader never sees a model's
+	// count (the hour rollup) behind its statistics of the last minutes.
+	for i := len(resolutions) - 1; i >= 0; i-- {
+		if err := s.insertBuckets(ctx, resolutions[i], tables[i]); err != nil {
+			return nil, nil, err
+		}
 	}
 	return written, newest, nil
 }
