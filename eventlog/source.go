@@ -38,8 +38,8 @@ type Source interface {
 
 // PrefixCommitter is implemented by a Source that can commit part of what
 // Poll returned, so that a processor may read and decode the next batch
-// while it writes the one before. The embedded log implements it; the
-// Kafka source does not (a revoke commits everything polled).
+// while it writes the one before. The embedded log and the Kafka source
+// implement it.
 type PrefixCommitter interface {
 	// CommitThrough records that msgs, a batch Poll returned, and every
 	// message returned before them are processed, and nothing returned

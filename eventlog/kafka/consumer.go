@@ -1,24 +1,29 @@
 package kafka
 
-// The consumer: a group (franz-go) that implements eventlog.Source with
-// at-least-once delivery.
+// The consumer: a group (franz-go) that implements eventlog.Source and
+// eventlog.PrefixCommitter with at-least-once delivery.
 //
-// The group commits only what the processor reported processed. Poll
-// returns records and blocks rebalancing (kgo.BlockRebalanceOnPoll);
-// Commit marks exactly those records, commits them synchronously and only
-// then allows a rebalance (kgo.AllowRebalance). A rebalance therefore runs
-// only between a Commit and the next Poll that returns records, so a
-// member never commits records of a partition it no longer owns, and the
-// revoke callback commits what was marked processed and nothing more. The
-// price: between a Poll that returned records and its Commit the member
-// holds up every rebalance of the group, so processing one batch must stay
-// well within the group's rebalance timeout (kgo's default: one minute).
+// The group commits only what the processor reported processed: Commit
+// (everything Poll returned) or CommitThrough (a batch and those before
+// it, while later batches are still being processed) marks the batches'
+// last records and commits the marks synchronously. Poll blocks
+// rebalancing (kgo.BlockRebalanceOnPoll) while any batch it returned is
+// in hand, so a member never commits records of a partition it no longer
+// owns, and the revoke callback commits what was marked and nothing more.
+// When a rebalance waits (kgo.OnPartitionsCallbackBlocked), Poll stops
+// handing out batches, waits for the commits of those in hand, and then
+// lets it run (kgo.AllowRebalance). The price: a rebalance waits for the
+// batches in hand (a processor's pipeline holds at most three), so
+// processing them must stay well within the group's rebalance timeout
+// (kgo's default: one minute).
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -88,8 +93,9 @@ type Options struct {
 }
 
 // Source is a member of a Kafka consumer group reading the topics of the
-// event log. It implements eventlog.Source. Poll and Commit must not be
-// called concurrently with each other; Close may be called at any time.
+// event log. It implements eventlog.Source and eventlog.PrefixCommitter.
+// Poll must not be called concurrently with itself, nor with Commit;
+// CommitThrough may run beside a Poll; Close may be called at any time.
 type Source struct {
 	cl     *kgo.Client
 	prefix string
@@ -100,11 +106,28 @@ type Source struct {
 
 	// epoch counts the assignments of partitions (Message.Epoch).
 	epoch atomic.Uint64
+	// deferred is a fetch error that came with records, for the next
+	// Poll; only Poll touches it.
+	deferred error
 
-	mu       sync.Mutex
-	pending  map[partition]*kgo.Record // last record per partition returned by Poll since Commit
-	blocking bool                      // a Poll returned records: rebalances wait for Commit
-	deferred error                     // a fetch error that came with records, for the next Poll
+	mu sync.Mutex
+	// batches are the batches Poll returned that are not committed, in
+	// log order. While any is in hand the group does not rebalance.
+	batches []polled
+	// rebalance: a rebalance waits for this member to let it run
+	// (kgo.OnPartitionsCallbackBlocked).
+	rebalance bool
+	// interrupt ends the fetch of the Poll in progress, if any.
+	interrupt context.CancelFunc
+	// drained is signalled when the last batch in hand is committed.
+	drained chan struct{}
+}
+
+// polled is a batch Poll returned: the address of its first message, by
+// which CommitThrough knows it, and its last record of each partition.
+type polled struct {
+	first *eventlog.Message
+	last  map[partition]*kgo.Record
 }
 
 type partition struct {
@@ -112,7 +135,10 @@ type partition struct {
 	p     int32
 }
 
-var _ eventlog.Source = (*Source)(nil)
+var (
+	_ eventlog.Source          = (*Source)(nil)
+	_ eventlog.PrefixCommitter = (*Source)(nil)
+)
 
 // New joins the consumer group o.Group, lazily: the first Poll connects. A
 // group without committed offsets starts at the earliest offset of every
@@ -145,7 +171,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		min:     min(o.MinBatch, o.PollMax),
 		linger:  o.Linger,
 		log:     o.Logger.With("group", o.Group),
-		pending: make(map[partition]*kgo.Record),
+		drained: make(chan struct{}, 1),
 	}
 	topics := make([]string, len(o.Kinds))
 	for i, k := range o.Kinds {
@@ -165,6 +191,7 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 		kgo.FetchMaxWait(fetchMaxWait),
 		kgo.FetchMinBytes(fetchMinBytes),
 		kgo.OnPartitionsAssigned(func(context.Context, *kgo.Client, map[string][]int32) { s.epoch.Add(1) }),
+		kgo.OnPartitionsCallbackBlocked(func(context.Context, *kgo.Client) { s.rebalanceWaits() }),
 		kgo.OnPartitionsRevoked(s.commitMarked("revoked")),
 		kgo.OnPartitionsLost(s.commitMarked("lost")),
 	}
@@ -180,63 +207,133 @@ func New(o Options, opts ...kgo.Opt) (*Source, error) {
 }
 
 // commitMarked returns the revoke (or lost) callback: it commits what
-// Commit marked processed. Because Poll blocks rebalancing until Commit,
-// nothing is pending when it runs but for a Close, whose records stay
-// uncommitted. After partitions are lost the commit is likely refused,
-// which is harmless: the new owner reads from the last commit.
+// was marked processed and drops the batches still in hand, whose records
+// are left to the partitions' next owner. Because the group rebalances
+// only once every batch is committed (see Poll), the batches are in hand
+// here only when the member closes or its partitions are lost; after a
+// loss the commit is likely refused, which is harmless: the new owner
+// reads from the last commit.
 func (s *Source) commitMarked(why string) func(context.Context, *kgo.Client, map[string][]int32) {
 	return func(ctx context.Context, cl *kgo.Client, parts map[string][]int32) {
+		s.mu.Lock()
+		s.batches = nil
+		s.mu.Unlock()
 		if err := cl.CommitMarkedOffsets(ctx); err != nil {
 			s.log.Warn("kafka: commit of processed offsets failed", "partitions", why, "err", err)
 		}
 	}
 }
 
+// rebalanceWaits records that a rebalance waits for this member and ends
+// the fetch of a Poll in progress, so that Poll lets it run as soon as the
+// batches in hand are committed.
+func (s *Source) rebalanceWaits() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rebalance = true
+	if s.interrupt != nil {
+		s.interrupt()
+	}
+}
+
 // Poll implements eventlog.Source: it returns up to Options.PollMax
 // messages in order per partition, waiting until one arrives or ctx ends
 // (the error then wraps ctx.Err()), and then up to Options.Linger more
-// while it has fewer than Options.MinBatch. Until the next Commit or
-// Close, the group does not rebalance. Fetch errors are returned; one
+// while it has fewer than Options.MinBatch. Fetch errors are returned; one
 // that came with messages is returned by the next Poll instead, so that
 // no message is dropped. Fetch errors are retryable unless the client is
 // closed.
+//
+// The group does not rebalance while a batch Poll returned is in hand
+// (kgo.BlockRebalanceOnPoll), so a member never commits records of a
+// partition it no longer owns. When a rebalance waits, Poll returns
+// nothing more until every batch in hand is committed (by Commit or
+// CommitThrough in another goroutine), then lets it run.
 func (s *Source) Poll(ctx context.Context) ([]eventlog.Message, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if err := s.deferred; err != nil {
 		s.deferred = nil
 		return nil, err
 	}
 	for {
-		msgs, err := s.fetch(ctx, nil, s.max, false)
+		if err := s.yield(ctx); err != nil {
+			return nil, err
+		}
+		fctx, done := s.fetchContext(ctx)
+		last := map[partition]*kgo.Record{}
+		msgs, err := s.fetch(fctx, nil, s.max, last)
 		if len(msgs) > 0 && len(msgs) < s.min && err == nil && s.linger > 0 {
-			msgs, err = s.gather(ctx, msgs)
+			msgs, err = s.gather(fctx, msgs, last)
 		}
-		if len(msgs) == 0 {
-			// This poll returned nothing to commit: it need not hold up
-			// a rebalance (unless an earlier one still does).
-			if !s.blocking {
-				s.cl.AllowRebalance()
-			}
-			if err != nil {
-				return nil, err
-			}
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("kafka: poll: %w", ctx.Err())
-			}
-			continue
+		done()
+		s.mu.Lock()
+		if len(msgs) > 0 {
+			s.batches = append(s.batches, polled{&msgs[0], last})
 		}
-		s.blocking = true
-		s.deferred = err
-		return msgs, nil
+		idle := len(s.batches) == 0
+		s.mu.Unlock()
+		if len(msgs) > 0 {
+			s.deferred = err
+			return msgs, nil
+		}
+		if idle {
+			// Nothing in hand: no reason to hold up a rebalance.
+			s.cl.AllowRebalance()
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("kafka: poll: %w", ctx.Err())
+		}
+	}
+}
+
+// yield lets a waiting rebalance run once no batch is in hand, waiting
+// for the commits of those that are; it returns an error only when ctx
+// ends first.
+func (s *Source) yield(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.rebalance {
+		return nil
+	}
+	for len(s.batches) > 0 {
+		s.mu.Unlock()
+		select {
+		case <-s.drained:
+		case <-ctx.Done():
+			s.mu.Lock()
+			return fmt.Errorf("kafka: poll: %w", ctx.Err())
+		}
+		s.mu.Lock()
+	}
+	s.rebalance = false
+	s.cl.AllowRebalance()
+	return nil
+}
+
+// fetchContext returns the context of one fetch: ctx, ended early when a
+// rebalance waits (rebalanceWaits).
+func (s *Source) fetchContext(ctx context.Context) (context.Context, func()) {
+	fctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.interrupt = cancel
+	if s.rebalance {
+		cancel() // it came after yield looked
+	}
+	s.mu.Unlock()
+	return fctx, func() {
+		s.mu.Lock()
+		s.interrupt = nil
+		s.mu.Unlock()
+		cancel()
 	}
 }
 
 // fetch appends to msgs the records of one PollRecords of at most max,
-// remembering each partition's last for Commit, and returns the fetch
-// errors worth the caller's attention; with lingering, ctx ending is not
-// one of them.
-func (s *Source) fetch(ctx context.Context, msgs []eventlog.Message, max int, lingering bool) ([]eventlog.Message, error) {
+// keeping each partition's last in last, and returns the fetch errors
+// worth the caller's attention: a context's end is not one of them.
+func (s *Source) fetch(ctx context.Context, msgs []eventlog.Message, max int, last map[partition]*kgo.Record) ([]eventlog.Message, error) {
 	fs := s.cl.PollRecords(ctx, max)
 	fs.EachRecord(func(r *kgo.Record) {
 		msgs = append(msgs, eventlog.Message{
@@ -247,33 +344,33 @@ func (s *Source) fetch(ctx context.Context, msgs []eventlog.Message, max int, li
 			Offset:    r.Offset,
 			Epoch:     s.epoch.Load(),
 		})
-		s.pending[partition{r.Topic, r.Partition}] = r
+		last[partition{r.Topic, r.Partition}] = r
 	})
-	return msgs, s.fetchErr(fs, lingering)
+	return msgs, s.fetchErr(fs)
 }
 
 // gather fetches more after msgs until the batch has Options.MinBatch
 // messages or Options.Linger has passed. The linger's deadline, or ctx
 // ending, returns what is gathered without an error; a fetch error
 // returns it with the error, which Poll defers to the next call.
-func (s *Source) gather(ctx context.Context, msgs []eventlog.Message) ([]eventlog.Message, error) {
+func (s *Source) gather(ctx context.Context, msgs []eventlog.Message, last map[partition]*kgo.Record) ([]eventlog.Message, error) {
 	lctx, cancel := context.WithTimeout(ctx, s.linger)
 	defer cancel()
 	for len(msgs) < s.min && lctx.Err() == nil {
 		var err error
-		if msgs, err = s.fetch(lctx, msgs, s.max-len(msgs), true); err != nil {
+		if msgs, err = s.fetch(lctx, msgs, s.max-len(msgs), last); err != nil {
 			return msgs, err
 		}
 	}
 	return msgs, nil
 }
 
-// fetchErr returns the fetch errors of fs worth the caller's attention;
-// with lingering, not the context's end.
-func (s *Source) fetchErr(fs kgo.Fetches, lingering bool) error {
+// fetchErr returns the fetch errors of fs worth the caller's attention:
+// not a context's end, which the caller sees on its context.
+func (s *Source) fetchErr(fs kgo.Fetches) error {
 	var errs []error
 	fs.EachError(func(topic string, p int32, err error) {
-		if lingering && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			return
 		}
 		var loss *kgo.ErrDataLoss
@@ -294,28 +391,63 @@ func (s *Source) fetchErr(fs kgo.Fetches, lingering bool) error {
 	return fmt.Errorf("kafka: poll: %w", errors.Join(errs...))
 }
 
-// Commit implements eventlog.Source: it marks the records Poll returned
-// since the last Commit, synchronously commits every marked offset (never
-// beyond them), and then lets a waiting rebalance proceed. On error the
-// marks remain, and the next Commit, the revoke callback or the periodic
+// Commit implements eventlog.Source: it marks the records of every batch
+// Poll returned, synchronously commits every marked offset (never beyond
+// them), and then lets a waiting rebalance proceed. On error the marks
+// remain, and the next commit, the revoke callback or the periodic
 // autocommit commits them; the error is retryable.
 func (s *Source) Commit(ctx context.Context) error {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.pending) > 0 {
-		recs := make([]*kgo.Record, 0, len(s.pending))
-		for _, r := range s.pending {
-			recs = append(recs, r)
+	s.markThrough(len(s.batches) - 1)
+	s.mu.Unlock()
+	err := s.commit(ctx)
+	s.cl.AllowRebalance()
+	return err
+}
+
+// CommitThrough implements eventlog.PrefixCommitter: it marks the records
+// of msgs, a batch Poll returned, and of the batches returned before it,
+// and synchronously commits every marked offset; the batches returned
+// after it stay in hand. A batch committed through before (a commit that
+// failed, retried) is committed again. It may run while a Poll waits; a
+// rebalance waiting for the batches runs at Poll's next call once none is
+// in hand. Errors are retryable, as Commit's.
+func (s *Source) CommitThrough(ctx context.Context, msgs []eventlog.Message) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	s.markThrough(slices.IndexFunc(s.batches, func(b polled) bool { return b.first == &msgs[0] }))
+	s.mu.Unlock()
+	return s.commit(ctx)
+}
+
+// markThrough marks the records of batches[:i+1] for the commit and drops
+// those batches from the ones in hand; it does nothing for i < 0. The
+// caller holds s.mu.
+func (s *Source) markThrough(i int) {
+	if i < 0 {
+		return
+	}
+	last := map[partition]*kgo.Record{}
+	for _, b := range s.batches[:i+1] {
+		maps.Copy(last, b.last) // later batches are further along
+	}
+	if len(last) > 0 {
+		s.cl.MarkCommitRecords(slices.Collect(maps.Values(last))...)
+	}
+	s.batches = slices.Delete(s.batches, 0, i+1)
+	if len(s.batches) == 0 {
+		select {
+		case s.drained <- struct{}{}:
+		default:
 		}
-		s.cl.MarkCommitRecords(recs...)
-		clear(s.pending)
 	}
-	err := s.cl.CommitMarkedOffsets(ctx)
-	if s.blocking {
-		s.blocking = false
-		s.cl.AllowRebalance()
-	}
-	if err != nil {
+}
+
+// commit synchronously commits every marked offset.
+func (s *Source) commit(ctx context.Context) error {
+	if err := s.cl.CommitMarkedOffsets(ctx); err != nil {
 		return fmt.Errorf("kafka: commit: %w", err)
 	}
 	return nil

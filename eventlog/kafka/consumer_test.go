@@ -64,6 +64,12 @@ func source(t *testing.T, brokers []string, prefix, group string) *kafka.Source 
 // by value.
 func produce(t *testing.T, brokers []string, prefix string, n int) map[string]eventlog.Record {
 	t.Helper()
+	return produceFrom(t, brokers, prefix, 0, n)
+}
+
+// produceFrom is produce of the records numbered from to from+n-1.
+func produceFrom(t *testing.T, brokers []string, prefix string, from, n int) map[string]eventlog.Record {
+	t.Helper()
 	p, err := kafka.NewProducer(brokers, kafka.ProducerOptions{Prefix: prefix})
 	if err != nil {
 		t.Fatalf("NewProducer: %v", err)
@@ -75,7 +81,7 @@ func produce(t *testing.T, brokers []string, prefix string, n int) map[string]ev
 	recs := make([]eventlog.Record, n)
 	want := make(map[string]eventlog.Record, n)
 	for i := range recs {
-		recs[i] = eventlog.Record{Kind: eventlog.Kinds[i%3], Key: fmt.Sprintf("org/%d", i%10), Value: fmt.Appendf(nil, "v%05d", i)}
+		recs[i] = eventlog.Record{Kind: eventlog.Kinds[i%3], Key: fmt.Sprintf("org/%d", i%10), Value: fmt.Appendf(nil, "v%05d", from+i)}
 		want[string(recs[i].Value)] = recs[i]
 	}
 	if err := p.Append(t.Context(), recs); err != nil {
@@ -208,31 +214,14 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 	a := member()
 	batch := pollOnce(t, a)
 
-	var (
-		mu       sync.Mutex
-		seen     = map[string]int{}
-		byMember = map[string]int{}
-	)
-	process := func(member string, msgs []eventlog.Message) {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, m := range msgs {
-			seen[string(m.Value)]++
-			byMember[member]++
-		}
-	}
-	done := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(seen) == n
-	}
+	tally := newTally()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	var wg sync.WaitGroup
 	defer func() { cancel(); wg.Wait() }() // also when the test fails early
 	loop := func(member string, s eventlog.Source) {
 		defer wg.Done()
-		for !done() && ctx.Err() == nil {
+		for tally.count() < n && ctx.Err() == nil {
 			pctx, pcancel := context.WithTimeout(ctx, 500*time.Millisecond)
 			msgs, err := s.Poll(pctx)
 			pcancel()
@@ -242,7 +231,7 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 				}
 				continue
 			}
-			process(member, msgs)
+			tally.add(member, msgs)
 			time.Sleep(20 * time.Millisecond) // processing: time for the other member to join
 			if err := s.Commit(ctx); err != nil && ctx.Err() == nil {
 				t.Errorf("%s: Commit: %v", member, err)
@@ -256,13 +245,10 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 
 	// b's join waits for a, which holds its batch.
 	time.Sleep(2 * time.Second)
-	mu.Lock()
-	early := byMember["b"]
-	mu.Unlock()
-	if early != 0 {
+	if early := tally.of("b"); early != 0 {
 		t.Fatalf("b processed %d messages while a held an uncommitted batch, want 0", early)
 	}
-	process("a", batch)
+	tally.add("a", batch)
 	if err := a.Commit(t.Context()); err != nil {
 		t.Fatalf("Commit: %v", err)
 	}
@@ -272,25 +258,7 @@ func testRebalance(t *testing.T, brokers []string, prefix string) {
 	if t.Failed() {
 		return
 	}
-
-	if len(seen) != n {
-		t.Fatalf("got %d distinct messages, want %d", len(seen), n)
-	}
-	for v, c := range seen {
-		if _, ok := want[v]; !ok || c != 1 {
-			t.Fatalf("message %s: got it %d times (expected %v), want once", v, c, ok)
-		}
-	}
-	if byMember["b"] == 0 {
-		t.Fatalf("got messages by member %v, want b to take partitions after the rebalance", byMember)
-	}
-	a.Close()
-	b.Close()
-	end := endOffsets(t, brokers, prefix)
-	if got := committed(t, brokers, group); fmt.Sprint(got) != fmt.Sprint(end) {
-		t.Fatalf("committed offsets: got %v, want the end offsets %v", got, end)
-	}
-	t.Logf("messages by member: %v", byMember)
+	split(t, brokers, prefix, group, tally, want, a, b)
 }
 
 // onBoth runs test on kfake and on the real broker, with a prefix of its
@@ -377,5 +345,68 @@ func testPollGathers(t *testing.T, brokers []string, prefix string) {
 	s = open("linger-ends", 100, 300*time.Millisecond)
 	if msgs := pollOnce(t, s); len(msgs) != 20 {
 		t.Fatalf("one Poll with MinBatch 100 and Linger 300ms over 20 records: got %d messages, want 20", len(msgs))
+	}
+}
+
+// tally counts the messages each member processed, by value.
+type tally struct {
+	mu       sync.Mutex
+	seen     map[string]int
+	byMember map[string]int
+}
+
+func newTally() *tally { return &tally{seen: map[string]int{}, byMember: map[string]int{}} }
+
+// add counts msgs as processed by member.
+func (c *tally) add(member string, msgs []eventlog.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range msgs {
+		c.seen[string(m.Value)]++
+		c.byMember[member]++
+	}
+}
+
+// count is how many distinct messages were processed.
+func (c *tally) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.seen)
+}
+
+// of is how many messages member processed.
+func (c *tally) of(member string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byMember[member]
+}
+
+// check fails t unless every message of want was processed exactly once,
+// nothing else was, and member processed some.
+func (c *tally) check(t *testing.T, want map[string]eventlog.Record, member string) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for v, n := range c.seen {
+		if _, ok := want[v]; !ok || n != 1 {
+			t.Fatalf("message %s: got it %d times (expected %v), want once", v, n, ok)
+		}
+	}
+	if len(c.seen) != len(want) || c.byMember[member] == 0 {
+		t.Fatalf("got %d distinct messages, by member %v; want %d, %s among them", len(c.seen), c.byMember, len(want), member)
+	}
+}
+
+// split checks how members a and b shared the group's messages: every
+// message of want processed once, b processing some, and, once both have
+// closed, every offset committed.
+func split(t *testing.T, brokers []string, prefix, group string, c *tally, want map[string]eventlog.Record, a, b eventlog.Source) {
+	t.Helper()
+	c.check(t, want, "b")
+	a.Close()
+	b.Close()
+	end := endOffsets(t, brokers, prefix)
+	if got := committed(t, brokers, group); fmt.Sprint(got) != fmt.Sprint(end) {
+		t.Fatalf("committed offsets: got %v, want the end offsets %v", got, end)
 	}
 }
