@@ -5,8 +5,12 @@
 // computed results that are costly to make again (explanations, issue
 // 16), never the only copy of anything.
 //
-// It imports the platform's clock and go-redis; it must not import a
-// store or an API package.
+// Failover keeps the values in Redis while it answers and in process while
+// it does not, behind a breaker.Breaker, so that an outage of Redis costs
+// no call a timeout.
+//
+// It imports the platform's clock and breaker and go-redis; it must not
+// import a store or an API package.
 package kvcache
 
 import (
@@ -18,6 +22,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/vigilhq/vigil/platform/breaker"
 	"github.com/vigilhq/vigil/platform/clock"
 )
 
@@ -98,6 +103,9 @@ func (m *Memory) evict(now time.Time, max int) {
 }
 
 // Redis is the Cache in Redis: keys Prefix+key, each with its expiry.
+// Every error but a missing key means Redis did not answer as expected,
+// as for the rate limits' redisstore: it wraps breaker.ErrUnavailable and
+// the go-redis error.
 type Redis struct {
 	Client redis.UniversalClient
 	Prefix string
@@ -110,7 +118,7 @@ func (r *Redis) Get(ctx context.Context, key string) ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("kvcache get: %w", err)
+		return nil, false, fmt.Errorf("kvcache: get: %w: %w", breaker.ErrUnavailable, err)
 	}
 	return v, true, nil
 }
@@ -118,7 +126,7 @@ func (r *Redis) Get(ctx context.Context, key string) ([]byte, bool, error) {
 // Set implements Cache.
 func (r *Redis) Set(ctx context.Context, key string, v []byte, ttl time.Duration) error {
 	if err := r.Client.Set(ctx, r.Prefix+key, v, ttl).Err(); err != nil {
-		return fmt.Errorf("kvcache set: %w", err)
+		return fmt.Errorf("kvcache: set: %w: %w", breaker.ErrUnavailable, err)
 	}
 	return nil
 }

@@ -2,26 +2,24 @@ package ratelimit
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
+
+	"github.com/vigilhq/vigil/platform/breaker"
 )
 
 // Failover is a Store that keeps its counters in Primary (Redis, shared by
 // every replica) while Primary answers, and in Fallback (in process) while
-// it does not: a circuit breaker. The first call that Primary fails with
-// ErrUnavailable opens the breaker and is answered by Fallback; from then on
-// every call goes to Fallback at once, without touching Primary, so an
-// outage of Primary costs no request a timeout. While open, a call made at
-// least Interval after the last probe starts one probe of Primary in the
-// background; the probe that succeeds closes the breaker, and the calls
-// after it go to Primary again.
+// it does not, behind a breaker.Breaker: the first call that Primary fails
+// with ErrUnavailable opens it and is answered by Fallback, the calls after
+// it go to Fallback at once, and a probe of Primary in the background, at
+// most every Interval, closes it again.
 //
 // While open, limits hold per process rather than across replicas. A call
 // whose own context is done when Primary fails does not open the breaker:
 // the caller gave up, Primary did not. Failover never returns
 // ErrUnavailable for Primary's failures; Fallback's errors pass through.
-// It is safe for concurrent use.
+// It is safe for concurrent use; its fields are read at the first call.
 type Failover struct {
 	Primary  Store
 	Fallback Store
@@ -35,10 +33,8 @@ type Failover struct {
 	// Now defaults to time.Now; tests set it.
 	Now func() time.Time
 
-	mu        sync.Mutex
-	down      bool
-	probing   bool
-	lastProbe time.Time
+	once sync.Once
+	b    breaker.Breaker
 }
 
 var (
@@ -47,78 +43,36 @@ var (
 )
 
 // Up reports whether calls go to Primary (the breaker is closed).
-func (f *Failover) Up() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return !f.down
+func (f *Failover) Up() bool { return f.breaker().Up() }
+
+// breaker returns the breaker, made from f's fields at the first call.
+func (f *Failover) breaker() *breaker.Breaker {
+	f.once.Do(func() {
+		probe := f.Probe
+		if probe == nil {
+			probe = func(ctx context.Context) error {
+				_, err := f.Primary.Get(ctx, "failover-probe")
+				return err
+			}
+		}
+		f.b = breaker.Breaker{Probe: probe, Interval: f.Interval, OnChange: f.OnChange, Now: f.Now}
+	})
+	return &f.b
 }
 
 // pick returns the Store the next call goes to, and whether it is Primary.
-// While the breaker is open it starts a probe once Interval has passed.
 func (f *Failover) pick() (Store, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.down {
+	if f.breaker().Allow() {
 		return f.Primary, true
-	}
-	if now := f.now(); !f.probing && now.Sub(f.lastProbe) >= f.interval() {
-		f.probing, f.lastProbe = true, now
-		go f.probe()
 	}
 	return f.Fallback, false
 }
 
 // failed reports whether err, Primary's answer to a call made with ctx,
-// opens the breaker (and opens it): the call is then answered by Fallback.
+// is an outage (and opens the breaker): the call is then answered by
+// Fallback.
 func (f *Failover) failed(ctx context.Context, err error) bool {
-	if err == nil || !errors.Is(err, ErrUnavailable) || ctx.Err() != nil {
-		return false
-	}
-	f.mu.Lock()
-	opened := !f.down
-	if opened {
-		f.down, f.lastProbe = true, f.now()
-	}
-	f.mu.Unlock()
-	if opened && f.OnChange != nil {
-		f.OnChange(false, err)
-	}
-	return true
-}
-
-// probe checks Primary once and closes the breaker when it answers.
-func (f *Failover) probe() {
-	ctx, cancel := context.WithTimeout(context.Background(), f.interval())
-	defer cancel()
-	var err error
-	if f.Probe != nil {
-		err = f.Probe(ctx)
-	} else {
-		_, err = f.Primary.Get(ctx, "failover-probe")
-	}
-	f.mu.Lock()
-	f.probing = false
-	if err == nil {
-		f.down = false
-	}
-	f.mu.Unlock()
-	if err == nil && f.OnChange != nil {
-		f.OnChange(true, nil)
-	}
-}
-
-func (f *Failover) interval() time.Duration {
-	if f.Interval > 0 {
-		return f.Interval
-	}
-	return time.Second
-}
-
-func (f *Failover) now() time.Time {
-	if f.Now != nil {
-		return f.Now()
-	}
-	return time.Now()
+	return f.breaker().Trip(ctx, err)
 }
 
 // Incr implements Store.

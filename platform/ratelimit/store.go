@@ -6,14 +6,17 @@
 // Store (redisstore.Store) share quota and lockouts, while Memory serves a
 // single process.
 //
-// It imports nothing of Vigil: its stores (redisstore, the transactional
-// store's Limits) import it.
+// It imports platform/breaker alone: its stores (redisstore, the
+// transactional store's Limits) import it.
 package ratelimit
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
+
+	"github.com/vigilhq/vigil/platform/breaker"
 )
 
 // Store holds counters that every replica shares. Memory is the in-process
@@ -44,8 +47,9 @@ type Store interface {
 // ErrUnavailable is wrapped by every error a Store returns: the store could
 // not be reached or did not answer as expected, and the call may be retried.
 // Limiter and Lockout wrap Store errors, so errors.Is(err, ErrUnavailable)
-// tells them apart from misuse such as an invalid Rule.
-var ErrUnavailable = errors.New("ratelimit: store unavailable")
+// tells them apart from misuse such as an invalid Rule. It wraps
+// breaker.ErrUnavailable: it opens Failover's breaker.
+var ErrUnavailable = fmt.Errorf("ratelimit: store %w", breaker.ErrUnavailable)
 
 // errNoStore is returned by a Limiter or Lockout whose Store is nil.
 var errNoStore = errors.New("ratelimit: no Store set")
