@@ -29,6 +29,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/config"
+	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
@@ -47,6 +48,8 @@ type App struct {
 	limits ratelimit.Store
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
+	// explainCache holds computed explanations (explanationCache).
+	explainCache kvcache.Cache
 
 	events        eventlog.Log
 	source        func() (eventlog.Source, error)

@@ -26,6 +26,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/integrations/workflow"
+	"github.com/vigilhq/vigil/platform/breaker"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/kvcache"
@@ -100,16 +101,15 @@ func (a *App) initLimits(ctx context.Context) error {
 	}
 	a.redis = client
 	a.closers = append(a.closers, client.Close)
-	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
-	if err := ping(ctx); err != nil {
+	if err := a.pingRedis(ctx); err != nil {
 		return err
 	}
-	a.degradable = append(a.degradable, check{"limits:redis", ping})
+	a.degradable = append(a.degradable, check{"limits:redis", a.pingRedis})
 	// While Redis does not answer, the limits hold in process: the first
 	// failure opens the breaker, the requests after it never wait for
 	// Redis, and a probe in the background goes back to it.
 	a.limits = &ratelimit.Failover{Primary: redisstore.New(client, a.cfg.RedisPrefix), Fallback: &ratelimit.Memory{},
-		Probe: ping, OnChange: func(up bool, err error) {
+		Probe: a.pingRedis, OnChange: func(up bool, err error) {
 			if up {
 				a.log.Info("redis answers again; rate limits and lockouts are shared again")
 				return
@@ -118,6 +118,30 @@ func (a *App) initLimits(ctx context.Context) error {
 			a.log.Warn("redis unreachable; rate limits and lockouts hold in process until it answers", "err", err)
 		}}
 	return nil
+}
+
+// pingRedis checks the Redis that the limits and caches share.
+func (a *App) pingRedis(ctx context.Context) error { return a.redis.Ping(ctx).Err() }
+
+// explanationCache is where explanations are cached: in process, or in
+// Redis when configured, so that replicas share it. While Redis does not
+// answer, they are cached in process as the limits are counted (a breaker:
+// no request waits for Redis), and the API role's check "cache:redis"
+// says the cache is degraded.
+func (a *App) explanationCache() kvcache.Cache {
+	memory := &kvcache.Memory{Clock: a.clock()}
+	if a.redis == nil {
+		return memory
+	}
+	a.degradable = append(a.degradable, check{"cache:redis", a.pingRedis})
+	return &kvcache.Failover{Primary: &kvcache.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}, Fallback: memory,
+		Breaker: breaker.Breaker{Probe: a.pingRedis, OnChange: func(up bool, err error) {
+			if up {
+				a.log.Info("redis answers again; the explanation cache is shared again")
+				return
+			}
+			a.log.Warn("redis unreachable; explanations are cached in process until it answers", "err", err)
+		}}}
 }
 
 // initAnalytics opens the analytical store: ClickHouse when configured,
@@ -281,23 +305,19 @@ func (a *App) initAPI(ctx context.Context) error {
 	a.services = append(a.services, service{"review-outbox", resender.Run})
 	// Explanations are computed in the API process; pending ones are read
 	// from the store, so that a restart loses none.
-	// Their cache is Redis's when configured, so replicas share it.
-	var explainCache kvcache.Cache = &kvcache.Memory{Clock: a.clock()}
-	if a.redis != nil {
-		explainCache = &kvcache.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
-	}
+	a.explainCache = a.explanationCache()
 	servings, access, err := a.explanationAccess(box)
 	if err != nil {
 		return err
 	}
 	var explainer *explanation.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: explainCache, Workers: a.cfg.ExplainWorkers,
+		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
 			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: explainCache, Clock: a.clock()}
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}
 	exports, err := a.exportAPI()
 	if err != nil {
 		return err

@@ -22,6 +22,7 @@ import (
 //	store:*        critical (no key, no login)   critical (no model lookups)
 //	analytics:*    degraded (still ingests)      degraded (retries, commits nothing)
 //	limits:redis   degraded (limits let through) (not used)
+//	cache:redis    degraded (cached in process)  (not used)
 //	role:*         critical (the role runs)      critical (the role runs)
 //	pipeline:*     (not used)                    critical (a batch failing past VIGIL_PROCESSOR_STUCK_AFTER)
 //

@@ -77,7 +77,7 @@ func TestReadinessDegraded(t *testing.T) {
 		t.Fatalf("got status %q, want degraded", r.str("status"))
 	}
 	states, reasons := checkStates(t, r)
-	for name, want := range map[string]string{"analytics:clickhouse": "degraded", "limits:redis": "degraded",
+	for name, want := range map[string]string{"analytics:clickhouse": "degraded", "limits:redis": "degraded", "cache:redis": "degraded",
 		"event-log:kafka": "ok", "store:postgres": "ok", "role:api": "ok"} {
 		if states[name] != want {
 			t.Errorf("got %s = %q (%s), want %s", name, states[name], reasons[name], want)
@@ -89,7 +89,7 @@ func TestReadinessDegraded(t *testing.T) {
 	s.do("POST", "/predictions/log", key, map[string]any{"model_id": model, "input_data": map[string]any{"x": 1},
 		"output_data": map[string]any{"y": 1}}).want(t, 201)
 	m := string(s.do("GET", "root:/metrics", "", nil).want(t, 200).raw)
-	for _, want := range []string{`vigil_engine_up{engine="analytics:clickhouse"} 0`, `vigil_engine_up{engine="limits:redis"} 0`,
+	for _, want := range []string{`vigil_engine_up{engine="analytics:clickhouse"} 0`, `vigil_engine_up{engine="limits:redis"} 0`, `vigil_engine_up{engine="cache:redis"} 0`,
 		`vigil_engine_up{engine="event-log:kafka"} 1`, `vigil_engine_up{engine="store:postgres"} 1`} {
 		if !strings.Contains(m, want) {
 			t.Errorf("got /metrics without %s", want)
@@ -146,13 +146,13 @@ func TestReadinessOnEngines(t *testing.T) {
 	s := start(t, kafkaConfig(t))
 	r := s.do("GET", "root:/readyz?verbose", "", nil).want(t, 200)
 	states, reasons := checkStates(t, r)
-	for _, name := range []string{"store:postgres", "limits:redis", "event-log:kafka", "analytics:clickhouse", "role:api", "role:processor"} {
+	for _, name := range []string{"store:postgres", "limits:redis", "cache:redis", "event-log:kafka", "analytics:clickhouse", "role:api", "role:processor"} {
 		if states[name] != "ok" {
 			t.Errorf("got %s = %q (%s), want ok", name, states[name], reasons[name])
 		}
 	}
 	m := string(s.do("GET", "root:/metrics", "", nil).raw)
-	for _, name := range []string{"store:postgres", "limits:redis", "event-log:kafka", "analytics:clickhouse"} {
+	for _, name := range []string{"store:postgres", "limits:redis", "cache:redis", "event-log:kafka", "analytics:clickhouse"} {
 		if want := `vigil_engine_up{engine="` + name + `"} 1`; !strings.Contains(m, want) {
 			t.Errorf("got /metrics without %s", want)
 		}
