@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/analytics/sqlite"
 	"github.com/vigilhq/vigil/eventlog"
@@ -13,6 +15,7 @@ import (
 	"github.com/vigilhq/vigil/eventlog/kafka"
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/ingest"
+	"github.com/vigilhq/vigil/ingest/backlog"
 	"github.com/vigilhq/vigil/integrations/codehost"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
@@ -260,8 +263,37 @@ func (s activities) Activities(ctx context.Context, orgID string, ids []string) 
 
 // pipelineAPIs are the pipeline's API packages.
 func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
-	return &ingest.API{Log: a.events, Models: a.store, Registry: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError}, &query.API{Store: a.analytics, Models: a.store,
-		Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
+	return &ingest.API{Log: a.events, Models: a.store, Registry: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError,
+			Backlog: a.backlogGate()}, &query.API{Store: a.analytics, Models: a.store,
+			Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
+}
+
+// backlogGate holds ingest back while the processors have more than
+// VIGIL_INGEST_MAX_BACKLOG records left to store and are storing them,
+// so that clients send at the rate the processors keep up with; nil when
+// the bound is 0. vigil_ingest_held is 1 while it does.
+func (a *App) backlogGate() *backlog.Gate {
+	if a.cfg.IngestMaxBacklog <= 0 {
+		return nil
+	}
+	g := &backlog.Gate{Progress: a.landing.Progress, Group: a.landing.Group, Max: a.cfg.IngestMaxBacklog, Clock: a.clock(),
+		OnChange: func(held bool, records int64) {
+			if held {
+				a.log.Info("ingest waits for the processors", "backlog", records, "max", a.cfg.IngestMaxBacklog)
+				return
+			}
+			a.log.Info("ingest goes on", "backlog", records)
+		}}
+	a.metrics.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "vigil_ingest_held",
+		Help: "1 while ingest requests wait for the processors' backlog to come down to VIGIL_INGEST_MAX_BACKLOG."},
+		func() float64 {
+			if g.Closed() {
+				return 1
+			}
+			return 0
+		}))
+	a.services = append(a.services, service{"ingest-backlog", g.Run})
+	return g
 }
 
 // predictionInputs adapts the analytical store to explanation.Predictions.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/ingest/backlog"
 	"github.com/vigilhq/vigil/platform/cache"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
@@ -25,8 +26,12 @@ const (
 	MaxCompletionsPerBatch = 1000
 )
 
-// retryLog is the Retry-After of a 503 when the log is unreachable.
-const retryLog = 5 * time.Second
+// retryLog is the Retry-After of a 503 when the log is unreachable;
+// retryBehind when the processors' backlog held a request back too long.
+const (
+	retryLog    = 5 * time.Second
+	retryBehind = time.Second
+)
 
 // Models finds the model an event is logged for.
 type Models interface {
@@ -59,6 +64,9 @@ type API struct {
 	// Cost prices a completion logged without a cost by the organization's
 	// LLM prices (0 for a model they do not price); nil leaves it 0.
 	Cost func(ctx context.Context, orgID, provider, model string, t eventlog.Tokens) (float64, error)
+	// Backlog holds requests back while the processors are behind; nil
+	// never does.
+	Backlog *backlog.Gate
 
 	once   sync.Once
 	models cache.Cache[modelKey, registry.Model]
@@ -97,8 +105,12 @@ func (a *API) model(c *fiber.Ctx, id string) (registry.Model, error) {
 	return m, nil
 }
 
-// appendRecords writes recs durably or answers 503.
+// appendRecords writes recs durably or answers 503, once the processors'
+// backlog admits them.
 func (a *API) appendRecords(c *fiber.Ctx, recs []eventlog.Record) error {
+	if err := a.Backlog.Admit(c.UserContext()); err != nil {
+		return web.Unavailable("the processors are behind: nothing of this request was recorded; retry shortly", retryBehind, err)
+	}
 	err := a.Log.Append(c.UserContext(), recs)
 	switch {
 	case err == nil:

@@ -186,6 +186,9 @@ type Config struct {
 	// finishing a batch before its readiness check fails and it logs an
 	// error (once per this interval).
 	ProcessorStuckAfter time.Duration
+	// IngestMaxBacklog is how many records the processors may have left to
+	// store before ingest waits for them (ingest/backlog); 0 never waits.
+	IngestMaxBacklog int64
 	// DashboardInterval is how often the dashboard's live channel pushes.
 	DashboardInterval time.Duration
 	// KServePairTimeout is how long the half of a KServe request/response
@@ -325,6 +328,7 @@ func register(c *Config, getenv func(string) string) *flags {
 	f.duration(&c.RequestTimeout, "request-timeout", 30*time.Second, "per-request timeout")
 	f.duration(&c.DriftTick, "drift-tick", time.Minute, "how often due drift schedules are looked for")
 	f.duration(&c.ProcessorStuckAfter, "processor-stuck-after", time.Minute, "how long the processor may fail without finishing a batch before its readiness check fails and it logs an error")
+	f.int64(&c.IngestMaxBacklog, "ingest-max-backlog", 100_000, "records the processors may have left to store before ingest requests wait for them; 0 never waits")
 	f.duration(&c.DashboardInterval, "dashboard-interval", 5*time.Second, "how often the dashboard's live channel (/dashboard/ws) pushes its figures")
 	f.duration(&c.KServePairTimeout, "kserve-pair-timeout", 15*time.Minute, "how long a KServe request waits for its response (and the reverse) before it is a dead letter")
 	f.int(&c.Bias.Workers, "bias-workers", 0, "bias audits run at a time; 0: 2")
@@ -459,6 +463,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("request_timeout", Duration(c.RequestTimeout)),
 		slog.String("drift_tick", Duration(c.DriftTick)),
 		slog.String("processor_stuck_after", Duration(c.ProcessorStuckAfter)),
+		slog.Int64("ingest_max_backlog", c.IngestMaxBacklog),
 		slog.String("dashboard_interval", Duration(c.DashboardInterval)),
 		slog.String("kserve_pair_timeout", Duration(c.KServePairTimeout)),
 		slog.String("shutdown_grace", Duration(c.ShutdownGrace)),
