@@ -7,10 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ClickHouse/clickhouse-go/v2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/vigilhq/vigil/platform/config"
 )
+
+// testedClickHouse is the ClickHouse release CI tests Vigil on
+// (platform/testenv/engines.sh).
+const testedClickHouse = "18.16"
 
 // composeFile is the part of compose.yaml the test reads.
 type composeFile struct {
@@ -74,6 +79,11 @@ func TestCompose(t *testing.T) {
 			if (k == "VIGIL_MASTER_KEY" || k == "VIGIL_ADMIN_PASSWORD") && !required.MatchString(v) {
 				t.Errorf("%s: %s=%q, want it required from the operator's environment (${VAR:?why})", name, k, v)
 			}
+		}
+		// A current ClickHouse, with the setting defaults of the version
+		// CI tests on.
+		if opts, err := clickhouse.ParseDSN(s.Environment["VIGIL_CLICKHOUSE_URL"]); err != nil || opts.Settings["compatibility"] != testedClickHouse {
+			t.Errorf("%s: VIGIL_CLICKHOUSE_URL gives settings %v (%v), want compatibility %s", name, opts.Settings, err, testedClickHouse)
 		}
 		for _, k := range []string{"VIGIL_POSTGRES_URL", "VIGIL_KAFKA_BROKERS", "VIGIL_CLICKHOUSE_URL", "VIGIL_REDIS_URL"} {
 			if s.Environment[k] == "" {
