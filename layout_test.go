@@ -279,3 +279,24 @@ func TestPackageDocs(t *testing.T) {
 		}
 	}
 }
+
+// maxDocLines bounds a doc.go: what a reader of the package needs (what
+// it does, its contract, what it imports); derivations and method notes
+// sit on the code they explain.
+const maxDocLines = 40
+
+// TestDocLength: no doc.go runs past maxDocLines lines.
+func TestDocLength(t *testing.T) {
+	for dir := range packages(t) {
+		b, err := os.ReadFile(filepath.Join(dir, "doc.go"))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > maxDocLines {
+			t.Errorf("%s/doc.go: got %d lines, want at most %d", dir, n, maxDocLines)
+		}
+	}
+}
