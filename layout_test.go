@@ -300,3 +300,26 @@ func TestDocLength(t *testing.T) {
 		}
 	}
 }
+
+// TestResultsLength: benchmarks/RESULTS.md holds the current figures, one
+// table an area, in at most 150 lines; earlier measurements go to
+// benchmarks/history/, each file listed in its README.
+func TestResultsLength(t *testing.T) {
+	b, err := os.ReadFile("benchmarks/RESULTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 150 {
+		t.Errorf("benchmarks/RESULTS.md: got %d lines, want at most 150 (move the older figures to benchmarks/history/)", n)
+	}
+	index, err := os.ReadFile("benchmarks/history/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("benchmarks/history/*.md")
+	for _, f := range files {
+		if name := filepath.Base(f); name != "README.md" && !strings.Contains(string(index), "("+name+")") {
+			t.Errorf("benchmarks/history/README.md does not link %s", name)
+		}
+	}
+}
