@@ -279,3 +279,47 @@ func TestPackageDocs(t *testing.T) {
 		}
 	}
 }
+
+// maxDocLines bounds a doc.go: what a reader of the package needs (what
+// it does, its contract, what it imports); derivations and method notes
+// sit on the code they explain.
+const maxDocLines = 40
+
+// TestDocLength: no doc.go runs past maxDocLines lines.
+func TestDocLength(t *testing.T) {
+	for dir := range packages(t) {
+		b, err := os.ReadFile(filepath.Join(dir, "doc.go"))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > maxDocLines {
+			t.Errorf("%s/doc.go: got %d lines, want at most %d", dir, n, maxDocLines)
+		}
+	}
+}
+
+// TestResultsLength: benchmarks/RESULTS.md holds the current figures, one
+// table an area, in at most 150 lines; earlier measurements go to
+// benchmarks/history/, each file listed in its README.
+func TestResultsLength(t *testing.T) {
+	b, err := os.ReadFile("benchmarks/RESULTS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n > 150 {
+		t.Errorf("benchmarks/RESULTS.md: got %d lines, want at most 150 (move the older figures to benchmarks/history/)", n)
+	}
+	index, err := os.ReadFile("benchmarks/history/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("benchmarks/history/*.md")
+	for _, f := range files {
+		if name := filepath.Base(f); name != "README.md" && !strings.Contains(string(index), "("+name+")") {
+			t.Errorf("benchmarks/history/README.md does not link %s", name)
+		}
+	}
+}

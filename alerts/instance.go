@@ -9,6 +9,30 @@ import (
 )
 
 // Status is where an alert instance is in its life.
+//
+// The evaluation (processors/alerting) opens an instance when a rule holds
+// for a model. A rule, model and condition set (Rule.ConditionKey) has at
+// most one instance that is not resolved; while the rule keeps holding,
+// each newly evaluated window updates it (observations, count, window_end,
+// last_triggered_at) rather than opening another. The states and the
+// operations that move them:
+//
+//	from                          operation (who)                  to
+//	(none)                        trigger (evaluation)             open
+//	open, snoozed                 acknowledge (user)               acknowledged
+//	open, acknowledged, snoozed   snooze until a time (user)       snoozed
+//	open, acknowledged, snoozed   resolve (user)                   resolved
+//	snoozed, its time passed      reopen (evaluation: still holds) open
+//	open, acknowledged, snoozed   auto_resolve (evaluation: a      resolved
+//	                              complete window where it no
+//	                              longer holds)
+//
+// resolved is final; any other move answers 409 naming the status and the
+// statuses the move starts from. Deleting a rule resolves its instances
+// (note "rule deleted") and keeps them. Every move is appended to the
+// instance's history with the user (SystemUser for the evaluation), the
+// time and, for a snooze, its end. After an instance is resolved, the
+// rule opens no new one for the model until cooldown_minutes have passed.
 type Status string
 
 // The statuses of an instance. Every one but resolved is "not resolved":

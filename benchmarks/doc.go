@@ -3,7 +3,9 @@
 //
 //	go test -run '^$' -bench . -benchtime 5s ./benchmarks
 //
-// Results, with the machine, date and command, are kept in RESULTS.md.
+// The current figures, with the machine, date, load and command, are in
+// RESULTS.md; every earlier measurement is in history/ (its README is
+// the index).
 // Tests never assert timings; these benchmarks are where speed is measured.
 //
 // It may import any package of the tree; nothing imports it.

@@ -363,7 +363,7 @@ var decodeCases = []decodeCase{
 }
 
 // deviations are the answers, per candidate and case, that differ from
-// encoding/json's: the findings of the comparison (see RESULTS.md),
+// encoding/json's: the findings of the comparison (see history/issue-03.md),
 // which TestJSONDecoderCorrectness keeps true.
 var deviations = map[string]map[string]string{
 	"goccy-go-json": {

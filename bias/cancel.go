@@ -22,6 +22,19 @@ const reasonCancelled = "cancelled on request (POST /bias/audits/{audit_id}/canc
 // (200, the audit). Cancelling a cancelled audit answers the same, so a
 // retried request succeeds; a completed or failed one is a 409 naming its
 // status.
+//
+// POST /bias/audits/{audit_id}/cancel stores a pending or running audit
+// cancelled and answers it (200; again 200 for a cancelled one, so a
+// retry succeeds); a completed or failed audit answers 409 naming its
+// status in details.status. DELETE /bias/audits/{audit_id} answers 204
+// whatever the status: users deleting an audit want it gone, so a pending
+// or running one is deleted at once, as if cancelled, rather than refused.
+// Either way the Runner of the process serving the call stops the work
+// (a queued audit never starts, a running one's read is cut short); a
+// replica running it stops it at its next heartbeat (StaleAfter/4), and
+// discards the outcome should it finish first, since the store completes
+// no audit that is cancelled or gone. Another
+// organization's audit answers 404 like a missing one.
 func (a *API) cancel(c *fiber.Ctx) error {
 	ctx, org := c.UserContext(), identity.OrgID(c)
 	id, err := web.PathParam(c, "audit_id")

@@ -11,6 +11,17 @@ import (
 // GovernanceEvent is the governance event of an audit completed at high
 // or critical severity, for the risk register. Its id is the audit's, so
 // an event appended twice is one event to its readers.
+//
+// An audit completed at high or critical severity owes a governance event
+// (governance.Event, event id and source id the audit's id) for the risk
+// register: the write that completes it sets GovernancePending, the
+// Runner then appends the event to Runner.Events and clears the flag, and
+// on start and every refresh (StaleAfter/4, 30 s) appends again whatever
+// is still owed (governance.Outbox, shared with drift reports). The refresh
+// loop is the Runner's because it runs wherever audits run (the api role);
+// every replica's Runner resends, and a double append is one event to its
+// readers. Deleting an audit that still owes its event appends it first
+// (503 while the log refuses it), so no finding is lost.
 func GovernanceEvent(a Audit) governance.Event {
 	e := governance.Event{EventID: a.ID, OrgID: a.OrgID, ModelID: a.ModelID, SourceType: governance.SourceBiasAudit,
 		SourceID: a.ID, Timestamp: a.UpdatedAt}

@@ -101,6 +101,34 @@ type Plan struct {
 // ParseRequest reads and checks a POST /bias/audit body. Unknown fields,
 // fields of the other form and invalid values answer 422 naming the field;
 // malformed JSON answers 400.
+//
+// Both forms share one route and are told apart by their fields:
+// any of sensitive_attributes, y_true, y_pred, group_data or
+// metrics_to_compute makes the label-supplied form, which then may hold
+// no field of the logged-predictions form (protected_attributes, metrics,
+// prediction_field, label_field, start_date, end_date), and the other way
+// round; the first such field is named in a 422. model_id, threshold,
+// reference_group and favourable_label belong to both.
+//
+// The label-supplied form takes its arrays from the body: y_pred sets the
+// row count, at most Runner.MaxRows; y_true and every group_data column
+// must match it (a 422 names the array whose length differs).
+//
+// The logged-predictions form reads the model's stored predictions through
+// analytics.Store.EachPrediction: the newest Runner.MaxRows (VIGIL_BIAS_MAX_ROWS,
+// default MaxRows, 1,000,000) within start_date and end_date. Per prediction, each protected attribute is
+// input_data's top-level field of that name, else metadata's (absent,
+// null, an object or an array is a missing value); the prediction is
+// output_data's prediction_field (default "prediction"), or output_data
+// itself when it is not an object (predictions without one are skipped
+// and counted); the label is metadata's, else input_data's, field "label",
+// then "y_true" (or label_field). Label-based metrics need every audited
+// prediction labelled: otherwise they are reported not computed, with a
+// recommendation saying how many were.
+//
+// Outcomes: with favourable_label, a prediction or label is favourable
+// exactly when it equals it (same JSON type); without, 1 and true are
+// favourable, 0 and false unfavourable and anything else is an error.
 func ParseRequest(raw []byte) (Plan, error) {
 	b, err := readBody(raw)
 	if err != nil {

@@ -37,6 +37,17 @@ const (
 // audits still owe (see Events). The zero value works once Store (and, for
 // the logged-predictions form, Predictions) is set; Run must be running
 // for audits to progress.
+//
+// pending (stored and queued) → running → completed, failed or cancelled;
+// the last three are final: the store writes no finished audit again. The
+// Runner runs Workers audits at a time with Queue more waiting
+// (VIGIL_BIAS_WORKERS, default 2; VIGIL_BIAS_QUEUE, default 64); a full
+// queue answers 503 and stores the audit failed. It refreshes updated_at
+// of the audits it holds every StaleAfter/4 and, on start and on each
+// refresh, fails every pending or running audit whose updated_at is older
+// than StaleAfter (2 minutes): those of a process that died. A process
+// that stops cleanly fails its own at once. Failed audits are not re-run
+// (the label-supplied arrays are not stored); the reason asks to resubmit.
 type Runner struct {
 	Store Store
 	// Predictions is the analytical store read by the logged-predictions form.

@@ -20,6 +20,11 @@ const DefaultThreshold = 0.8
 //
 // So t is the four-fifths rule's fraction, and a stricter t (closer to 1)
 // tightens every metric together. Nil keeps the defaults, which are t = 0.8.
+//
+// The request's single threshold t in (0, 1), default 0.8, is mapped onto
+// every pass condition (Thresholds): demographic parity within [t, 2 − t],
+// disparate impact at least t, equal opportunity and equalized odds
+// differences below (1 − t)/2. At 0.8 these are exactly the spec's.
 func Thresholds(t *float64) fairness.Thresholds {
 	if t == nil {
 		return fairness.Thresholds{}

@@ -5,35 +5,8 @@
 // stats/stattest's; this package reads the request, decides what to
 // run for each feature, runs features in parallel and grades the result.
 //
-// # Detection
-//
-// ParseRequest checks a body's shape and locates each feature's two JSON
-// arrays without reading them; Detector.Detect then reads the arrays
-// (numbers straight into []float64, strings and booleans into
-// per-category counts, never through []any) and tests the features,
-// GOMAXPROCS at a time.
-//
-// A feature holding numbers is numeric; one holding strings or booleans is
-// categorical. null, "" and NaN (as Python's json module writes it) are
-// missing values: left out and counted per side. The method is, in order:
-// the request's config.method, the feature's FeatureConfig.Method, else
-// KS for numeric and ChiSquared for categorical features. The threshold is
-// the request's config.threshold, the feature's FeatureConfig.Threshold,
-// else the model's Thresholds for the method (the medium preset when the
-// model has no configuration).
-//
-//	method         drift_score                      p_value  drift when
-//	ks_test        KS statistic D, [0, 1]           yes      p_value < threshold
-//	chi_squared    Cramér's V = sqrt(χ²/N), [0, 1]  yes      p_value < threshold
-//	psi            PSI (natural log), >= 0          null     drift_score >= threshold
-//	js_divergence  JS distance (base 2), [0, 1]     null     drift_score >= threshold
-//
-// Numeric features under chi_squared, psi or js_divergence are cut into ten
-// bins at the reference's deciles (stattest.Numeric.Bin). A detected drift
-// is graded by its score with Thresholds.Severity (Cutoffs.Grade); an
-// undetected one is low. The overall drift score is the share of tested
-// features that drifted; the result drifts when any feature did, and its
-// severity is the highest.
+// ParseRequest checks a body's shape; Detector.Detect reads each feature's
+// arrays, runs its tests and grades it (how, step by step, is on Detect).
 //
 // # Configuration
 //

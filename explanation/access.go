@@ -27,6 +27,17 @@ const (
 // serving endpoint when they have one, else through a surrogate fitted on
 // their logged predictions. The artifact, when there is one, always wins
 // (it is exact).
+//
+// A model without an artifact is
+// explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
+// /models/{model_id}/serving; Kernel SHAP and LIME call it through
+// explanation/modelserver, batched, within a timeout and a request
+// budget, headers sealed; a V2 answer's output is read by name when the
+// endpoint names one) or else through a Surrogate fitted on its logged
+// predictions (Logged, adapted in app) when the explanation runs: a
+// linear model and a regression tree (forest.FitCART), the one with the
+// higher held-out fidelity kept; every outcome states its model access
+// (artifact, served, surrogate) and a surrogate its kind and fidelity.
 type Access struct {
 	Servings ServingStore
 	// Guard checks every connection to a served model; Box opens its

@@ -72,6 +72,17 @@ type AutoStore interface {
 // the shortfall). A prediction is explained at most once: those with an
 // auto explanation are skipped, and the store keeps one per prediction
 // should two replicas race.
+//
+// Auto-explain (issue 16 point 4): the AutoExplainer, run by the
+// processor role over a consumer group of its own
+// (processors/explaining), explains a sampled share of the logged
+// predictions of each model with auto_explain on (Config.AutoExplainRate,
+// chosen by a hash of the prediction id), within a budget of work per
+// second, one explanation per prediction (origin auto). The Coverer
+// keeps each such model's explained_predictions_ratio, explained
+// predictions (the explanations in the transactional store) over logged
+// ones (the analytical rollups, through LoggedCounts) over RatioWindow,
+// which the trust score reads as its explainability input.
 type AutoExplainer struct {
 	Store AutoStore
 	// DefaultRate applies to a model whose configuration names no

@@ -42,6 +42,14 @@ type fallback struct {
 // order: the model's drift reference sample, then the inputs of its
 // newest logged predictions (up to surrogateBackground). None without
 // Access.
+//
+// Background rows: a method that needs them (kernel_shap, lime, linear
+// SHAP, every method of a served model) takes the request's, else the
+// sample of the model's uploaded drift reference (ReferenceSample: the
+// transactional store's drift.Sample), else the inputs of its newest
+// logged predictions (a surrogate's training rows); rows the request path
+// would refuse are skipped, and the outcome states BackgroundSource and
+// BackgroundRows. Path-dependent TreeSHAP takes none.
 func (a *Access) fallbacks(ctx context.Context, orgID, modelID string) []fallback {
 	if a == nil {
 		return nil

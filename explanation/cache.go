@@ -19,6 +19,13 @@ import (
 // reference or of logged predictions as they were read), the cap of
 // background_samples, and the sampling (seed and num_samples). "" when
 // it cannot be written.
+//
+// Cache (spec 3's use_cache): generate answers a request from the cache
+// (platform/kvcache: Redis when configured, in process otherwise) when an
+// identical one, keyed on model, artifact version, method, instance,
+// background rows (with their source when not the request's), seed and
+// num_samples, was computed within the model's cache_ttl_hours; the
+// explanation is then stored completed at once and says cached.
 func (p plan) cacheKey(art *Artifact, req Request, method string) string {
 	background, source := req.Background, ""
 	if p.source != BackgroundRequest && p.source != "" {

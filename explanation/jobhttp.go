@@ -204,6 +204,26 @@ func (v *explanationView) outcome(o *Outcome, instance map[string]any) {
 // the instance and background against it (422 naming
 // instance.NAME, background[i].NAME or background); the explanation is
 // stored pending and the runner woken: 202.
+//
+// Explanations of spec 3: POST /explanations/generate checks an instance
+// (and background rows) against the model's artifact and stores a pending
+// Explanation; GET /explanations/{explanation_id} and GET /explanations
+// read them. A Runner in the API role computes pending explanations,
+// reading them from the Store, so that one accepted before a restart is
+// computed after it. Methods: shap (the exact method the artifact
+// allows), shap_kernel (spec 3's name; kernel_shap is read as it), lime.
+// A request takes spec 3's num_features (top_features' length),
+// num_samples (the sampled methods' sample size), config
+// (background_samples, max_features) and Vigil's seed (options.go): the
+// sampled methods draw from the request's seed, else DefaultSeed of the
+// model, so one request and seed give the same values; the record
+// answers spec 3's result and instance form. A request may name a logged prediction
+// (prediction_id) instead of an instance: its input_data is read through
+// Predictions (the analytical store, adapted in app) and the explanation
+// keeps the id (GET /explanations/by-prediction/{prediction_id}). Each
+// model has a Config (GET/PUT /explanations/config/{model_id}): enabled
+// and default_method are applied by generate; GET /explanations/stats
+// counts a model's explanations.
 func (a *API) generate(c *fiber.Ctx) error {
 	var b generateBody
 	if err := decodeWithOptions(c, &b); err != nil {

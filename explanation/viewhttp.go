@@ -93,6 +93,19 @@ type comparison struct {
 
 // compare answers POST /explanations/compare: 2 to 20 completed
 // explanations of one model compared by comparison_type.
+//
+// Bulk and views: POST /explanations/bulk (up to 100 instances, checked
+// all before any is stored), POST /explanations/compare (2-20:
+// feature_importance, instance_similarity, method_agreement), plot data
+// of one explanation (GET /explanations/{explanation_id}/visualization:
+// waterfall, force, feature_importance) and of several (POST
+// /explanations/visualization: summary, decision, dependence), and a
+// model's global importance (GET /explanations/importance/{model_id}:
+// spec 3's feature_importance, mean |SHAP| over its completed SHAP
+// explanations, or LIME's with ?method=lime); the maths is in
+// views.go and plots.go. Jobs: POST
+// /explanations/{explanation_id}/cancel cancels a pending one; progress is
+// 0 while pending, 1 once final.
 func (a *API) compare(c *fiber.Ctx) error {
 	var b compareBody
 	if err := web.Decode(c, &b); err != nil {

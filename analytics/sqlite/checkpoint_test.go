@@ -53,7 +53,7 @@ func TestBackgroundCheckpoint(t *testing.T) {
 // stages write them) all succeed through beginWrite's queue, each batch
 // stored once, the checkpointer running beside them. (What the queue
 // saves, the busy handler's sleeps, is a matter of time:
-// benchmarks/RESULTS.md.)
+// benchmarks/history/issue-15.md.)
 func TestConcurrentWriters(t *testing.T) {
 	s, err := Open(context.Background(), t.TempDir())
 	if err != nil {

@@ -41,8 +41,8 @@ import (
 // backlog drains, and under a steady load at least 1,000 (or what 100 ms
 // brings) instead of each small fetch. Against 5,000 and no linger this
 // took the ClickHouse pipeline from about 30k to 45k predictions a second
-// end to end and halved its freshness lag (benchmarks/RESULTS.md,
-// issue 15).
+// end to end and halved its freshness lag
+// (benchmarks/history/issue-15.md).
 const (
 	DefaultPollMax  = 20_000
 	DefaultMinBatch = 1000
@@ -54,7 +54,7 @@ const (
 // one byte, a consumer under a trickle of records (single events) sent a
 // fetch per round trip, each answered at once with a few records; waiting
 // for 64 KiB (a few hundred predictions) took about a sixth off the
-// broker's CPU there (benchmarks/RESULTS.md, issue 15). The wait bounds
+// broker's CPU there (benchmarks/history/issue-15.md). The wait bounds
 // what it adds to the lag (DefaultLinger's worth); a long one also holds
 // a new assignment's first records back: franz-go's default of 5 s
 // delayed them by 5 s whenever one topic's offsets loaded after

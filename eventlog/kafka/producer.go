@@ -51,7 +51,7 @@ type ProducerOptions struct {
 	// before its own; several clients keep several in flight. Each
 	// Append goes whole to one client, so its records stay in order.
 	// Against one broker over loopback, 4 clients gave no more single
-	// events per second than 1 (benchmarks/RESULTS.md, issue 15), hence
+	// events per second than 1 (benchmarks/history/issue-15.md), hence
 	// the default of 1.
 	Clients int
 }

@@ -111,6 +111,15 @@ func isStatus(s string) bool {
 // search answers POST .../archive/search: every request of the
 // organization matching the filters, newest first, paged with page and
 // page_size (default 50, at most 1000) in the body.
+//
+// Search and export take the filters status, outcome, model_id, board_id,
+// start_date and end_date (over created_at; start inclusive, end
+// exclusive) and text (a case-insensitive substring of the title or the
+// description); search pages with page and page_size in its body and
+// answers the pagination envelope with the requests under "requests". The
+// export (format csv, the default, or json) is an attachment of at most
+// MaxExport requests; a CSV cell a spreadsheet would evaluate is written
+// with a leading apostrophe.
 func (a *API) search(c *fiber.Ctx) error {
 	var b searchBody
 	if err := web.Decode(c, &b); err != nil {

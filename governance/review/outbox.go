@@ -14,6 +14,14 @@ import (
 // or sent back, for the risk register: its severity is the outcome, its
 // summary the request's title. Its id is the request's, so an event
 // appended twice is one event to its readers.
+//
+// A request finalized denied or changes_requested owes a governance event
+// (governance.Event, source_type governance_review, severity the outcome,
+// summary the title, event and source id the request's): the write that
+// finalizes it sets governance_pending in the same transaction, the API
+// appends the event after the commit and clears the debt, and Resender
+// appends whatever is still owed (governance.Outbox). processors/drafting
+// drafts one operational risk entry, likelihood 3 and impact 3, per request.
 func GovernanceEvent(r Request) governance.Event {
 	e := governance.Event{EventID: r.ID, OrgID: r.OrgID, ModelID: r.ModelID, SourceType: governance.SourceGovernanceReview,
 		SourceID: r.ID, Severity: r.Outcome, Summary: r.Title, Timestamp: r.UpdatedAt}

@@ -42,6 +42,14 @@ type Member struct {
 }
 
 // Board is a review board of an organization.
+//
+// A member is a user of the organization with the role chair (votes and
+// finalizes), voter (votes) or observer (follows, does not vote). PUT
+// replaces name, description and default_quorum, and the members when it
+// sends them; POST /members adds one member or changes their role. A
+// deleted board leaves the boards and frees its name; its requests stay
+// in the archive. A board with a request in draft or under review cannot
+// be deleted (409).
 type Board struct {
 	ID          string
 	OrgID       string
@@ -71,6 +79,19 @@ func (b Board) VotingMembers() int {
 }
 
 // Status is where a request is: draft, then submitted, then finalized.
+//
+//	(create)   -> draft
+//	draft      -> submitted   POST .../submit
+//	submitted  -> finalized   POST .../finalize, once the quorum is reached
+//
+// Any other move answers 409 naming the status and the statuses the move
+// starts from (details.status, details.allowed_from), as alert moves do.
+// Submitting fixes the request's panel (the board's members at that time:
+// a later change of the board does not change who decides) and its
+// quorum: the request's own, else the board's default_quorum, else a
+// majority of the voting members (n/2+1); a quorum above the panel's
+// voting members answers 409. finalized is final: a request sent back is
+// revised in a new request.
 type Status string
 
 // The statuses of a request, in order.
@@ -171,6 +192,19 @@ func (r Request) decided(userID string) bool {
 }
 
 // Tally counts a request's decisions against its quorum.
+//
+// Each chair and voter of the panel decides once, while the request is
+// submitted: approve, deny or request_changes, with a comment (required
+// to deny or request changes). A second decision of the same member is
+// refused with 409 (decisions are final, the archive keeps them as given);
+// an observer, or a user off the panel, is refused with 403.
+//
+// A chair of the panel, or a caller holding governance:configure,
+// finalizes once at least quorum decisions are given (409 before). The
+// outcome: approved when approvals are a strict majority of the decisions
+// given; otherwise changes_requested when request_changes outnumber deny,
+// else denied (a tie, approvals against the rest or deny against
+// request_changes, never approves, and deny wins ties).
 type Tally struct {
 	Approve        int
 	Deny           int

@@ -38,6 +38,12 @@ func (t Thresholds) Severity(score int) string {
 
 // Config is an organization's scoring configuration: its override over
 // the defaults.
+//
+// risk_score = likelihood x impact; severity is the score's band under
+// the organization's severity_thresholds at the time likelihood or impact
+// last changed: a later change of thresholds restates no stored entry.
+// PUT /risk-register/config overrides only the parts it sends; is_default
+// is true while nothing is overridden.
 type Config struct {
 	LikelihoodScale []Level    `json:"likelihood_scale"`
 	ImpactScale     []Level    `json:"impact_scale"`

@@ -39,6 +39,20 @@ var ErrNoRule = fmt.Errorf("no drafting rule applies")
 // identified, scored under t, for the model named modelName (the title
 // names it). The entry is drafted at at, by nobody (created_by null); its
 // source is the event's record. A title longer than MaxTitle is cut.
+//
+// Draft turns a governance event into an entry by spec 1's table: a bias
+// audit at high or critical severity is "Bias/fairness threshold breach
+// for <model>" (bias, likelihood 4 or 5, impact 4), a drift report at high
+// or critical severity "High-severity drift detected for <model>" (drift,
+// 4 or 5, 3), a review request denied or sent back "Governance review
+// flagged: <request title>" (operational, 3, 3); status identified, no
+// creator, source_type and source_id naming the record. The category is
+// the table's whatever the organization's taxonomy holds. The store keeps
+// one entry per source record (processors/drafting runs it), and, for
+// drift reports and bias audits, one open entry per model and source
+// type: while it is open, a later qualifying result of the model is added
+// to its trail (Repeat: an event naming the source, the likelihood raised
+// when the new one is higher) instead of opening another.
 func Draft(ev governance.Event, modelName string, t Thresholds, at time.Time) (Entry, error) {
 	r, ok := rules[ev.SourceType]
 	if !ok {

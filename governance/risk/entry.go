@@ -9,6 +9,19 @@ import (
 )
 
 // Status is where an entry is in its workflow.
+//
+// A new entry is identified. The allowed moves (a PATCH with status and
+// status_reason; any other move answers 422 naming status):
+//
+//	identified          -> assessed, closed
+//	assessed            -> identified, mitigation_planned, closed
+//	mitigation_planned  -> assessed, mitigated, closed
+//	mitigated           -> mitigation_planned, closed
+//	closed              -> identified (reopen)
+//
+// Sending the current status is no move and writes nothing. closed_at is
+// set on closing and cleared on reopening. Every status other than closed
+// is open.
 type Status string
 
 // The statuses of an entry, in workflow order.
@@ -61,6 +74,10 @@ const (
 )
 
 // Entry is one risk of an organization's register.
+//
+// With review_cadence_days set, next_review_at is the time of the last
+// review plus the cadence; creating the entry and every PATCH that changes
+// something count as a review. A closed entry has none.
 type Entry struct {
 	ID          string
 	OrgID       string
@@ -104,6 +121,11 @@ const (
 )
 
 // Event is one line of an entry's audit trail.
+//
+// Every create (event_action create), field edit (update: details field,
+// from, to; one event per field) and status change (status_change:
+// details from, to, reason) is written in the transaction that makes it,
+// with the acting user's id and username and the time.
 type Event struct {
 	ID      string
 	OrgID   string

@@ -361,6 +361,10 @@ type entryPage struct {
 
 // portfolio answers GET /risk-register/portfolio: the open entries'
 // heat map and counts, and the top `limit` (default 10, at most 100).
+//
+// The heat map and the counts come from per-cell counts of open entries
+// that every write keeps in its own transaction; the top risks are the
+// open entries ordered by severity, score, then newest.
 func (a *API) portfolio(c *fiber.Ctx) error {
 	limit, err := web.IntQuery(c, "limit", 10, 1, 100)
 	if err != nil {

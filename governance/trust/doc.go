@@ -21,34 +21,9 @@
 //	explainability_component = 100 × explained_predictions_ratio
 //	trust_score              = Σ wᵢ·cᵢ / Σ wᵢ over the available inputs i, rounded to 2 decimals
 //
-// The drift mapping reads the share of drifted features (data and
-// prediction reports) or the relative degradation of the quality metric
-// (concept reports) as the loss of trust, and lets the severity bound it,
-// so that one feature drifting badly among many still weighs; the worst
-// drift type decides, as the worst metric decides a fairness score.
-// explained_predictions_ratio is the share of the model's logged
-// predictions of the last 7 days that have a completed explanation; the
-// processor role keeps it for the models with auto_explain on
-// (explanation.Coverer) and the store snapshots the score when it
-// changes. Before a ratio is kept, explainability is unavailable. The weights
-// answered with a score are renormalized over the available inputs (they
-// sum to 1); trust_score is null when no input with a positive weight
-// exists. The defaults are 0.4 fairness, 0.4 drift, 0.2 explainability.
-//
-// # Snapshots
-//
-// The store takes a snapshot in the transaction that stores a drift
-// report, completes a bias audit, deletes a completed one, changes a
-// model's explained ratio or changes the weights (then of every
-// model of the organization with an input), never on a read; one per
-// cause, numbered per model, so a replayed write cannot take a second one.
-// A model whose inputs predate the trust score gets its first snapshot at
-// its next input change or weight change.
-//
-// trend_direction compares the newest scored snapshot of the history with
-// the oldest: improving when the score rose by TrendThreshold (2 points)
-// or more, declining when it fell by as much, stable otherwise, null with
-// fewer than two scored snapshots.
+// The notes on the formula (the drift mapping, the explained ratio, the
+// renormalized weights, the defaults) sit on Compute; when snapshots are
+// taken and how the trend is read, on Snapshot.
 //
 // It imports identity, registry, plumbing and the store errors; it must
 // not import the stores' engines, the processors or the event log.

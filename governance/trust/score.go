@@ -112,6 +112,20 @@ type Result struct {
 //	drift_component          = the lowest DriftReading.Component over the newest report of each drift type
 //	explainability_component = 100 × explained_predictions_ratio
 //	trust_score              = Σ wᵢ·cᵢ / Σ wᵢ over the available inputs i
+//
+// The drift mapping reads the share of drifted features (data and
+// prediction reports) or the relative degradation of the quality metric
+// (concept reports) as the loss of trust, and lets the severity bound it,
+// so that one feature drifting badly among many still weighs; the worst
+// drift type decides, as the worst metric decides a fairness score.
+// explained_predictions_ratio is the share of the model's logged
+// predictions of the last 7 days that have a completed explanation; the
+// processor role keeps it for the models with auto_explain on
+// (explanation.Coverer) and the store snapshots the score when it
+// changes. Before a ratio is kept, explainability is unavailable. The weights
+// answered with a score are renormalized over the available inputs (they
+// sum to 1); trust_score is null when no input with a positive weight
+// exists. The defaults are 0.4 fairness, 0.4 drift, 0.2 explainability.
 func Compute(in Inputs, w Weights) Result {
 	var r Result
 	if in.FairnessScore != nil {

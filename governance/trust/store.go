@@ -34,6 +34,19 @@ type Config struct {
 }
 
 // Snapshot is a model's trust score as computed when an input changed.
+//
+// The store takes a snapshot in the transaction that stores a drift
+// report, completes a bias audit, deletes a completed one, changes a
+// model's explained ratio or changes the weights (then of every
+// model of the organization with an input), never on a read; one per
+// cause, numbered per model, so a replayed write cannot take a second one.
+// A model whose inputs predate the trust score gets its first snapshot at
+// its next input change or weight change.
+//
+// trend_direction compares the newest scored snapshot of the history with
+// the oldest: improving when the score rose by TrendThreshold (2 points)
+// or more, declining when it fell by as much, stable otherwise, null with
+// fewer than two scored snapshots.
 type Snapshot struct {
 	OrgID, ModelID string
 	// Seq numbers the model's snapshots from 1, in the order they were

@@ -89,6 +89,15 @@ const (
 // GitHub is Host over the platform's REST API through go-github: every
 // call has a timeout, follows no redirect and reads at most
 // maxResponseBody bytes of a response.
+//
+// GitHub.Flavor FlavorGitea speaks to a Gitea's /api/v1, which follows
+// GitHub's for users, repositories, contents, trees, hooks' deliveries
+// (X-Hub-Signature-256, X-GitHub-Event, X-GitHub-Delivery) and issue
+// comments. It differs in two places this package handles: Gitea reports
+// no token scopes (Account reads GET /user/repos and GET /user/orgs, which
+// Gitea answers 403 without read:repository and read:organization) and a
+// hook is created with type gitea. Gitea has no check runs, and its
+// branch protection API is not GitHub's: those calls fail on Gitea.
 type GitHub struct {
 	// BaseURL is the REST API's root, e.g. https://api.github.com/.
 	BaseURL string

@@ -49,6 +49,11 @@ func hostError(err error, field string) error {
 	return err
 }
 
+// A token is checked with the code host (Host.Account, GET /user through
+// go-github: 10-second timeout, no redirects followed, at most 5 MiB read)
+// before it is stored: one the host refuses, or without the scopes repo
+// and read:org, answers 422 naming personal_access_token; a host that
+// cannot answer, 503. Verify asks again with the stored token.
 func (a *API) connectPAT(c *fiber.Ctx) error {
 	var req patRequest
 	if err := web.Decode(c, &req); err != nil {

@@ -73,6 +73,35 @@ func unverified(reason string) error {
 	return web.Unauthenticated("the delivery's " + SignatureHeader + " does not verify: " + reason)
 }
 
+// The webhook that setup creates on a tracked repository posts to
+// /api/v1/codehost/webhooks?repository={id}: the repository's id names
+// the secret to check with, since the body may not be read before its
+// signature is. A delivery is checked in this order, and the first
+// failure answers:
+//
+//  1. X-Hub-Signature-256 must be "sha256=" and 64 hexadecimal digits
+//     (missing, sha1=, truncated or longer: 401);
+//  2. repository must name a tracked repository (otherwise 401, as a
+//     bad signature: nothing tells which ids exist);
+//  3. HMAC-SHA256 of the raw body under the repository's secret must equal
+//     the signature, compared in constant time (401).
+//
+// A hook set up by hand at the spec's path, /api/v1/codehost/webhooks
+// without ?repository=, is located by its payload instead: the body is
+// read for repository.full_name alone, and the signature is checked
+// against the secret of each tracked repository of that name (of any
+// organization, compared without case; at most 16); the first that
+// verifies is the delivery's. A name no repository has and a signature
+// no secret makes answer the same 401. Then, for either path:
+//
+//  4. only then are the X-GitHub-Delivery and X-GitHub-Event headers read
+//     (422 naming the header when missing) and the body parsed as JSON
+//     (400 when it is not);
+//  5. the delivery id is recorded in the transactional store, once per
+//     repository: a new one is kept as received (queued, for the event
+//     processing that reads it; 202), a repeated one is acknowledged and
+//     changes nothing (200). push, release and create are the subscribed
+//     events; any other (ping) is recorded as ignored.
 func (a *API) deliver(c *fiber.Ctx) error {
 	body := c.Body()
 	sum, err := ParseSignature(c.Get(SignatureHeader))

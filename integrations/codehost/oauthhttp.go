@@ -15,6 +15,18 @@ import (
 )
 
 // oauthRoutes are the routes of the OAuth connection.
+//
+// GET /codehost/oauth/authorize (a signed-in user; OAuth configured)
+// stores a fresh nonce for the caller and answers 302 to the code host's
+// authorization page with a state: the nonce, organization, user and
+// expiry (10 minutes), HMAC-SHA256-signed with the configured state key.
+// GET /codehost/oauth/callback checks the signature (constant time), the
+// expiry, that the caller is the user it was issued to, and consumes the
+// nonce in one DELETE, so a state works once; then exchanges the code at
+// the token endpoint (OAuth.Exchange: the outbound call's limits), checks
+// the account's scopes as PAT connect does, stores the token sealed and
+// answers 302 to the front end. Every refusal is a 422 naming state,
+// code or error.
 func (a *API) oauthRoutes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodGet, Path: "/codehost/oauth/authorize", Permission: PermissionWrite, Handler: a.authorize},

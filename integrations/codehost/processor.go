@@ -32,6 +32,17 @@ type Models interface {
 // with exponential backoff, MaxAttempts times in all, then kept as failed
 // with its last error. A processor that dies holding a lease loses it
 // when it runs out, and another claims the delivery again.
+//
+// A received delivery is a row of a durable queue: Processor leases it,
+// counts the attempt, and either records the outcome (processed) or, when
+// the code host or the store fails, releases it for a retry after a
+// doubling backoff (the host's rate-limit reset when later), failed for
+// good after MaxAttempts. A push to a tracked branch (changed files), a
+// tag created or a release published (the files of the tag's tree) is
+// matched against the model path patterns; the model files that a model
+// of .monitor.yml describes are registered as model versions when
+// auto-register is on, and logged for review otherwise, as are all of
+// them when the file is missing or invalid (its problems are kept).
 type Processor struct {
 	Queue  Queue
 	Repos  Store

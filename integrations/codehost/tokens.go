@@ -36,6 +36,19 @@ const (
 // and across replicas a claim in the store (ClaimCodehostRefresh) lets one
 // spend the refresh token while the others wait for the pair it stores.
 // A refused refresh token marks the connection StatusReauthorize.
+//
+// A grant with expires_in and refresh_token (the platform's expiring user
+// tokens) stores the refresh token sealed (RefreshLabel) and the expiry.
+// Tokens hands out every call's token: one expiring within a minute is
+// refreshed first (OAuth.Refresh, grant_type refresh_token). A call the
+// host answers 401 (any Host method, the context bound to the connection
+// by Tokens.Call) refreshes the token and is asked again once with the
+// new one; a second 401 is the call's answer. The refresh token is
+// single use, so a refresh is single-flight: a mutex per connection in a
+// process, and across replicas a claim in the store (30 seconds) that one
+// wins while the others wait for the pair it stores. A refresh token the
+// host refuses marks the connection reauthorization_required: verify
+// says so, and calls with it answer 403 until the user authorizes again.
 type Tokens struct {
 	Store Store
 	Box   *secretbox.Keyring

@@ -110,6 +110,14 @@ func provider(nodeType string) string {
 
 // LLMCalls returns the executions of run's AI nodes whose output reports
 // token counts.
+//
+// An AI node's execution whose output reports token counts (OpenAI's
+// usage, the LangChain nodes' tokenUsage, or tokens as /llm/completions
+// takes them) is an LLMCall, logged through LLMLog after the record is
+// stored: the application appends it to the event log as a completion of
+// the tool workflow's model, as POST /llm/completions does, with an id
+// derived from the organization, the run and the node's position, so that
+// a redelivered report counts it once.
 func LLMCalls(run Run) []LLMCall {
 	types := map[string]string{}
 	for _, a := range run.Agents {

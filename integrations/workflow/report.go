@@ -97,6 +97,16 @@ func (r *report) validate() (started time.Time, finished *time.Time, err error) 
 // run maps a valid report of organization orgID, received at now, to what
 // it stores under settings, bound to a fresh record id. A node left out by
 // settings keeps its position: the positions of the others do not move.
+//
+// A report becomes the workflow record with external id
+// workflow-tool:{workflow_id}:{execution_id} and framework "workflow-tool";
+// each node becomes an agent named node_name whose role is node_type, an AI
+// agent when the type ends in .openAi or .openAiChat (whatever the tool's
+// prefix) or contains "ai" (case-sensitive, as the spec writes it: so
+// "emailSend" counts too), else a utility agent; each node record becomes
+// one execution with its input, output, execution_time_ms, status and
+// error. A node name reported twice in one run (a loop) is one agent with
+// several executions.
 func (r *report) run(orgID string, started time.Time, finished *time.Time, now time.Time, settings Settings) Run {
 	name := r.WorkflowName
 	if name == "" {

@@ -7,6 +7,13 @@ import (
 
 // Settings are an organization's receiver settings, the config answer's
 // track_all_nodes and min_execution_time_ms.
+//
+// PUT /webhooks/workflow-tool/config (integrations:write) sets the
+// organization's track_all_nodes and min_execution_time_ms, which GET
+// config answers: without track_all_nodes only AI nodes become agents and
+// executions; executions shorter than min_execution_time_ms are left out
+// unless they failed. They apply to the reports received afterwards; a
+// node left out keeps its position, so execution ids do not move.
 type Settings struct {
 	// TrackAllNodes false keeps only the AI nodes (Kind KindAI) of a
 	// report: utility nodes become neither agents nor executions.

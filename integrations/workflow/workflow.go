@@ -122,6 +122,21 @@ func ExternalID(workflowID, executionID string) string {
 }
 
 // State is the record state a report's status and finished_at give.
+//
+//	report status  finished_at  record state
+//	running        any          running
+//	success        set          completed
+//	error          set          failed
+//	success/error  absent       running (the run has not reported its end)
+//
+// A repeated delivery of the same execution (same organization and
+// external id) updates the stored record in place: its fields, agents and
+// executions become the report's, its id and created_at stay, and agent
+// and execution ids are derived from the record's id, the agent's name
+// and the node's position, so they are stable across deliveries. A report
+// that would move a completed or failed record back to running (a late
+// retry of an earlier report) is acknowledged and changes nothing.
+// Concurrent deliveries of one run make one record.
 func State(status string, finished *time.Time) string {
 	switch {
 	case finished == nil || status == "running":

@@ -1,5 +1,6 @@
 // Package secretbox seals small secrets kept at rest (the login-token
-// signing secret, later code-host tokens) with AES-256-GCM under a master
+// signing secret, code-host tokens, notification targets, integration
+// secrets) with AES-256-GCM under a master
 // key that the operator holds outside the database, so that a dump or a
 // backup of the database alone reveals none of them.
 //

@@ -112,7 +112,7 @@ func wantDelim(dec *gojson.Decoder, delim json.Delim) error {
 // does for every caller.
 //
 // It decodes with github.com/goccy/go-json, the fastest decoder that
-// decodes as encoding/json does (benchmarks/RESULTS.md, "JSON decoders"):
+// decodes as encoding/json does (benchmarks/history/issue-03.md, "JSON decoders"):
 // it accepts the same bodies and decodes them to the same values, which
 // the differential tests (decode_std_test.go, webtest) hold it to. Its
 // refusals differ in detail: a type error names the field with indexes

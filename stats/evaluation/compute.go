@@ -5,6 +5,60 @@ import "math"
 // Compute validates req and computes every requested metric. It returns a
 // *FieldError (wrapping ErrInvalid) for any input it rejects; on error no
 // metric is returned, even those that could have been computed.
+//
+// Metric names: accuracy, precision, recall, f1_score, roc_auc, log_loss,
+// mse, mae, rmse, r2.
+//
+// precision, recall and f1_score use zero_division=0: a 0/0 ratio counts
+// as 0.0 (scikit-learn's default "warn" gives the same value) and Result
+// carries scikit-learn's warning text. The averaging is average when given,
+// else binary when the label set has at most two labels and weighted
+// otherwise. The label set is labels when declared, else the union of the
+// values in y_true and y_pred, so a label that only y_pred contains is a
+// class: it makes a two-label problem multiclass, counts in macro averages
+// (precision 0, recall 0/0 = 0) and gets weight 0 in weighted ones.
+// Declared labels that occur nowhere count in macro averages the same way.
+//
+// The positive class of a binary problem is pos_label when given, else the
+// larger of the two labels in sorted order (1 for 0/1, "spam" for
+// ham/spam). With a single numeric label present it is scikit-learn's
+// default 1 (so an all-0 window scores precision = recall = f1 = 0); with a
+// single string label pos_label or labels is required.
+//
+// roc_auc is binary (y_score, or the positive column of a two-column
+// y_prob) or one-vs-rest over the y_prob columns, averaged macro unless
+// average is macro, weighted or micro. Ties in scores count one half. It is
+// computed from exact pair counts, so it can differ from scikit-learn's
+// trapezoidal sum in the last bit or two.
+//
+// log_loss clips every probability to [eps, 1-eps] with eps = 2^-52, the
+// float64 machine epsilon, as scikit-learn 1.9 does; probabilities outside
+// [0, 1] are an error, rows that do not sum to 1 only warn (they are used
+// as given, not renormalised).
+//
+// r2 uses force_finite=True: with a constant y_true it is 1.0 for a perfect
+// prediction and 0.0 otherwise. Sums and means follow NumPy's pairwise
+// summation step for step (sum.go), so "constant" is decided exactly as
+// NumPy decides it.
+//
+//   - Undefined values are errors, not NaN: roc_auc with a single class in
+//     y_true (or, one-vs-rest macro, a class absent from y_true) and r2 with
+//     fewer than two rows, where scikit-learn warns and returns NaN; and any
+//     result that overflows float64 (mse of values near 1e308). JSON cannot
+//     carry NaN or infinity.
+//   - The default positive label is the larger label, where scikit-learn's
+//     is 1: for labels {1, 2} Vigil scores 2, and for {0, 2} or string
+//     labels, where scikit-learn raises without pos_label, Vigil scores the
+//     larger one. For 0/1 and -1/1 the two agree.
+//   - pos_label also applies to y_score and roc_auc (scikit-learn's
+//     roc_auc_score has no pos_label and always takes the larger label), and
+//     a two-column y_prob is accepted for binary roc_auc.
+//   - labels must be sorted, unique and contain every value of y_true and
+//     y_pred; scikit-learn also accepts a subset for precision/recall/f1.
+//   - Strings are labels only: scikit-learn would coerce ["1.5", "2"] to
+//     numbers for regression metrics, Vigil refuses them.
+//   - Booleans are refused (send 0 and 1), and a column may not mix numbers
+//     and strings (NumPy would turn the numbers into strings).
 func Compute(req Request) (Result, error) {
 	nd, err := parseMetrics(req.Metrics)
 	if err != nil {

@@ -52,6 +52,10 @@ func loadGolden(t testing.TB) goldenFile {
 
 // TestGolden checks every case twice: all its metrics in one request (which
 // must fail if any metric fails in scikit-learn) and each metric alone.
+//
+// testdata/generate.py computes testdata/golden.json with scikit-learn (see
+// its header for the pinned versions and how to run it); golden_test.go
+// checks every case to 1e-9 relative (1e-15 absolute below 1e-6).
 func TestGolden(t *testing.T) {
 	g := loadGolden(t)
 	t.Logf("golden cases: %d (scikit-learn %s, numpy %s)", len(g.Cases), g.Versions["scikit-learn"], g.Versions["numpy"])

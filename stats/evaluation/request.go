@@ -38,6 +38,32 @@ const (
 // Request is the computation part of POST /metrics/calculate. The JSON names
 // are the API's; decode bodies with ParseRequest, which names the offending
 // field in its errors and rejects nulls inside numeric arrays.
+//
+//	{
+//	  "y_true":       [...],          // numbers or strings; required
+//	  "y_pred":       [...],          // hard predictions, same kind and length; required
+//	                                  // by every metric except roc_auc and log_loss
+//	  "y_score":      [0.9, 0.2],     // binary: score of the positive class
+//	  "y_prob":       [[0.1, 0.9]],   // class probabilities, columns in sorted label order
+//	  "metric_types": ["accuracy", "roc_auc"],
+//	  "average":      "macro",        // optional: binary, macro, micro, weighted
+//	  "pos_label":    "spam",         // optional: positive class of a binary problem
+//	  "labels":       ["ham", "spam"] // optional: every class, sorted, unique
+//	}
+//
+// A column holds numbers or strings, never both, and no booleans or nulls.
+// Numeric class labels must be integral (1.0 is the label 1): as in
+// scikit-learn's type_of_target, a value that does not survive a cast to
+// int64 (0.5, 1e20) makes the column "continuous", which classification
+// metrics refuse. Regression metrics (mse, mae, rmse, r2) need numbers.
+//
+// y_score is one number per row for a binary problem: the probability of the
+// positive class for log_loss (in [0, 1]), or any score for roc_auc. y_prob
+// has one row per sample and one column per class, the classes being labels
+// when given, else the sorted distinct values of y_true (scikit-learn's
+// LabelBinarizer order); multiclass roc_auc and log_loss need it, and a
+// binary problem may send two columns instead of y_score. Send one or the
+// other, not both.
 type Request struct {
 	// YTrue holds the ground truth: numbers (regression targets or class
 	// labels) or strings (class labels). Required.

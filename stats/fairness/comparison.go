@@ -18,6 +18,25 @@ type comparison struct {
 // compareGroups sets up the comparison of m across groups. A group of no rows
 // is never compared; a group whose rate is undefined is left out, or counted
 // at 0 when asZero (fairlearn's behaviour).
+//
+// fairlearn (through scikit-learn's confusion_matrix normalisation) counts an
+// undefined TPR or FPR as 0, so a group with no favourable labels has TPR 0
+// and makes the equal opportunity difference the largest TPR: a disparity
+// that is not there. Vigil leaves such a group out of that comparison (its
+// GroupGap has Compared false) and compares the rest; equalized odds
+// compares TPRs over the groups that have favourable labels and FPRs over
+// those that have unfavourable ones. Input.UndefinedAsZero restores
+// fairlearn's rule, to reproduce its numbers.
+//
+// A Result is not computed (Computed false, Reason says why) when its
+// metric needs labels and Truth is nil (never reported as 0); when fewer
+// than two groups have the rate (fairlearn reports 0 and 1 for a single
+// group); when a ratio would be 0/0 because no group has a favourable
+// prediction (fairlearn: NaN), or because the reference group's rate is 0;
+// and when the reference group has no rows or an undefined rate.
+// Equalized odds' Ratio skips an undefined part (fairlearn takes Python's
+// min over [TPR ratio, FPR ratio], which is NaN when the TPR ratio is NaN
+// and ignores a NaN FPR ratio).
 func compareGroups(groups []Group, m measure, ref int, asZero bool) comparison {
 	c := comparison{m: m, rates: make([]Rate, len(groups)), used: make([]bool, len(groups)), lo: -1, hi: -1, ref: ref}
 	n := 0

@@ -3,6 +3,25 @@ package fairness
 // Group is one group of an attribute: its confusion counts and the rates
 // made from them. Without labels only Count, Selected and SelectionRate are
 // filled, and the other rates are undefined.
+//
+// A group's rates are kept as counts (Rate): selection rate
+// Selected/Count, TPR = TP/(TP+FN), FPR = FP/(FP+TN), FNR, precision and
+// accuracy. A rate over no rows is undefined (JSON null): the TPR and FNR of
+// a group with no favourable label, its FPR with no unfavourable label, its
+// precision with no favourable prediction. Groups are sorted by label
+// (byte order, which is fairlearn's code-point order).
+//
+// Missing attribute values ("" in Values, a negative code in Codes) are left
+// out of that attribute's groups and counted in AttributeReport.Missing, as
+// fairlearn needs them dropped first (it refuses missing values); with
+// Input.MissingGroup set they form a group of that name instead. A
+// recommendation reports how many rows were left out.
+//
+// Small groups are audited like any other, as in fairlearn: a group of one
+// row has rates of 0 or 1 and can decide a metric. Groups under
+// Input.SmallGroup rows (default 30) draw a recommendation that their rates
+// are unreliable. A group of no rows (an unused level, a reference group
+// absent from the data) is listed with Count 0 and never compared.
 type Group struct {
 	// Name is the group label.
 	Name string `json:"name"`

@@ -21,6 +21,19 @@ type finding struct {
 
 // recommend lists, most severe first, each failing group with its metric
 // and comparison, then what could not be judged and why.
+//
+// One line per failing group and metric, most severe first, naming the
+// group, the attribute, the two rates, the metric and its condition, then a
+// place to look, e.g.
+//
+//	group 'female' of attribute 'gender' has selection rate 0.31 vs 0.52 for 'male':
+//	disparate impact 0.60 < 0.8; review features that stand in for gender and the
+//	decision threshold applied to 'female'
+//
+// Between groups a failing pair is named once, from the group with the lower
+// rate; at most three groups per metric and attribute are named and the
+// rest counted. Then notes: metrics not computed and why (one line asking
+// for y_true when labels are missing), small groups, missing values.
 func recommend(r Report, t Thresholds, smallGroup int) []string {
 	var found []finding
 	for _, a := range r.Attributes {

@@ -11,6 +11,34 @@ const passLine = 0.8
 // score: 1 − 0.2·miss, clamped to [0, 1]. A failing metric scores below the
 // pass line even at exactly a strict threshold (equal opportunity difference
 // of exactly 0.1).
+//
+// Each computed Result has a miss: how many allowances its value spends,
+// 0 for no disparity and 1 exactly at the threshold.
+//
+//	ratio r below 1 (parity, impact):  miss = (1 − r) / (1 − lower bound)     = (1 − r) / 0.2
+//	ratio r above 1 (parity):          miss = (r − 1) / (upper bound − 1)     = (r − 1) / 0.2
+//	ratio r above 1 (impact):          miss = 0
+//	difference d:                      miss = d / maximum                     = d / 0.1
+//
+// The miss is rounded to nine decimals, so a value on a grade boundary (an
+// impact of exactly 0.7: miss 1.5) grades as the table below says rather
+// than one unit in the last place beyond; pass and fail are decided on the
+// unrounded value. Its score is 1 − 0.2·miss, clamped to [0, 1]: a metric exactly at its
+// threshold scores 0.80, where the good band starts, so a metric passes
+// exactly when it scores 0.80 or more (a failing one at exactly a strict
+// threshold is put just below 0.80). With the default thresholds a
+// disparate impact of 0.65 scores 0.65, and an equal opportunity difference
+// d scores 1 − 2d. A Summary takes each metric's lowest score over the
+// attributes; overall_fairness_score (Report.Score) is the lowest score
+// over the computed metrics: the worst disparity decides, so the score
+// cannot hide a failing metric behind passing ones, and BiasDetected is
+// true exactly when the score is below 0.80. It never falls as a
+// disparity shrinks. Metrics not computed do not count; with none computed
+// Report.Scored is false.
+//
+// Bands (BandOf), each from its lower bound inclusive:
+//
+//	0.90-1.00 excellent   0.80-0.89 good   0.70-0.79 fair   0.60-0.69 poor   below 0.60 critical
 func scoreOf(passed bool, miss float64) float64 {
 	s := rounded(math.Max(0, math.Min(1, 1-(1-passLine)*miss)))
 	if !passed && s >= passLine {

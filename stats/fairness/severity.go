@@ -2,6 +2,18 @@ package fairness
 
 // Severity grades how far a metric misses its pass condition; an audit's
 // severity is the highest of its metrics'. The zero Severity is SeverityNone.
+//
+// A passing metric has severity none. A failing one is graded by its miss:
+//
+//	low       miss up to 1.5  (score 0.70 to 0.80: fair)     e.g. impact 0.70 to 0.80, difference 0.10 to 0.15
+//	medium    miss up to 2    (score 0.60 to 0.70: poor)     e.g. impact 0.60 to 0.70, difference 0.15 to 0.20
+//	high      miss up to 3    (score 0.40 to 0.60)           e.g. impact 0.40 to 0.60, difference 0.20 to 0.30
+//	critical  miss above 3    (score below 0.40)             e.g. impact below 0.40, difference above 0.30
+//
+// The audit's severity is the highest of its metrics'. A bias audit at high
+// or critical severity drafts a risk-register entry (Severity.DraftsRisk),
+// category bias, with likelihood 4 for high and 5 for critical and impact
+// 4 (Severity.RiskLikelihood), source_type bias_audit.
 type Severity int
 
 // Severities in increasing order. With miss = how many allowances the

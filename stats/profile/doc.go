@@ -23,25 +23,8 @@
 // Compare tests each feature of a current profile against a reference
 // one. A feature's kind is that of the majority of its values in the
 // reference (numbers: Numeric; strings and booleans: Categorical); values
-// of the other kind are counted as Mismatched and left out.
-//
-// Numeric features: the KS statistic is computed from the two sketches at
-// every bucket boundary, where both cumulative counts are exact, so the
-// reported statistic D̂ is never above the exact one and the exact one is
-// at most D̂ + Bound, where Bound is the largest share of either sample in
-// one bucket: a bucket spans 2% of its values' magnitude, so for
-// continuous data the bound is about 0.02·|x|·density(x) at its largest,
-// around 0.01 for standard normal data, and it is reported with each
-// result. The p-value is the two-sample KS p-value of D̂ at the two
-// sample sizes (stattest.KSPValue). The binned table has ten bins whose
-// edges are the bucket boundaries nearest above the reference's deciles
-// (within 1% of the exact deciles): PSI, Jensen-Shannon and Hellinger on
-// it are exact for those edges.
-//
-// Categorical features: the table holds the exact counts of every
-// category kept by name in both profiles, plus one "(other)" cell for the
-// counts beyond MaxCategories when either has any; chi-squared, PSI,
-// Jensen-Shannon and Hellinger on it are exact.
+// of the other kind are counted as Mismatched and left out. Which
+// statistics are exact and the bound on the others are on Compare.
 //
 // It imports quantile and stattest of the maths tree and nothing else of
 // Vigil.

@@ -14,6 +14,25 @@ const encodingVersion = 1
 // MarshalBinary encodes the sketch in the versioned format described in the
 // package documentation. Equal sketches (for instance the same values merged
 // in different orders) encode to identical bytes.
+//
+// MarshalBinary writes a compact, versioned format (version 1):
+//
+//	byte     version (1)
+//	8 bytes  α as IEEE-754 bits, little-endian
+//	uvarint  zero count
+//	uvarint  non-finite count
+//	store ×2 (positive, then negative):
+//	         uvarint bucket count B (0 for an empty store),
+//	         if B > 0: zigzag varint lowest key, then B uvarint counts
+//	if Count() > 0: 8 bytes min, 8 bytes max (IEEE-754 bits, little-endian)
+//	sum:     byte sign (0 or 1), uvarint limb count L,
+//	         if L > 0: uvarint base, then L uvarint 32-bit limbs (low first);
+//	         |sum| = Σ limb_i · 2^(32·(base+i) − 1074)
+//
+// The encoding is canonical (first and last stored bucket and limb are
+// nonzero), so equal sketches encode to equal bytes. UnmarshalBinary
+// validates every field and returns an error wrapping ErrCorrupt for any
+// malformed input; it never panics.
 func (s *Sketch) MarshalBinary() ([]byte, error) {
 	neg, base, mag := s.sum.canonical()
 	pos, ng := s.pos.used(), s.neg.used()

@@ -35,6 +35,23 @@ const hybridExact = 2
 // values; the result never depends on the order of adds and merges. The
 // zero Hybrid is empty and exact. A Hybrid is not safe for concurrent
 // use: Quantile and MarshalBinary sort the values in place.
+//
+// The latency percentiles of the stats read use Hybrid, not Sketch
+// directly: it keeps up to ExactLimit (256) values as they are and turns
+// into a Sketch when it outgrows them. Its quantile is one definition at
+// every size, NumPy's default linear interpolation (method="linear",
+// Hyndman and Fan's type 7) between the values of ranks ⌊q·(n−1)⌋ and
+// ⌊q·(n−1)⌋+1: exact up to ExactLimit values, and from the Sketch's two
+// estimates beyond, so within α for values of one sign. Two exact Hybrids
+// whose sizes add up to at most ExactLimit merge into an exact one. An
+// exact Hybrid encodes with first byte 2 (see Hybrid.MarshalBinary); one
+// beyond ExactLimit as its Sketch (first byte 1), and a stored Sketch
+// decodes as such a Hybrid, so rollups written before Hybrid still read.
+// Sketch.Quantile keeps the lower-rank convention above (drift profiles
+// use it).
+//
+// A Sketch is not safe for concurrent use; concurrent readers (Quantile,
+// Count, MarshalBinary, ...) are fine as long as nobody writes.
 type Hybrid struct {
 	values    []float64 // while sketch is nil: every finite value added
 	sorted    bool      // values are in ascending order

@@ -7,6 +7,13 @@ import "fmt"
 // a relative α of it (see the package documentation). Quantile(0) and
 // Quantile(1) are the exact minimum and maximum. It returns ErrQuantile for
 // q outside [0, 1] and ErrEmpty when the sketch has no values.
+//
+// For a sketch of n values and q in [0, 1], Quantile(q) estimates the value
+// of rank k = ⌊q·(n−1)⌋ (0-based) in the sorted values, where the product
+// q·(n−1) is evaluated in float64 arithmetic. This is the DDSketch reference
+// convention (rank = quantile·(count−1), lower bucket) and numpy's
+// quantile(method="lower"). Quantile(0) returns the exact minimum and
+// Quantile(1) the exact maximum.
 func (s *Sketch) Quantile(q float64) (float64, error) {
 	n := s.Count()
 	if err := check(q, n); err != nil {

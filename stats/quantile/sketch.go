@@ -33,6 +33,23 @@ var (
 // Sketch is a DDSketch of float64 values with relative accuracy α; see the
 // package documentation for the guarantee, the bucket bound and the rank
 // convention. The zero Sketch is an empty sketch with DefaultAlpha.
+//
+// A Sketch is a DDSketch (Masson, Rim, Lee: "DDSketch: a fast and
+// fully-mergeable quantile sketch with relative-error guarantees", VLDB 2019)
+// with a logarithmic index mapping. A value v > 0 goes to bucket
+// k = ⌈log_γ v⌉ with γ = (1+α)/(1−α), so bucket k holds (γ^(k−1), γ^k] and
+// is represented by 2γ^k/(1+γ), which is within a relative α of every value
+// in the bucket. Positive values are counted in one dense store (a slice of
+// counts with an offset), negative values in a second one keyed by the
+// negated bucket of |v|, and zeros (and magnitudes below ~2.2e-308, see
+// below) in a separate zero count. Count, sum, minimum and maximum are
+// tracked exactly; the sum is kept as an exact fixed-point integer, so it
+// does not depend on the order of additions or merges.
+//
+// The sketch uses no randomness and every field is a function of the
+// multiset of values added, so merging sketches in any order, or adding the
+// values in any order, yields the identical sketch (identical MarshalBinary
+// bytes).
 type Sketch struct {
 	m         mapping
 	pos, neg  store // neg is keyed by −key(|v|), so both stores ascend with v
@@ -44,6 +61,16 @@ type Sketch struct {
 
 // New returns an empty sketch with relative accuracy alpha (DefaultAlpha is
 // 0.01), or ErrAlpha when alpha is outside [MinAlpha, MaxAlpha].
+//
+// Let x be the value of rank k. If no collapsing (see below) affected x's
+// bucket, Quantile returns q̂ with |q̂ − x| ≤ α·|x|. Zeros are returned
+// exactly. The mapping is built for α − 1e-11, so that floating-point
+// rounding cannot push a result past α: the logarithm (a table-based
+// routine, absolute error below 3e-13) and math.Exp for the representative
+// together err by about 1e-12 relative at most. Results are also clamped to
+// [Min, Max], which can only move them closer to x. Nonzero magnitudes below
+// 2.2250738585072014e-308·γ (the reference implementation's min_possible)
+// are counted as zero: for them the error is absolute, below 2.3e-308.
 func New(alpha float64) (*Sketch, error) {
 	if !(alpha >= MinAlpha && alpha <= MaxAlpha) {
 		return nil, fmt.Errorf("%w: %v", ErrAlpha, alpha)
@@ -164,6 +191,9 @@ func (s *Sketch) Count() uint64 { return s.pos.count + s.neg.count + s.zero }
 
 // NonFinite returns the number of NaN and ±Inf values passed to Add and
 // AddN, which are not part of the distribution.
+//
+// NaN, +Inf and −Inf are not part of the distribution: Add counts them in
+// NonFinite and leaves Count, Sum, Min, Max and the quantiles unchanged.
 func (s *Sketch) NonFinite() uint64 { return s.nonFinite }
 
 // Sum returns the sum of the values added, exact up to one final rounding to

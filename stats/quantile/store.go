@@ -12,6 +12,28 @@ const initialBuckets = 128
 // bins lo and hi are nonzero, and hi−lo < MaxBuckets. The state is a function
 // of the multiset of keys added: keys ≤ hi−MaxBuckets+1 are all counted in
 // that bucket.
+//
+// Each store holds at most MaxBuckets (2048) consecutive buckets, so a
+// sketch never holds more than 2·2048 bucket counts (16 KiB per store) and
+// an exact sum of at most 72 limbs, whatever the data. When a store would need more, its lowest
+// buckets are collapsed into the lowest bucket it keeps, as DDSketch's
+// "collapsing lowest dense store" does: for positive values these are the
+// smallest values, for negative values (whose store is keyed by −bucket)
+// the most negative ones. So collapsing only ever affects the lowest values
+// of each sign, and the guarantee still holds for every quantile whose value
+// x satisfies
+//
+//	x > 0 and x > M·γ^−(MaxBuckets−1), where M is the largest positive value, or
+//	x < 0 and |x| < m·γ^(MaxBuckets−1), where m is the smallest negative magnitude, or
+//	x = 0.
+//
+// With α = 0.01, γ^2047 ≈ 6e17: positive latencies within 17 orders of
+// magnitude below the maximum keep α, so for latency data collapsing in
+// practice never happens, and when it does only the lowest quantiles lose
+// accuracy: they are answered with the lowest kept bucket, an overestimate.
+// The collapsed state is a function of the multiset of values (everything at
+// or below bucket max−MaxBuckets+1 lives in that bucket), which keeps merges
+// order-independent.
 type store struct {
 	bins   []uint64
 	offset int32

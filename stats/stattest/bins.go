@@ -17,6 +17,12 @@ const DefaultBins = 10
 // or last cell. Bins are closed on the left (a value equal to an edge
 // belongs to the cell above it, NumPy's searchsorted side="right").
 // Counting is a binary search per edge in the sorted samples.
+//
+// Numeric.Bin cuts both samples at the reference quantiles k/B, k=1..B-1,
+// B = 10 by default (NumPy's default linear quantile). Equal quantiles
+// (ties in the reference) are merged, so a tied reference has fewer cells;
+// cells are closed on the left and the outer cells are open, so current
+// values outside the reference range are counted in the end cells.
 func (d Numeric) Bin(bins int) Table {
 	if bins <= 0 {
 		bins = DefaultBins

@@ -34,6 +34,16 @@ type ChiSquareResult struct {
 // Yates' correction applies only when DOF is 1: each observed count moves
 // toward its expected count by min(0.5, |difference|). With a single cell
 // left, DOF is 0, Statistic 0 and PValue 1.
+//
+// ChiSquare is scipy.stats.chi2_contingency on the 2×K table of reference
+// and current counts, with Yates' correction only when asked and DOF is 1
+// (as SciPy). GoodnessOfFit is scipy.stats.chisquare(cur, ref/n_ref·n_cur).
+// Both leave out cells empty in both samples (SciPy would refuse or return
+// NaN). A category present in the current sample but absent from the
+// reference makes the goodness-of-fit statistic +Inf and its p-value 0, as
+// in SciPy; ChiSquareResult.Unseen counts such categories. p-values use
+// gonum's chi-squared survival function, which agrees with SciPy's to
+// about 3e-14 relative on the golden cases.
 func (t Table) ChiSquare(yates bool) ChiSquareResult {
 	ref, cur := t.nonEmptyCells()
 	res := ChiSquareResult{Cells: len(ref), DOF: len(ref) - 1, Unseen: t.unseen(), Counts: t.Counts}

@@ -26,6 +26,11 @@ type JSResult struct {
 // distributions, where scipy's two separate sums cancel (for a million vs
 // a hundred thousand values from one distribution, scipy's divergence is
 // off by about 3e-9 relative).
+//
+// JensenShannon is in bits (log base 2), so divergence and distance lie in
+// [0, 1]. Distance = sqrt(Divergence) is
+// scipy.spatial.distance.jensenshannon(p, q, base=2). Empty cells and
+// categories absent from one sample need no smoothing.
 func (t Table) JensenShannon() JSResult {
 	js := t.sumCells(func(i int, p, q float64) float64 {
 		return jsCell(p, q, t.Ref[i], t.Cur[i], t.NRef, t.NCur)
@@ -71,6 +76,9 @@ type DistanceResult struct {
 // it against the same NumPy formula. Written as a sum of squares it keeps
 // full relative accuracy for nearly equal distributions, where the
 // equivalent sqrt(1 - Σ √(p_i q_i)) cancels.
+//
+// Hellinger is sqrt(Σ (√p - √q)²/2), in [0, 1]; SciPy has no such
+// function, so the golden file evaluates this NumPy formula.
 func (t Table) Hellinger() DistanceResult {
 	s := t.sumCells(func(_ int, p, q float64) float64 {
 		d := math.Sqrt(p) - math.Sqrt(q)

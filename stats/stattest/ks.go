@@ -99,6 +99,31 @@ func KS(ref, cur []float64, mode Mode) (KSResult, error) {
 // mode and alternative, matching scipy.stats.ks_2samp(ref, cur,
 // alternative, method). It takes O(n_ref + n_cur) for the statistic (one
 // merge of the sorted samples) plus the p-value's cost.
+//
+// KS is scipy.stats.ks_2samp. The statistic is max |F_ref - F_cur| over
+// the pooled values (or the signed maximum for Less and Greater), found in
+// one merge of the sorted samples with SciPy's floating-point expression
+// i/n_ref - j/n_cur, so it is bit-identical, as are SciPy's
+// statistic_location and statistic_sign. ModeAuto is exact when
+// max(n_ref, n_cur) <= 10,000 (SciPy's MAX_AUTO_N) and asymptotic
+// otherwise. Exact two-sided p-values use SciPy's algorithms: the nested
+// reflection product for equal sizes and the lattice-path recursion of
+// Hodges (1958) in Viehmann's (2021) complementary form for unequal ones.
+// Exact one-sided p-values for unequal sizes propagate path probabilities
+// (SciPy counts paths with floating binomials; both give up and fall back
+// to the asymptotic formula when C(n_ref+n_cur, n_ref) overflows a
+// float64). ModeExact also falls back, as in SciPy, when lcm(n_ref, n_cur)
+// exceeds the int32 range, and when rounding puts the exact p-value
+// outside [0, 1] (it happens for equal sizes at the smallest statistic,
+// where p is 1). KSResult.Method says which method produced the p-value.
+// ksexact_test.go checks every exact p-value of sizes up to 13×11 against
+// a direct count of lattice paths. The asymptotic two-sided p-value is SciPy's
+// kstwo.sf(D, round(n_ref·n_cur/(n_ref+n_cur))): the exact one-sample
+// Kolmogorov distribution of that size, by Simard and L'Ecuyer's choice of
+// method (Durbin matrix, Pomeranz, Pelz-Good, Smirnov's one-sided sum); the
+// one-sided asymptotic p-value is Hodges' approximation, as in SciPy. For
+// two one-value samples the asymptotic two-sided p-value is NaN, as in
+// SciPy (the effective size rounds to 0); ModeAuto never gets there.
 func (d Numeric) KS(mode Mode, alt Alternative) (KSResult, error) {
 	if mode < ModeAuto || mode > ModeAsymptotic {
 		return KSResult{}, fmt.Errorf("stattest: KS mode %v: %w", mode, ErrInvalid)

@@ -27,6 +27,12 @@ type PSIResult struct {
 // both sides adds 0, and a category unseen in the reference adds
 // (q - ε)·ln(q/ε). For numeric features use Numeric.Bin first (10
 // reference-quantile bins by default).
+//
+// PSI is Σ (q - p)·ln(q/p) over the cells, natural logarithm, with p and q
+// the reference and current proportions. A proportion below ε = 1e-4
+// (DefaultPSIEpsilon; in practice an empty cell) is raised to ε on that
+// side, without renormalising: an empty cell on both sides adds 0, and a
+// category absent from the reference adds (q - ε)·ln(q/ε).
 func (t Table) PSI(epsilon float64) PSIResult {
 	if epsilon <= 0 {
 		epsilon = DefaultPSIEpsilon

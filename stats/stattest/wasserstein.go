@@ -9,6 +9,9 @@ import "math"
 // CDFs are constant, evaluated as i/n_ref and j/n_cur as scipy does. All
 // terms are non-negative, so the sum has no cancellation; it is
 // compensated (Neumaier) so that a million terms add no visible error.
+//
+// Wasserstein is scipy.stats.wasserstein_distance (unweighted): the
+// integral of |F_ref - F_cur|.
 func (d Numeric) Wasserstein() DistanceResult {
 	f1, f2 := float64(d.Ref.Len()), float64(d.Cur.Len())
 	var sum, comp float64
