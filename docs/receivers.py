@@ -4,10 +4,16 @@
 # get to standard output; the ports are written to the file named by the
 # first argument as HOOK_PORT= and SMTP_PORT= lines. Standard library only.
 import http.server, socketserver, sys, threading
+printing = threading.Lock()
+def emit(*parts):
+    # One write under a lock: the two servers' lines never interleave.
+    with printing:
+        sys.stdout.write(" ".join(parts) + "\n")
+        sys.stdout.flush()
 class Webhook(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
-        print("webhook", self.headers["X-Vigil-Signature"], body.decode(), flush=True)
+        emit("webhook", self.headers["X-Vigil-Signature"], body.decode())
         self.send_response(204); self.end_headers()
     def log_message(self, *args): pass
 class Mail(socketserver.StreamRequestHandler):
@@ -22,7 +28,7 @@ class Mail(socketserver.StreamRequestHandler):
                 for line in self.rfile:
                     if line == b".\r\n": break
                     message += line
-                print("email", message.decode(), flush=True)
+                emit("email", message.decode())
             self.say("221 bye" if verb == b"QUIT" else "250 ok")
             if verb == b"QUIT": return
 hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Webhook)
