@@ -56,6 +56,9 @@ var walks = []struct {
 	{"operations", "docs/operations.md", 1},
 }
 
+// baseLine sets BASE in the first block of each walk.
+const baseLine = "BASE=${BASE:-http://localhost:8080}"
+
 var shBlock = regexp.MustCompile("(?s)\n```sh\n(.*?)\n```")
 
 // shBlocks returns the ```sh blocks of text, in order.
@@ -114,7 +117,8 @@ func script(blocks []string) (string, int) {
 // TestReadmeWalks runs README.md's Quickstart, and each guide of docs/
 // with a walk-through, as a new user pastes them: in a fresh folder with
 // bin/vigil built (and docs/ beside it), every block in order, on a free
-// port instead of 8080. A guide goes on from the Quickstart's setup: its
+// port instead of 8080: the walks set BASE=${BASE:-http://localhost:8080}
+// and name the server as $BASE only, so the test sets BASE and VIGIL_ADDR. A guide goes on from the Quickstart's setup: its
 // script is the Quickstart's blocks but Stop, the guide's blocks, then
 // Stop; so no guide depends on another, each starts its own server, and
 // they run in parallel. Every call must succeed and answer what the page
@@ -146,6 +150,11 @@ func TestReadmeWalks(t *testing.T) {
 			want += quickChecks
 		}
 		text, checks := script(blocks)
+		for _, line := range strings.Split(text, "\n") {
+			if strings.Contains(line, "localhost:8080") && line != baseLine {
+				t.Errorf("%s: got %q, want the server named as $BASE", w.file, line)
+			}
+		}
 		if checks < want {
 			t.Fatalf("%s: got %d '# => ' answers, want at least %d", w.file, checks-(want-w.checks), w.checks)
 		}
@@ -172,7 +181,6 @@ func freeAddr(t *testing.T) string {
 func runWalk(t *testing.T, bin, script string) {
 	addr := freeAddr(t)
 	port := addr[strings.LastIndex(addr, ":")+1:]
-	script = strings.ReplaceAll(script, "localhost:8080", "localhost:"+port)
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
 		t.Fatal(err)
@@ -193,7 +201,8 @@ func runWalk(t *testing.T, bin, script string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-c", script)
 	cmd.Dir = dir
-	// A new user's environment: no VIGIL_ variable but the port.
+	// A new user's environment: no VIGIL_ variable but the port, which
+	// BASE names too.
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "VIGIL_") {
 			cmd.Env = append(cmd.Env, kv)
@@ -201,7 +210,7 @@ func runWalk(t *testing.T, bin, script string) {
 	}
 	// The master key file goes where a new user's would (the user's
 	// configuration folder), here one of the test's own.
-	cmd.Env = append(cmd.Env, "VIGIL_ADDR="+addr, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
+	cmd.Env = append(cmd.Env, "VIGIL_ADDR="+addr, "BASE=http://localhost:"+port, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.CombinedOutput()
