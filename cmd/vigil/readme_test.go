@@ -217,9 +217,9 @@ func runWalk(t *testing.T, bin, script string) {
 	// What the blocks started in the background (the alert receivers)
 	// is gone with their process group, even when a block failed.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	log, _ := os.ReadFile(filepath.Join(dir, "vigil.log"))
+	log, _ := os.ReadFile(filepath.Join(dir, walkFolder, "vigil.log"))
 	if err != nil {
-		received, _ := os.ReadFile(filepath.Join(dir, "receivers.log"))
+		received, _ := os.ReadFile(filepath.Join(dir, walkFolder, "receivers.log"))
 		t.Fatalf("the walk failed: %v\n%s\nvigil.log:\n%s\nreceivers.log:\n%s", err, out, log, received)
 	}
 	t.Logf("the walk's output:\n%s", out)
@@ -229,5 +229,30 @@ func runWalk(t *testing.T, bin, script string) {
 	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
 		c.Close()
 		t.Fatalf("got %s still answering after the walk, want the server gone", addr)
+	}
+	checkLeftovers(t, dir)
+}
+
+// walkFolder holds every file a walk writes; .gitignore names it.
+const walkFolder = "walkthrough"
+
+// checkLeftovers fails when a walk left a file in dir, the repository's
+// folder to a user, outside walkFolder and the server's data folder.
+func checkLeftovers(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bin and docs are the repository's, config the test's own.
+	kept := map[string]bool{"bin": true, "docs": true, "config": true, "vigil-data": true, walkFolder: true}
+	for _, e := range entries {
+		if !kept[e.Name()] {
+			t.Errorf("got %s left in the folder by the walk, want it under %s/", e.Name(), walkFolder)
+		}
+	}
+	ignore := readRoot(t, ".gitignore")
+	if !strings.Contains(ignore, "\n/"+walkFolder+"/\n") {
+		t.Errorf("got no /%s/ line in .gitignore, want the walks' files ignored", walkFolder)
 	}
 }
