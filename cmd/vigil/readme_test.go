@@ -116,14 +116,15 @@ func script(blocks []string) (string, int) {
 
 // TestReadmeWalks runs README.md's Quickstart, and each guide of docs/
 // with a walk-through, as a new user pastes them: in a fresh folder with
-// bin/vigil built (and docs/ beside it), every block in order, on a free
-// port instead of 8080: the walks set BASE=${BASE:-http://localhost:8080}
-// and name the server as $BASE only, so the test sets BASE and VIGIL_ADDR. A guide goes on from the Quickstart's setup: its
+// bin/vigil built (and docs/ beside it), every block in order. The walks
+// set BASE=${BASE:-http://localhost:8080} and name the server as $BASE
+// only, so the test gives a free port in BASE and VIGIL_ADDR instead of
+// rewriting the text. A guide goes on from the Quickstart's setup: its
 // script is the Quickstart's blocks but Stop, the guide's blocks, then
 // Stop; so no guide depends on another, each starts its own server, and
 // they run in parallel. Every call must succeed and answer what the page
-// shows ($NAME in a "# => " line is the shell's variable), and the server
-// must be gone at the end.
+// shows ($NAME in a "# => " line is the shell's variable), the server must
+// be gone at the end, and the walk's files must be under walkthrough/.
 func TestReadmeWalks(t *testing.T) {
 	quick := quickstartBlocks(t)
 	listed := map[string]bool{}
