@@ -10,7 +10,7 @@ import (
 // weighted patterns, and a head's score is the noisy-or of the weights of
 // the patterns the text matches, 1 − Π(1 − w). It reads words, not
 // meaning: negation, quotation and irony fool it, and it knows English
-// only. README.md prints its precision and recall per head on the
+// only. docs/llm.md prints its precision and recall per head on the
 // labelled set in testdata.
 type Builtin struct{}
 

@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite testdata/measured.txt")
 
 // TestBuiltinMeasured measures the built-in scorer's precision and recall
 // per head (threshold 0.5) on testdata/labelled.jsonl and compares them
-// with testdata/measured.txt, which README.md prints; -update rewrites it.
+// with testdata/measured.txt, which docs/llm.md prints; -update rewrites it.
 func TestBuiltinMeasured(t *testing.T) {
 	f, err := os.Open("testdata/labelled.jsonl")
 	if err != nil {
