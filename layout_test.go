@@ -68,7 +68,7 @@ var rooms = []room{
 		[]string{"analytics contract", "event log contract", "identity", "registry", "plumbing", "store contract", "maths"}},
 	{"toxicity", []string{"toxicity"}, []string{"event log contract", "identity", "plumbing", "store contract"}},
 	{"pricing", []string{"pricing"}, []string{"identity", "plumbing", "store contract"}},
-	{"store engines", []string{"store/..."},
+	{"store engines", []string{"sqlstore", "sqlstore/..."},
 		[]string{"store contract", "identity", "registry", "drift", "bias", "alerts", "governance", "integrations", "explanation", "exports", "pricing", "plumbing", "schemas", "maths"}},
 	{"analytics engines", []string{"analytics/sqlite", "analytics/clickhouse"},
 		[]string{"analytics contract", "event log contract", "store contract", "plumbing", "schemas", "maths"}},

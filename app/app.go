@@ -34,7 +34,7 @@ import (
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/processors/alerting"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
 )
 
 // App is one Vigil process: its backends, its roles and the HTTP server

@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // badJSONBody is a write route's body with a hole, %s, for members of an

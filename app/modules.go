@@ -41,8 +41,8 @@ import (
 	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/schemas"
-	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/sqlstore/postgres"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 	"github.com/vigilhq/vigil/web"
 )
 

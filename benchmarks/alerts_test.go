@@ -17,9 +17,9 @@ import (
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/postgres"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // Sizes of the alert evaluation benchmark: rules over models, and the

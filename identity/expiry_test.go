@@ -10,7 +10,7 @@ import (
 
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // TestKeyExpiry: a key with an expiry works until then and answers 401

@@ -62,7 +62,7 @@ type APIKey struct {
 	RevokedAt  *time.Time `json:"revoked_at,omitempty"`
 }
 
-// Store keeps identities. Implementations: store/sqlstore on SQLite and
+// Store keeps identities. Implementations: sqlstore on SQLite and
 // PostgreSQL. Reads of one organization's records take its id and report
 // store.ErrNotFound for another organization's; writes are durable when
 // they return nil.

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // TestPasswordProblem: the NIST SP 800-63B rev. 4 policy, counted in code

@@ -13,9 +13,9 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/testenv"
-	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/postgres"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // eachStore runs f on a fresh SQLite store (dir is its folder) and a fresh

@@ -2,9 +2,9 @@
 // analytical, so that callers can tell a missing record from a conflict
 // from an outage without knowing the engine: an error wrapping
 // ErrUnavailable says "retry later", and the API answers it with 503 and
-// Retry-After. The SQL implementation is in store/sqlstore; the
-// engines that open it are store/sqlitestore (the embedded default) and
-// store/postgres.
+// Retry-After. The SQL implementation is in sqlstore; the
+// engines that open it are sqlstore/sqlitestore (the embedded default) and
+// sqlstore/postgres.
 //
 // It imports nothing: every store, the API packages and the HTTP plumbing
 // import it.

@@ -24,8 +24,8 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 var secret = []byte("0123456789abcdef0123456789abcdef")

@@ -1,7 +1,7 @@
 // Package sqlmigrate applies a folder of SQL migrations to a database, each
 // file once, in its own transaction, in file-name order, recording each in
 // the schema_migrations table. The transactional store's engines
-// (store/sqlstore) and the embedded analytical store (analytics/sqlite)
+// (sqlstore) and the embedded analytical store (analytics/sqlite)
 // both migrate with it.
 //
 // It imports nothing of Vigil.

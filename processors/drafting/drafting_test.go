@@ -23,10 +23,10 @@ import (
 	"github.com/vigilhq/vigil/platform/testenv"
 	"github.com/vigilhq/vigil/processors/drafting"
 	"github.com/vigilhq/vigil/registry"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/postgres"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 	"github.com/vigilhq/vigil/store"
-	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
 // engine is an event log with its consumers, beside a transactional store.

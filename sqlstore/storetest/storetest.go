@@ -1,6 +1,6 @@
 // Package storetest is the contract suite of Vigil's transactional store:
 // the behaviour of identity.Store and registry.Store that every engine
-// (store/sqlitestore, store/postgres) must show. An engine's test calls Run with
+// (sqlstore/sqlitestore, sqlstore/postgres) must show. An engine's test calls Run with
 // a function that opens a fresh, empty store.
 //
 // It imports the store errors, the schemas and the packages whose stores it

@@ -11,9 +11,9 @@ import (
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/ratelimittest"
 	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store/sqlitestore"
-	"github.com/vigilhq/vigil/store/sqlstore"
-	"github.com/vigilhq/vigil/store/storetest"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
+	"github.com/vigilhq/vigil/sqlstore/storetest"
 )
 
 // open opens the store in dir and closes it when t ends.

@@ -17,8 +17,8 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the pgx driver with database/sql
 
 	"github.com/vigilhq/vigil/schemas"
+	"github.com/vigilhq/vigil/sqlstore"
 	"github.com/vigilhq/vigil/store"
-	"github.com/vigilhq/vigil/store/sqlstore"
 )
 
 // migrationLock is the advisory lock id that serialises migrations of

@@ -12,10 +12,10 @@ import (
 	"github.com/vigilhq/vigil/platform/ratelimit"
 	"github.com/vigilhq/vigil/platform/ratelimit/ratelimittest"
 	"github.com/vigilhq/vigil/platform/testenv"
+	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore/postgres"
+	"github.com/vigilhq/vigil/sqlstore/storetest"
 	"github.com/vigilhq/vigil/store"
-	"github.com/vigilhq/vigil/store/postgres"
-	"github.com/vigilhq/vigil/store/sqlstore"
-	"github.com/vigilhq/vigil/store/storetest"
 )
 
 // open opens the store at url and closes it when t ends.

@@ -18,7 +18,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/vigilhq/vigil/schemas"
-	"github.com/vigilhq/vigil/store/sqlstore"
+	"github.com/vigilhq/vigil/sqlstore"
 )
 
 // FileName is the database file inside the data folder.

@@ -3,7 +3,7 @@
 // governance/risk, governance/trust, governance/review) for every SQL engine.
 // What differs between engines (placeholders, row locks, error codes, the
 // migration lock) is a Dialect that the engine's package supplies, so the
-// dialect stays inside store/sqlitestore and store/postgres.
+// dialect stays inside sqlstore/sqlitestore and sqlstore/postgres.
 //
 // Writes are durable when they return nil (the engine committed them) and
 // errors wrap store.ErrNotFound, store.ErrConflict or store.ErrUnavailable,

@@ -14,7 +14,7 @@ import (
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/sqlmigrate"
 	"github.com/vigilhq/vigil/schemas"
-	"github.com/vigilhq/vigil/store/sqlitestore"
+	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
 )
 
 // upTo returns the migrations of schemas.SQL whose name sorts before
