@@ -155,7 +155,7 @@ func testExplanationCancel(t *testing.T, s Store) {
 	}
 }
 
-// readmeTree is the README's one-tree scikit-learn export over age and
+// readmeTree is docs/explanations.md's one-tree scikit-learn export over age and
 // tenure.
 const readmeTree = `{"format": "vigil-sklearn-trees", "version": 1, "estimator": "DecisionTreeRegressor", "n_features": 2,
 	"feature_names": ["age", "tenure"], "base": 0, "scale": 1, "link": "identity", "trees": [{"children_left": [1, 3, -1, -1, -1],
