@@ -114,14 +114,11 @@ type goPackage struct {
 	aliased []string
 }
 
-// packages parses the package clause and imports of every Go file of the
-// tree. External test packages (package x_test) are clients of the
-// package they test, as the end-to-end tests in app are, and may import
-// anything; they are left out.
-func packages(t *testing.T) map[string]*goPackage {
+// goFiles lists the Go files of the tree, but those under hidden folders,
+// testdata and node_modules.
+func goFiles(t *testing.T) []string {
 	t.Helper()
-	out := map[string]*goPackage{}
-	fset := token.NewFileSet()
+	var out []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -132,17 +129,34 @@ func packages(t *testing.T) map[string]*goPackage {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
+		if strings.HasSuffix(path, ".go") {
+			out = append(out, path)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("walk the tree: %v", err)
+	}
+	return out
+}
+
+// packages parses the package clause and imports of every Go file of the
+// tree. External test packages (package x_test) are clients of the
+// package they test, as the end-to-end tests in app are, and may import
+// anything; they are left out.
+func packages(t *testing.T) map[string]*goPackage {
+	t.Helper()
+	out := map[string]*goPackage{}
+	fset := token.NewFileSet()
+	for _, path := range goFiles(t) {
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		dir := filepath.ToSlash(filepath.Dir(path))
 		name := f.Name.Name
 		if strings.HasSuffix(name, "_test") {
-			return nil
+			continue
 		}
 		p := out[dir]
 		if p == nil {
@@ -160,10 +174,6 @@ func packages(t *testing.T) map[string]*goPackage {
 				p.aliased = append(p.aliased, path+" imports "+ip+" as "+is.Name.Name)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("walk the tree: %v", err)
 	}
 	delete(out, ".") // this test
 	return out

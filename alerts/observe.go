@@ -3,7 +3,6 @@ package alerts
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/vigilhq/vigil/analytics"
@@ -29,16 +28,6 @@ type Readings interface {
 type ReadingsByModel interface {
 	PredictionStatsByModel(ctx context.Context, orgID string, modelIDs []string, r analytics.Range) (map[string]analytics.PredictionStats, error)
 	MetricSummariesByModel(ctx context.Context, orgID, metricType string, modelIDs []string, r analytics.Range) (map[string]analytics.Summary, error)
-}
-
-// PredictionMetric reports whether the metric is read from the prediction
-// summary (analytics.PredictionStats).
-func PredictionMetric(name string) bool {
-	switch name {
-	case "prediction_count", "latency_avg_ms", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms":
-		return true
-	}
-	return false
 }
 
 // Findings reads the transactional store's drift reports and bias audits
@@ -99,88 +88,44 @@ func (o *Observer) Observe(ctx context.Context, r Rule) ([]Observation, bool, er
 	return out, all, nil
 }
 
+// value observes the metric name over the window of minutes ending at
+// rng.To, by the reader its catalogue entry names.
 func (o *Observer) value(ctx context.Context, name string, minutes int, rng analytics.Range) (*float64, error) {
-	if mt, ok := strings.CutPrefix(name, MetricPrefix); ok {
-		k := metricKey{mt, minutes}
-		if v, ok := o.metrics[k]; ok {
-			return v, nil
-		}
-		sums, err := o.rd.MetricSeries(ctx, analytics.MetricFilter{OrgID: o.orgID, ModelID: o.modelID, MetricType: mt, Range: rng},
-			analytics.Buckets{Range: rng})
-		if err != nil {
-			return nil, err
-		}
-		var s *analytics.Summary
-		if len(sums) > 0 {
-			s = &sums[0]
-		}
-		o.KnowMetric(mt, minutes, s)
-		return o.metrics[k], nil
-	}
-	if name == "fairness_score" {
-		return o.fairness(ctx, rng)
-	}
-	if name == "dead_letters" {
-		n, err := o.rd.DeadLetterCount(ctx, o.orgID, o.modelID, rng)
-		if err != nil {
-			return nil, err
-		}
-		return ptr(float64(n)), nil
-	}
-	if name == "drift_score" || strings.HasPrefix(name, DriftFeaturePrefix) {
-		rep, err := o.report(ctx, minutes, rng)
-		if err != nil || rep == nil {
-			return nil, err
-		}
-		if name == "drift_score" {
-			return ptr(rep.OverallDriftScore), nil
-		}
-		f, ok := rep.Features[strings.TrimPrefix(name, DriftFeaturePrefix)]
-		if !ok {
-			return nil, nil
-		}
-		return ptr(f.DriftScore), nil
-	}
-	if name == "toxicity_rate" {
-		return o.toxicityRate(ctx, rng)
-	}
-	if strings.HasPrefix(name, "llm_") {
-		g, err := o.completions(ctx, minutes, rng)
-		if err != nil {
-			return nil, err
-		}
-		switch name {
-		case "llm_completions":
-			return ptr(float64(g.Completions)), nil
-		case "llm_cost":
-			return ptr(g.Cost), nil
-		case "llm_tokens":
-			return ptr(float64(g.TotalTokens)), nil
-		case "llm_latency_avg_ms":
-			if g.LatencyCount == 0 {
-				return nil, nil
-			}
-			return ptr(g.LatencySum / float64(g.LatencyCount)), nil
-		}
+	m, param, ok := lookup(name)
+	if !ok {
 		return nil, fmt.Errorf("unknown metric %q", name)
 	}
-	st, err := o.predictions(ctx, minutes, rng)
+	return m.read.read(ctx, o, window{param: param, minutes: minutes, rng: rng})
+}
+
+// metricMean is the mean of the model's values of the metric type
+// w.param in the window, nil when none was logged.
+func (o *Observer) metricMean(ctx context.Context, w window) (*float64, error) {
+	k := metricKey{w.param, w.minutes}
+	if v, ok := o.metrics[k]; ok {
+		return v, nil
+	}
+	f := analytics.MetricFilter{OrgID: o.orgID, ModelID: o.modelID, MetricType: w.param, Range: w.rng}
+	sums, err := o.rd.MetricSeries(ctx, f, analytics.Buckets{Range: w.rng})
 	if err != nil {
 		return nil, err
 	}
-	switch name {
-	case "prediction_count":
-		return ptr(float64(st.TotalPredictions)), nil
-	case "latency_avg_ms":
-		return st.AvgLatencyMS, nil
-	case "latency_p50_ms":
-		return st.P50LatencyMS, nil
-	case "latency_p95_ms":
-		return st.P95LatencyMS, nil
-	case "latency_p99_ms":
-		return st.P99LatencyMS, nil
+	var s *analytics.Summary
+	if len(sums) > 0 {
+		s = &sums[0]
 	}
-	return nil, fmt.Errorf("unknown metric %q", name)
+	o.KnowMetric(w.param, w.minutes, s)
+	return o.metrics[k], nil
+}
+
+// deadLetters is the number of the model's events set aside as dead
+// letters in the window.
+func (o *Observer) deadLetters(ctx context.Context, w window) (*float64, error) {
+	n, err := o.rd.DeadLetterCount(ctx, o.orgID, o.modelID, w.rng)
+	if err != nil {
+		return nil, err
+	}
+	return ptr(float64(n)), nil
 }
 
 // Know gives o the model's prediction summary over the window of the
@@ -229,10 +174,10 @@ func (o *Observer) completions(ctx context.Context, minutes int, rng analytics.R
 	return &g, nil
 }
 
-// toxicityRate is the share of the toxicity-checked completions in rng
-// that were flagged, nil when none was checked.
-func (o *Observer) toxicityRate(ctx context.Context, rng analytics.Range) (*float64, error) {
-	groups, err := o.rd.LLMGroups(ctx, o.orgID, o.modelID, rng)
+// toxicityRate is the share of the toxicity-checked completions in the
+// window that were flagged, nil when none was checked.
+func (o *Observer) toxicityRate(ctx context.Context, w window) (*float64, error) {
+	groups, err := o.rd.LLMGroups(ctx, o.orgID, o.modelID, w.rng)
 	if err != nil {
 		return nil, err
 	}
@@ -269,8 +214,8 @@ func (o *Observer) report(ctx context.Context, minutes int, rng analytics.Range)
 }
 
 // fairness is overall_fairness_score of the model's newest completed bias
-// audit, when it completed within rng.
-func (o *Observer) fairness(ctx context.Context, rng analytics.Range) (*float64, error) {
+// audit, when it completed within the window.
+func (o *Observer) fairness(ctx context.Context, w window) (*float64, error) {
 	if o.Findings == nil {
 		return nil, nil
 	}
@@ -279,7 +224,7 @@ func (o *Observer) fairness(ctx context.Context, rng analytics.Range) (*float64,
 		return nil, err
 	}
 	a := as[0]
-	if a.Result == nil || a.CompletedAt == nil || a.CompletedAt.Before(rng.From) || !a.CompletedAt.Before(rng.To) {
+	if a.Result == nil || a.CompletedAt == nil || a.CompletedAt.Before(w.rng.From) || !a.CompletedAt.Before(w.rng.To) {
 		return nil, nil
 	}
 	return a.Result.Score, nil

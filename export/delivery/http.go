@@ -3,19 +3,11 @@ package delivery
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
-	netmail "net/mail"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/identity"
@@ -80,108 +72,6 @@ type body struct {
 	Type     *string   `json:"type"`
 	Settings *Settings `json:"settings"`
 	Secrets  *Secrets  `json:"secrets"`
-}
-
-// check validates the body for its type: 422 naming the field. keep
-// says whether stored secrets stand in for absent ones.
-func (a *API) check(b body, keep bool) error {
-	var v web.Problems
-	if b.Name == nil || strings.TrimSpace(*b.Name) == "" || utf8.RuneCountInString(*b.Name) > 200 {
-		v.Add("name", "is required: 1 to 200 characters")
-	}
-	if b.Type == nil || !slices.Contains(Types, *b.Type) {
-		v.Add("type", "must be one of "+strings.Join(Types, ", "))
-		return v.Err()
-	}
-	s, sec := Settings{}, Secrets{}
-	if b.Settings != nil {
-		s = *b.Settings
-	}
-	if b.Secrets != nil {
-		sec = *b.Secrets
-	}
-	needSecret := func(field, value string, min int) {
-		if value == "" && keep {
-			return
-		}
-		if value == "" {
-			v.Add("secrets."+field, "is required")
-		} else if utf8.RuneCountInString(value) < min || len(value) > 16384 {
-			v.Add("secrets."+field, fmt.Sprintf("must be %d to 16384 characters", min))
-		}
-	}
-	used := map[string]bool{}
-	switch *b.Type {
-	case TypeEmail:
-		used["recipients"] = true
-		if len(s.Recipients) == 0 || len(s.Recipients) > MaxRecipients {
-			v.Add("settings.recipients", fmt.Sprintf("must name 1 to %d addresses", MaxRecipients))
-		}
-		for i, r := range s.Recipients {
-			if addr, err := netmail.ParseAddress(r); err != nil || addr.Address != r || len(r) > 254 {
-				v.Add(fmt.Sprintf("settings.recipients[%d]", i), "must be an e-mail address (user@example.com)")
-			}
-		}
-	case TypeWebhook:
-		used["url"] = true
-		if _, err := a.guard().CheckURL(s.URL); err != nil {
-			v.Add("settings.url", "must be an http(s) URL the outbound guard allows: "+err.Error())
-		}
-		needSecret("signing_secret", sec.SigningSecret, 16)
-	case TypeS3:
-		used["endpoint"], used["bucket"], used["region"], used["prefix"], used["path_style"] = true, true, true, true, true
-		if _, err := a.guard().CheckURL(s.Endpoint); err != nil {
-			v.Add("settings.endpoint", "must be an http(s) URL the outbound guard allows: "+err.Error())
-		}
-		if n := len(s.Bucket); n < 3 || n > 63 || strings.ToLower(s.Bucket) != s.Bucket || strings.ContainsAny(s.Bucket, "/ ") {
-			v.Add("settings.bucket", "must be a bucket name: 3 to 63 lower-case characters, no slash")
-		}
-		if len(s.Region) > 64 || len(s.Prefix) > 512 {
-			v.Add("settings.prefix", "region at most 64 and prefix at most 512 characters")
-		}
-		needSecret("access_key_id", sec.AccessKeyID, 3)
-		needSecret("secret_access_key", sec.SecretAccessKey, 8)
-	case TypeSFTP:
-		used["host"], used["port"], used["username"], used["directory"], used["host_key"] = true, true, true, true, true
-		port := int(s.Port)
-		if port == 0 {
-			port = 22
-		}
-		if port < 1 || port > 65535 {
-			v.Add("settings.port", "must be 1 to 65535")
-		} else if s.Host == "" || strings.ContainsAny(s.Host, "/@ ") {
-			v.Add("settings.host", "must be a host name or address")
-		} else if _, err := a.guard().CheckURL("https://" + net.JoinHostPort(s.Host, strconv.Itoa(port)) + "/"); err != nil {
-			v.Add("settings.host", "must be a host the outbound guard allows: "+err.Error())
-		}
-		if s.Username == "" || len(s.Username) > 64 {
-			v.Add("settings.username", "is required: 1 to 64 characters")
-		}
-		if _, err := ParseHostKey(s.HostKey); err != nil {
-			v.Add("settings.host_key", "must be the server's public key in authorized_keys form (ssh-ed25519 AAAA...)")
-		}
-		needSecret("private_key", sec.PrivateKey, 32)
-		if sec.PrivateKey != "" && len(sec.PrivateKey) <= 16384 {
-			if _, err := ssh.ParsePrivateKey([]byte(sec.PrivateKey)); err != nil {
-				v.Add("secrets.private_key", "must be an unencrypted private key (PEM: OpenSSH, PKCS#1, PKCS#8 or EC)")
-			}
-		}
-	}
-	for name, set := range map[string]bool{"recipients": len(s.Recipients) > 0, "url": s.URL != "", "endpoint": s.Endpoint != "",
-		"bucket": s.Bucket != "", "region": s.Region != "", "prefix": s.Prefix != "", "path_style": s.PathStyle, "host": s.Host != "",
-		"port": s.Port != 0, "username": s.Username != "", "directory": s.Directory != "", "host_key": s.HostKey != ""} {
-		if set && !used[name] {
-			v.Add("settings."+name, "is not a setting of a "+*b.Type+" integration")
-		}
-	}
-	wanted := map[string][]string{TypeWebhook: {"signing_secret"}, TypeS3: {"access_key_id", "secret_access_key"}, TypeSFTP: {"private_key"}}
-	for name, set := range map[string]bool{"signing_secret": sec.SigningSecret != "", "access_key_id": sec.AccessKeyID != "",
-		"secret_access_key": sec.SecretAccessKey != "", "private_key": sec.PrivateKey != ""} {
-		if set && !slices.Contains(wanted[*b.Type], name) {
-			v.Add("secrets."+name, "is not a secret of a "+*b.Type+" integration")
-		}
-	}
-	return v.Err()
 }
 
 func (a *API) guard() *outbound.Guard {

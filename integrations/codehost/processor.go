@@ -147,22 +147,6 @@ func (p *Processor) one(ctx context.Context, d QueuedDelivery) (bool, error) {
 	return giveUp && err == nil, err
 }
 
-// event is the part of a push, release or create payload read.
-type event struct {
-	Ref     string `json:"ref"`
-	RefType string `json:"ref_type"`
-	After   string `json:"after"`
-	Deleted bool   `json:"deleted"`
-	Action  string `json:"action"`
-	Commits []struct {
-		Added    []string `json:"added"`
-		Modified []string `json:"modified"`
-	} `json:"commits"`
-	Release struct {
-		TagName string `json:"tag_name"`
-	} `json:"release"`
-}
-
 // process works out one delivery. Its error is one worth retrying (the
 // code host or the store); what is wrong with the delivery itself (an
 // untracked branch, an invalid .monitor.yml) is part of the outcome.
@@ -186,65 +170,14 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 	if err != nil {
 		return o, 0, 0, err
 	}
-
-	var files []string
-	switch d.Event {
-	case "push":
-		branch, isBranch := strings.CutPrefix(e.Ref, "refs/heads/")
-		o.Ref = branch
-		switch {
-		case !isBranch:
-			o.Skipped = "a push to " + e.Ref + ", not to a branch"
-		case e.Deleted:
-			o.Skipped = "the branch was deleted"
-		case len(repo.TrackedBranches) > 0 && !slices.Contains(repo.TrackedBranches, branch):
-			o.Skipped = "branch " + branch + " is not tracked"
-		}
-		if o.Skipped != "" {
-			return o, 0, 0, nil
-		}
-		o.Version = e.After[:min(12, len(e.After))]
+	files, err := p.changedFiles(ctx, token, repo, d.Event, e, &o)
+	if err != nil || o.Skipped != "" {
+		return o, 0, 0, err
+	}
+	if d.Event == "push" {
 		commits = int64(len(e.Commits))
-		for _, c := range e.Commits {
-			for _, f := range append(slices.Clone(c.Added), c.Modified...) {
-				if !slices.Contains(files, f) {
-					files = append(files, f)
-				}
-			}
-		}
-	case "create", "release":
-		o.Ref = e.Release.TagName
-		if d.Event == "create" {
-			o.Ref = e.Ref
-		}
-		switch {
-		case d.Event == "create" && e.RefType != "tag":
-			o.Skipped = "a " + e.RefType + " was created, not a tag"
-		case d.Event == "create" && !repo.TrackTags:
-			o.Skipped = "tags are not tracked"
-		case d.Event == "release" && e.Action != "published":
-			o.Skipped = "release " + e.Action + ", not published"
-		case d.Event == "release" && !repo.TrackReleases:
-			o.Skipped = "releases are not tracked"
-		case o.Ref == "":
-			o.Skipped = "the event names no tag"
-		}
-		if o.Skipped != "" {
-			return o, 0, 0, nil
-		}
-		o.Version = o.Ref
-		if files, err = p.Host.Tree(ctx, token, repo.Owner, repo.Name, o.Ref); err != nil {
-			return o, 0, 0, err
-		}
-	default:
-		o.Skipped = "event " + d.Event + " is not processed"
-		return o, 0, 0, nil
 	}
-	for _, f := range files {
-		if slices.ContainsFunc(repo.ModelPathPatterns, func(pat string) bool { return Match(pat, f) }) {
-			o.Files = append(o.Files, f)
-		}
-	}
+	o.Files = modelFiles(repo, files)
 	if len(o.Files) == 0 {
 		return o, commits, 0, nil
 	}
@@ -252,28 +185,91 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 	if d.Event == "push" {
 		ref = e.After
 	}
-	raw, err := p.Host.File(ctx, token, repo.Owner, repo.Name, ConfigPath, ref)
-	if errors.Is(err, ErrNoRepository) {
-		for _, f := range o.Files {
-			o.Review = append(o.Review, Review{Path: f, Reason: "the repository has no " + ConfigPath})
-		}
-		return o, commits, 0, nil
-	}
+	cfg, ok, err := p.monitorFile(ctx, token, repo, ref, &o)
 	if err != nil {
 		return o, 0, 0, err
+	}
+	if !ok {
+		return o, commits, 0, nil
+	}
+	if models, err = p.registerFiles(ctx, repo, cfg, d, &o); err != nil {
+		return o, 0, 0, err
+	}
+	return o, commits, models, nil
+}
+
+// changedFiles lists the files the event of kind brings: those its
+// commits added or modified (a push to a tracked branch), or all the
+// tag's (a tag created or a release published, when tracked). It sets o's
+// Ref and Version, or Skipped when the event is not one to process.
+func (p *Processor) changedFiles(ctx context.Context, token string, repo Repository, kind string, e event, o *Outcome) ([]string, error) {
+	switch kind {
+	case "push":
+		if o.Ref, o.Skipped = e.pushed(repo); o.Skipped != "" {
+			return nil, nil
+		}
+		o.Version = e.After[:min(12, len(e.After))]
+		return e.changed(), nil
+	case "create", "release":
+		if o.Ref, o.Skipped = e.tagged(kind, repo); o.Skipped != "" {
+			return nil, nil
+		}
+		o.Version = o.Ref
+		return p.Host.Tree(ctx, token, repo.Owner, repo.Name, o.Ref)
+	}
+	o.Skipped = "event " + kind + " is not processed"
+	return nil, nil
+}
+
+// modelFiles keeps the files that match one of the repository's model
+// path patterns.
+func modelFiles(repo Repository, files []string) []string {
+	out := []string{}
+	for _, f := range files {
+		if slices.ContainsFunc(repo.ModelPathPatterns, func(pat string) bool { return Match(pat, f) }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// monitorFile reads the repository's .monitor.yml at ref. When it is
+// missing or invalid, every model file of o is logged for review with the
+// reason (and the file's problems), and ok is false.
+func (p *Processor) monitorFile(ctx context.Context, token string, repo Repository, ref string, o *Outcome) (cfg MonitorFile, ok bool, err error) {
+	raw, err := p.Host.File(ctx, token, repo.Owner, repo.Name, ConfigPath, ref)
+	if errors.Is(err, ErrNoRepository) {
+		reviewAll(o, "the repository has no "+ConfigPath)
+		return cfg, false, nil
+	}
+	if err != nil {
+		return cfg, false, err
 	}
 	cfg, problems := ParseMonitorFile(raw)
 	if len(problems) > 0 {
 		o.ConfigProblems = problems
-		for _, f := range o.Files {
-			o.Review = append(o.Review, Review{Path: f, Reason: ConfigPath + " is invalid"})
-		}
-		return o, commits, 0, nil
+		reviewAll(o, ConfigPath+" is invalid")
+		return cfg, false, nil
 	}
+	return cfg, true, nil
+}
+
+// reviewAll logs every model file of o for review, for the reason.
+func reviewAll(o *Outcome, reason string) {
+	for _, f := range o.Files {
+		o.Review = append(o.Review, Review{Path: f, Reason: reason})
+	}
+}
+
+// registerFiles registers each model file of o as the model of cfg it
+// matches, when auto-register is on, or logs it for review; it returns
+// how many it registered.
+func (p *Processor) registerFiles(ctx context.Context, repo Repository, cfg MonitorFile, d QueuedDelivery, o *Outcome) (int64, error) {
 	auto := repo.AutoRegister
 	if cfg.Codehost.AutoRegister != nil {
 		auto = *cfg.Codehost.AutoRegister
 	}
+	var models int64
 	for _, f := range o.Files {
 		i := slices.IndexFunc(cfg.Models, func(m ModelEntry) bool { return Match(m.Path, f) })
 		switch {
@@ -284,7 +280,7 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 		default:
 			r, reason, err := p.register(ctx, repo, cfg.Models[i], f, o.Version, d)
 			if err != nil {
-				return o, 0, 0, err
+				return 0, err
 			}
 			if reason != "" {
 				o.Review = append(o.Review, Review{Path: f, Reason: reason})
@@ -294,7 +290,7 @@ func (p *Processor) process(ctx context.Context, d QueuedDelivery) (o Outcome, c
 			models++
 		}
 	}
-	return o, commits, models, nil
+	return models, nil
 }
 
 // register creates the model version of file f; a version an earlier

@@ -160,30 +160,12 @@ func (s *Scheduler) ensureRule(ctx context.Context, d drift.Due) error {
 
 // model runs one model's detection when it is due.
 func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, error) {
-	cfg, err := s.Store.DriftConfig(ctx, d.OrgID, d.ModelID)
-	if errors.Is(err, store.ErrNotFound) {
-		cfg, err = drift.Default(d.OrgID, d.ModelID), nil
-		if rerr := s.ensureRule(ctx, d); rerr != nil { // detection goes on; the next tick tries again
-			s.logger().Warn("could not write a model's default drift alert rule", "model_id", d.ModelID, "err", rerr)
-		}
-	}
+	cfg, err := s.config(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	now := s.Clock.Now()
-	due := func(driftType string) bool {
-		last, ok := d.Last[driftType]
-		if !ok {
-			return Due(cfg.Schedule, nil, now)
-		}
-		return Due(cfg.Schedule, &last, now)
-	}
-	types := []string{}
-	for _, t := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
-		if due(t) && (t != drift.TypeConcept || cfg.ConceptDrift.Enabled) && !s.waiting(d, t, now) {
-			types = append(types, t)
-		}
-	}
+	types := s.dueTypes(d, cfg, now)
 	if len(types) == 0 {
 		return nil, nil
 	}
@@ -196,31 +178,80 @@ func (s *Scheduler) model(ctx context.Context, d drift.Due) ([]drift.Report, err
 			s.tried(d, t, now, ok)
 		}
 	}()
-	skipAll := func(reason string) {
-		s.skip(d, "", reason)
-		for _, t := range types {
-			done[t] = false
-		}
-	}
-	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, analytics.SideInput)
+	plan, skipped, err := s.runPlan(ctx, d, cfg, now)
 	if err != nil {
 		return nil, err
 	}
-	plan, err := NewPlan(cfg.Schedule, first, ok, now)
-	if err != nil {
-		skipAll(err.Error())
+	if skipped != "" {
+		s.skip(d, "", skipped)
+		for _, t := range types {
+			done[t] = false
+		}
 		return nil, nil
 	}
-	if cfg.Schedule.Reference.Type == drift.ReferenceUploaded {
-		u, err := s.Store.DriftReference(ctx, d.OrgID, d.ModelID)
-		if errors.Is(err, store.ErrNotFound) {
-			skipAll("the configuration names the uploaded reference, and none is uploaded")
-			return nil, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("read uploaded reference: %w", err)
-		}
-		plan.Uploaded = &u
+	return s.detect(ctx, d, cfg, plan, types, now, done)
+}
+
+// config is the model's drift configuration or, when it has none, the
+// default one, whose alert rule it then ensures.
+func (s *Scheduler) config(ctx context.Context, d drift.Due) (drift.Config, error) {
+	cfg, err := s.Store.DriftConfig(ctx, d.OrgID, d.ModelID)
+	if !errors.Is(err, store.ErrNotFound) {
+		return cfg, err
 	}
+	if err := s.ensureRule(ctx, d); err != nil { // detection goes on; the next tick tries again
+		s.logger().Warn("could not write a model's default drift alert rule", "model_id", d.ModelID, "err", err)
+	}
+	return drift.Default(d.OrgID, d.ModelID), nil
+}
+
+// dueTypes lists the types of drift due for the model now: those its
+// schedule says are due, concept drift only when enabled, and none that
+// waits after a run skipped for want of data.
+func (s *Scheduler) dueTypes(d drift.Due, cfg drift.Config, now time.Time) []string {
+	types := []string{}
+	for _, t := range []string{drift.TypeData, drift.TypePrediction, drift.TypeConcept} {
+		var last *time.Time
+		if l, ok := d.Last[t]; ok {
+			last = &l
+		}
+		if Due(cfg.Schedule, last, now) && (t != drift.TypeConcept || cfg.ConceptDrift.Enabled) && !s.waiting(d, t, now) {
+			types = append(types, t)
+		}
+	}
+	return types
+}
+
+// runPlan is the plan of the model's run now, holding its uploaded
+// reference when the configuration names one; skipped says why there is
+// none: no data to plan from, or no reference uploaded.
+func (s *Scheduler) runPlan(ctx context.Context, d drift.Due, cfg drift.Config, now time.Time) (plan Plan, skipped string, err error) {
+	first, ok, err := s.Profiles.FirstProfileHour(ctx, d.OrgID, d.ModelID, analytics.SideInput)
+	if err != nil {
+		return Plan{}, "", err
+	}
+	plan, err = NewPlan(cfg.Schedule, first, ok, now)
+	if err != nil {
+		return Plan{}, err.Error(), nil
+	}
+	if cfg.Schedule.Reference.Type != drift.ReferenceUploaded {
+		return plan, "", nil
+	}
+	u, err := s.Store.DriftReference(ctx, d.OrgID, d.ModelID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Plan{}, "the configuration names the uploaded reference, and none is uploaded", nil
+	} else if err != nil {
+		return Plan{}, "", fmt.Errorf("read uploaded reference: %w", err)
+	}
+	plan.Uploaded = &u
+	return plan, "", nil
+}
+
+// detect runs each of the types on plan and notes in done whether each
+// was written (or failed) or skipped. A report stored that owes its
+// governance event does not stop the other types; any other error does.
+func (s *Scheduler) detect(ctx context.Context, d drift.Due, cfg drift.Config, plan Plan, types []string, now time.Time,
+	done map[string]bool) ([]drift.Report, error) {
 	var out []drift.Report
 	var errs []error
 	for _, driftType := range types {

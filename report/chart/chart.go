@@ -101,91 +101,142 @@ func SVG(c Chart, primary string) string { return Draw(c, primary).SVG() }
 // Draw lays c out as marks; primary colours the first series when not
 // empty.
 func Draw(c Chart, primary string) Drawing {
-	d := Drawing{Title: c.Title}
-	add := func(m Mark) { d.Marks = append(d.Marks, m) }
-	text := func(x, y float64, s, anchor string) Mark {
-		return Mark{Kind: MarkText, X: x, Y: y, Text: s, Anchor: anchor, Size: 11, Fill: "#111827"}
-	}
-	add(Mark{Kind: MarkRect, W: Width, H: Height, Fill: "#ffffff"})
 	t := text(left, 20, c.Title, "start")
 	t.Size, t.Bold = 14, true
-	add(t)
+	d := Drawing{Title: c.Title, Marks: []Mark{{Kind: MarkRect, W: Width, H: Height, Fill: "#ffffff"}, t}}
 	if c.Empty() || len(c.Labels) == 0 {
 		m := text(Width/2, Height/2, "no data in the period", "middle")
 		m.Fill = "#6b7280"
-		add(m)
+		d.Marks = append(d.Marks, m)
 		return d
 	}
-	lo, hi, ts := bounds(c)
-	plotW, plotH := float64(Width-left-right), float64(Height-top-bottom)
-	y := func(v float64) float64 { return float64(top) + plotH*(hi-v)/(hi-lo) }
-	step := plotW / float64(len(c.Labels))
-	x := func(i int) float64 { return float64(left) + step*(float64(i)+0.5) }
-	// Gridlines on the ticks, with their values: the step the bounds are
-	// multiples of, never past hi (a tick above it would be drawn over
-	// whatever sits above the plot: the title, or a PDF's heading).
-	for k := 0; lo+float64(k)*ts <= hi+ts*1e-6; k++ {
-		v := lo + float64(k)*ts
-		add(Mark{Kind: MarkLine, X: left, Y: y(v), X2: Width - right, Y2: y(v), Stroke: "#e5e7eb"})
-		m := text(left-6, y(v), tick(v), "end")
+	p := newPlot(c, primary)
+	p.axes()
+	for si, s := range c.Series {
+		if c.Kind == Bar {
+			p.bars(si, s)
+		} else {
+			p.line(si, s)
+		}
+	}
+	p.legend()
+	d.Marks = append(d.Marks, p.marks...)
+	return d
+}
+
+// text is a mark of text of the chart's usual size and colour.
+func text(x, y float64, s, anchor string) Mark {
+	return Mark{Kind: MarkText, X: x, Y: y, Text: s, Anchor: anchor, Size: 11, Fill: "#111827"}
+}
+
+// plot lays out the marks of a chart with data: the values lo to hi
+// over the plot's height, with a tick every ts, and one slot of step
+// wide per label.
+type plot struct {
+	c          Chart
+	primary    string
+	lo, hi, ts float64
+	plotH      float64
+	step       float64
+	marks      []Mark
+}
+
+// newPlot bounds c's values and divides the plot between its labels.
+func newPlot(c Chart, primary string) *plot {
+	p := &plot{c: c, primary: primary}
+	p.lo, p.hi, p.ts = bounds(c)
+	plotW := float64(Width - left - right)
+	p.plotH = float64(Height - top - bottom)
+	p.step = plotW / float64(len(c.Labels))
+	return p
+}
+
+func (p *plot) add(m Mark) { p.marks = append(p.marks, m) }
+
+// y is the height at which the value v is drawn.
+func (p *plot) y(v float64) float64 { return float64(top) + p.plotH*(p.hi-v)/(p.hi-p.lo) }
+
+// x is the middle of label i's slot.
+func (p *plot) x(i int) float64 { return float64(left) + p.step*(float64(i)+0.5) }
+
+// colour is series i's colour: the primary one for the first series when
+// given, else the palette's.
+func (p *plot) colour(i int) string {
+	if i == 0 && p.primary != "" {
+		return p.primary
+	}
+	return palette[i%len(palette)]
+}
+
+// axes draws the gridlines on the ticks with their values, the y axis's
+// label, and the labels along the x axis (at most about ten of them).
+func (p *plot) axes() {
+	// The ticks are the step the bounds are multiples of, never past hi (a
+	// tick above it would be drawn over whatever sits above the plot: the
+	// title, or a PDF's heading).
+	for k := 0; p.lo+float64(k)*p.ts <= p.hi+p.ts*1e-6; k++ {
+		v := p.lo + float64(k)*p.ts
+		p.add(Mark{Kind: MarkLine, X: left, Y: p.y(v), X2: Width - right, Y2: p.y(v), Stroke: "#e5e7eb"})
+		m := text(left-6, p.y(v), tick(v), "end")
 		m.Middle = true
-		add(m)
+		p.add(m)
 	}
-	yl := text(12, float64(top)+plotH/2, c.YLabel, "middle")
+	yl := text(12, float64(top)+p.plotH/2, p.c.YLabel, "middle")
 	yl.Rotate = true
-	add(yl)
-	every := max(1, (len(c.Labels)+9)/10)
-	for i, l := range c.Labels {
+	p.add(yl)
+	every := max(1, (len(p.c.Labels)+9)/10)
+	for i, l := range p.c.Labels {
 		if i%every == 0 {
-			add(text(x(i), Height-bottom+16, l, "middle"))
+			p.add(text(p.x(i), Height-bottom+16, l, "middle"))
 		}
 	}
-	colour := func(i int) string {
-		if i == 0 && primary != "" {
-			return primary
+}
+
+// bars draws series si as one bar per value, from zero (or the plot's
+// edge) to the value, beside the other series' bars in each slot.
+func (p *plot) bars(si int, s Series) {
+	bw := p.step * 0.8 / float64(len(p.c.Series))
+	for i, v := range s.Values {
+		if v == nil {
+			continue
 		}
-		return palette[i%len(palette)]
+		x0 := p.x(i) - p.step*0.4 + bw*float64(si)
+		y0, yb := p.y(max(*v, p.lo)), p.y(max(min(0, p.hi), p.lo))
+		p.add(Mark{Kind: MarkRect, X: x0, Y: math.Min(y0, yb), W: bw, H: math.Abs(yb - y0), Fill: p.colour(si),
+			Title: s.Name + " " + p.c.Labels[i] + ": " + tick(*v)})
 	}
-	for si, s := range c.Series {
-		switch c.Kind {
-		case Bar:
-			bw := step * 0.8 / float64(len(c.Series))
-			for i, v := range s.Values {
-				if v == nil {
-					continue
-				}
-				x0 := x(i) - step*0.4 + bw*float64(si)
-				y0, yb := y(max(*v, lo)), y(max(min(0, hi), lo))
-				add(Mark{Kind: MarkRect, X: x0, Y: math.Min(y0, yb), W: bw, H: math.Abs(yb - y0), Fill: colour(si),
-					Title: s.Name + " " + c.Labels[i] + ": " + tick(*v)})
-			}
-		default:
-			var pts [][2]float64
-			flush := func() {
-				if len(pts) > 1 {
-					add(Mark{Kind: MarkPolyline, Points: pts, Stroke: colour(si)})
-				}
-				pts = nil
-			}
-			for i, v := range s.Values {
-				if v == nil {
-					flush()
-					continue
-				}
-				pts = append(pts, [2]float64{x(i), y(*v)})
-				add(Mark{Kind: MarkCircle, X: x(i), Y: y(*v), W: 2.5, Fill: colour(si), Title: s.Name + " " + c.Labels[i] + ": " + tick(*v)})
-			}
+}
+
+// line draws series si as a dot per value, joined by a line broken
+// where a value is missing.
+func (p *plot) line(si int, s Series) {
+	var pts [][2]float64
+	flush := func() {
+		if len(pts) > 1 {
+			p.add(Mark{Kind: MarkPolyline, Points: pts, Stroke: p.colour(si)})
+		}
+		pts = nil
+	}
+	for i, v := range s.Values {
+		if v == nil {
 			flush()
+			continue
 		}
+		pts = append(pts, [2]float64{p.x(i), p.y(*v)})
+		p.add(Mark{Kind: MarkCircle, X: p.x(i), Y: p.y(*v), W: 2.5, Fill: p.colour(si),
+			Title: s.Name + " " + p.c.Labels[i] + ": " + tick(*v)})
 	}
-	// Legend, one entry per series, under the labels.
+	flush()
+}
+
+// legend draws one entry per series, under the labels.
+func (p *plot) legend() {
 	lx := float64(left)
-	for si, s := range c.Series {
-		add(Mark{Kind: MarkRect, X: lx, Y: Height - 22, W: 10, H: 10, Fill: colour(si)})
-		add(text(lx+14, Height-13, s.Name, "start"))
+	for si, s := range p.c.Series {
+		p.add(Mark{Kind: MarkRect, X: lx, Y: Height - 22, W: 10, H: 10, Fill: p.colour(si)})
+		p.add(text(lx+14, Height-13, s.Name, "start"))
 		lx += float64(24 + 7*len([]rune(s.Name)))
 	}
-	return d
 }
 
 // SVG paints the drawing as an SVG document.

@@ -254,40 +254,64 @@ func testCodehostTracking(t *testing.T, s Store) {
 // out is claimed again, and its former holder can no longer finish it.
 func testCodehostQueue(t *testing.T, s Store) {
 	o := newOrg(t, s)
-	r := newTracked(t, s, o.ID, "queue")
-	record := func(id string) {
-		t.Helper()
-		_, err := s.RecordDelivery(ctx(t), codehost.Delivery{RepositoryID: r.ID, OrgID: o.ID, ID: id, Event: "push",
-			Payload: []byte(`{"ref":"refs/heads/main"}`), Status: codehost.DeliveryReceived, ReceivedAt: at(3)})
-		must(t, err, "RecordDelivery")
-	}
+	q := deliveryQueue{t: t, s: s, orgID: o.ID, repo: newTracked(t, s, o.ID, "queue")}
 	now := at(100)
-	claim := func(owner string, now time.Time) []codehost.QueuedDelivery {
-		t.Helper()
-		ds, err := s.ClaimDeliveries(ctx(t), owner, now, time.Minute, 1000)
-		must(t, err, "ClaimDeliveries")
-		var mine []codehost.QueuedDelivery
-		for _, d := range ds {
-			if d.RepositoryID == r.ID {
-				mine = append(mine, d)
-			}
+	q.record("a")
+	holder, leased := q.claimOnce(now)
+	q.leaseRunsOut(holder, leased, now)
+	q.record("b")
+	q.retryThenGiveUp(now)
+	q.listed()
+}
+
+// deliveryQueue is a tracked repository whose deliveries a test records
+// and claims.
+type deliveryQueue struct {
+	t     *testing.T
+	s     Store
+	orgID string
+	repo  codehost.Repository
+}
+
+// record receives a push to main as delivery id.
+func (q deliveryQueue) record(id string) {
+	q.t.Helper()
+	_, err := q.s.RecordDelivery(ctx(q.t), codehost.Delivery{RepositoryID: q.repo.ID, OrgID: q.orgID, ID: id, Event: "push",
+		Payload: []byte(`{"ref":"refs/heads/main"}`), Status: codehost.DeliveryReceived, ReceivedAt: at(3)})
+	must(q.t, err, "RecordDelivery")
+}
+
+// claim claims what is due at now for owner, and keeps the repository's.
+func (q deliveryQueue) claim(owner string, now time.Time) []codehost.QueuedDelivery {
+	q.t.Helper()
+	ds, err := q.s.ClaimDeliveries(ctx(q.t), owner, now, time.Minute, 1000)
+	must(q.t, err, "ClaimDeliveries")
+	return q.mine(ds)
+}
+
+// mine keeps the deliveries of the repository.
+func (q deliveryQueue) mine(ds []codehost.QueuedDelivery) []codehost.QueuedDelivery {
+	var out []codehost.QueuedDelivery
+	for _, d := range ds {
+		if d.RepositoryID == q.repo.ID {
+			out = append(out, d)
 		}
-		return mine
 	}
-	record("a")
+	return out
+}
+
+// claimOnce has six claimers claim at once: one leases the delivery, at
+// its first attempt, and nobody else while the lease runs.
+func (q deliveryQueue) claimOnce(now time.Time) (holder string, leased codehost.QueuedDelivery) {
+	t := q.t
+	t.Helper()
 	const n = 6
 	got := make([][]codehost.QueuedDelivery, n)
 	errs := parallel(n, func(i int) error {
-		ds, err := s.ClaimDeliveries(ctx(t), fmt.Sprintf("p%d", i), now, time.Minute, 1000)
-		for _, d := range ds {
-			if d.RepositoryID == r.ID {
-				got[i] = append(got[i], d)
-			}
-		}
+		ds, err := q.s.ClaimDeliveries(ctx(t), fmt.Sprintf("p%d", i), now, time.Minute, 1000)
+		got[i] = q.mine(ds)
 		return err
 	})
-	var holder string
-	var leased codehost.QueuedDelivery
 	for i, err := range errs {
 		must(t, err, "ClaimDeliveries in parallel")
 		if len(got[i]) > 0 {
@@ -300,45 +324,66 @@ func testCodehostQueue(t *testing.T, s Store) {
 	if holder == "" || leased.Attempts != 1 || string(leased.Payload) != `{"ref":"refs/heads/main"}` {
 		t.Fatalf("got holder %q with %+v, want one claimer with attempt 1", holder, leased)
 	}
-	if again := claim("other", now.Add(30*time.Second)); len(again) != 0 {
+	if again := q.claim("other", now.Add(30*time.Second)); len(again) != 0 {
 		t.Fatalf("claimed a leased delivery: %+v", again)
 	}
-	// The lease runs out: another claims it, the first may not finish it.
-	taken := claim("other", now.Add(2*time.Minute))
+	return holder, leased
+}
+
+// leaseRunsOut: once the lease runs out another claims the delivery, the
+// first holder may not finish it, and the new one does, adding to the
+// repository's counters.
+func (q deliveryQueue) leaseRunsOut(holder string, leased codehost.QueuedDelivery, now time.Time) {
+	t := q.t
+	t.Helper()
+	taken := q.claim("other", now.Add(2*time.Minute))
 	if len(taken) != 1 || taken[0].Attempts != 2 {
 		t.Fatalf("got %+v, want the delivery claimed again at attempt 2", taken)
 	}
-	wantErr(t, s.FinishDelivery(ctx(t), holder, leased, codehost.Outcome{}, 1, 1, now), store.ErrConflict, "FinishDelivery by a lost lease")
+	wantErr(t, q.s.FinishDelivery(ctx(t), holder, leased, codehost.Outcome{}, 1, 1, now), store.ErrConflict, "FinishDelivery by a lost lease")
 	out := codehost.Outcome{Ref: "main", Version: "abc", Files: []string{"m.pkl"}, Registered: []codehost.Registered{{Path: "m.pkl",
 		ModelID: newID(), Name: "m", Version: "abc"}}, Review: []codehost.Review{}, ConfigProblems: []string{}}
-	must(t, s.FinishDelivery(ctx(t), "other", taken[0], out, 3, 1, now.Add(2*time.Minute)), "FinishDelivery")
-	rr, err := s.CodehostRepository(ctx(t), o.ID, r.ID)
+	must(t, q.s.FinishDelivery(ctx(t), "other", taken[0], out, 3, 1, now.Add(2*time.Minute)), "FinishDelivery")
+	rr, err := q.s.CodehostRepository(ctx(t), q.orgID, q.repo.ID)
 	must(t, err, "CodehostRepository")
 	if rr.TotalCommitsProcessed != 3 || rr.TotalModelsRegistered != 1 {
 		t.Errorf("got %d commits and %d models, want 3 and 1", rr.TotalCommitsProcessed, rr.TotalModelsRegistered)
 	}
-	if more := claim("other", now.Add(time.Hour)); len(more) != 0 {
+	if more := q.claim("other", now.Add(time.Hour)); len(more) != 0 {
 		t.Fatalf("claimed a processed delivery: %+v", more)
 	}
+}
 
-	record("b")
-	b := claim("p", now)
+// retryThenGiveUp: a delivery retried is not due before its time, comes
+// back at its next attempt with its last error, and once given up is
+// never claimed again.
+func (q deliveryQueue) retryThenGiveUp(now time.Time) {
+	t := q.t
+	t.Helper()
+	b := q.claim("p", now)
 	if len(b) != 1 {
 		t.Fatalf("got %d claimed, want b", len(b))
 	}
-	must(t, s.RetryDelivery(ctx(t), "p", b[0], "host down", now.Add(time.Minute), false), "RetryDelivery")
-	if early := claim("p", now.Add(59*time.Second)); len(early) != 0 {
+	must(t, q.s.RetryDelivery(ctx(t), "p", b[0], "host down", now.Add(time.Minute), false), "RetryDelivery")
+	if early := q.claim("p", now.Add(59*time.Second)); len(early) != 0 {
 		t.Fatal("claimed a delivery before its backoff ended")
 	}
-	b = claim("p", now.Add(time.Minute))
+	b = q.claim("p", now.Add(time.Minute))
 	if len(b) != 1 || b[0].Attempts != 2 || b[0].LastError != "host down" {
 		t.Fatalf("got %+v, want b at attempt 2 with its last error", b)
 	}
-	must(t, s.RetryDelivery(ctx(t), "p", b[0], "host down again", now.Add(time.Hour), true), "RetryDelivery giving up")
-	if never := claim("p", now.Add(48*time.Hour)); len(never) != 0 {
+	must(t, q.s.RetryDelivery(ctx(t), "p", b[0], "host down again", now.Add(time.Hour), true), "RetryDelivery giving up")
+	if never := q.claim("p", now.Add(48*time.Hour)); len(never) != 0 {
 		t.Fatal("claimed a delivery given up")
 	}
-	list, total, err := s.QueuedDeliveries(ctx(t), o.ID, r.ID, 0, 10)
+}
+
+// listed: the repository lists a processed with its outcome and b failed
+// with its last error; another organization sees neither.
+func (q deliveryQueue) listed() {
+	t := q.t
+	t.Helper()
+	list, total, err := q.s.QueuedDeliveries(ctx(t), q.orgID, q.repo.ID, 0, 10)
 	must(t, err, "QueuedDeliveries")
 	if total != 2 || len(list) != 2 {
 		t.Fatalf("got %d of %d, want 2", len(list), total)
@@ -350,7 +395,7 @@ func testCodehostQueue(t *testing.T, s Store) {
 	if b := byID["b"]; b.Status != codehost.DeliveryFailed || b.LastError != "host down again" || b.Outcome != nil {
 		t.Errorf("got b %+v, want failed with its last error", b)
 	}
-	if _, total, _ := s.QueuedDeliveries(ctx(t), newOrg(t, s).ID, r.ID, 0, 10); total != 0 {
+	if _, total, _ := q.s.QueuedDeliveries(ctx(t), newOrg(t, q.s).ID, q.repo.ID, 0, 10); total != 0 {
 		t.Error("another organization sees the deliveries")
 	}
 }

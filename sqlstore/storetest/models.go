@@ -184,44 +184,12 @@ func testModelCreateConcurrent(t *testing.T, s Store) {
 	}
 }
 
+// testModelFilters: Models filters an organization's models by status,
+// type, owner, every tag given and a search of name and description
+// (its characters taken literally), newest first, a page at a time.
 func testModelFilters(t *testing.T, s Store) {
-	a, b := newOrg(t, s), newOrg(t, s)
-	mk := func(name, version, modelType, status, owner, description string, created int, tags ...string) {
-		t.Helper()
-		m := newModel(a.ID, name, version, created)
-		m.ModelType, m.Status, m.OwnerID, m.Description, m.Tags = modelType, status, owner, description, tags
-		must(t, s.CreateModel(ctx(t), m), "CreateModel "+name)
-	}
-	// Created out of order: lists are newest first.
-	mk("churn", "1", "regression", registry.StatusActive, "o1", "Predicts 50% of CHURN", 3, "eu", "beta")
-	mk("fraud-detector", "1", "classification", registry.StatusActive, "o1", "Detects card FRAUD", 1, "prod", "eu")
-	mk("fraud-detector", "2", "classification", registry.StatusInactive, "o2", "second version", 2, "prod", "prod")
-	mk("rate_50", "1", "llm", registry.StatusDeprecated, "o2", "Rate model", 4)
-	mk("ratex50", "1", "llm", registry.StatusActive, "o1", "approx 50 percent", 5, "prod", "eu", "beta")
-	mk("path", "1", "clustering", registry.StatusArchived, "o3", `stored in C:\models\x`, 6, "beta")
-	other := newModel(b.ID, "fraud-detector", "1", 7)
-	other.Tags = []string{"prod", "eu"}
-	must(t, s.CreateModel(ctx(t), other), "CreateModel in another organization")
-
-	f := func(filter registry.Filter, want ...string) {
-		t.Helper()
-		if filter.Limit == 0 {
-			filter.Limit = 100
-		}
-		ms, err := s.Models(ctx(t), a.ID, filter)
-		must(t, err, fmt.Sprintf("Models(%+v)", filter))
-		if want == nil {
-			want = []string{}
-		}
-		if got := modelNames(ms); !slices.Equal(got, want) {
-			t.Errorf("Models(%+v): got %v, want %v", filter, got, want)
-		}
-		for _, m := range ms {
-			if m.OrgID != a.ID {
-				t.Errorf("Models(%+v): got %s of organization %s, want %s", filter, m.Name, m.OrgID, a.ID)
-			}
-		}
-	}
+	orgID := filteredModels(t, s)
+	f := modelsFound(t, s, orgID)
 	all := []string{"path@1", "ratex50@1", "rate_50@1", "churn@1", "fraud-detector@2", "fraud-detector@1"}
 	f(registry.Filter{}, all...)
 	f(registry.Filter{Status: registry.StatusActive}, "ratex50@1", "churn@1", "fraud-detector@1")
@@ -263,6 +231,56 @@ func testModelFilters(t *testing.T, s Store) {
 	must(t, err, "Models of an unknown organization")
 	if len(ms) != 0 {
 		t.Errorf("Models of an unknown organization: got %v, want none", modelNames(ms))
+	}
+}
+
+// filteredModels creates six models of varied status, type, owner, tags
+// and description in an organization of their own, out of order, and one
+// in another organization; it returns the first organization's id.
+func filteredModels(t *testing.T, s Store) string {
+	t.Helper()
+	a, b := newOrg(t, s), newOrg(t, s)
+	mk := func(name, version, modelType, status, owner, description string, created int, tags ...string) {
+		t.Helper()
+		m := newModel(a.ID, name, version, created)
+		m.ModelType, m.Status, m.OwnerID, m.Description, m.Tags = modelType, status, owner, description, tags
+		must(t, s.CreateModel(ctx(t), m), "CreateModel "+name)
+	}
+	// Created out of order: lists are newest first.
+	mk("churn", "1", "regression", registry.StatusActive, "o1", "Predicts 50% of CHURN", 3, "eu", "beta")
+	mk("fraud-detector", "1", "classification", registry.StatusActive, "o1", "Detects card FRAUD", 1, "prod", "eu")
+	mk("fraud-detector", "2", "classification", registry.StatusInactive, "o2", "second version", 2, "prod", "prod")
+	mk("rate_50", "1", "llm", registry.StatusDeprecated, "o2", "Rate model", 4)
+	mk("ratex50", "1", "llm", registry.StatusActive, "o1", "approx 50 percent", 5, "prod", "eu", "beta")
+	mk("path", "1", "clustering", registry.StatusArchived, "o3", `stored in C:\models\x`, 6, "beta")
+	other := newModel(b.ID, "fraud-detector", "1", 7)
+	other.Tags = []string{"prod", "eu"}
+	must(t, s.CreateModel(ctx(t), other), "CreateModel in another organization")
+	return a.ID
+}
+
+// modelsFound returns f(filter, want...) that checks the organization's
+// Models under filter (100 a page unless it says) are exactly want,
+// name@version, in order, and all its own.
+func modelsFound(t *testing.T, s Store, orgID string) func(filter registry.Filter, want ...string) {
+	return func(filter registry.Filter, want ...string) {
+		t.Helper()
+		if filter.Limit == 0 {
+			filter.Limit = 100
+		}
+		ms, err := s.Models(ctx(t), orgID, filter)
+		must(t, err, fmt.Sprintf("Models(%+v)", filter))
+		if want == nil {
+			want = []string{}
+		}
+		if got := modelNames(ms); !slices.Equal(got, want) {
+			t.Errorf("Models(%+v): got %v, want %v", filter, got, want)
+		}
+		for _, m := range ms {
+			if m.OrgID != orgID {
+				t.Errorf("Models(%+v): got %s of organization %s, want %s", filter, m.Name, m.OrgID, orgID)
+			}
+		}
 	}
 }
 

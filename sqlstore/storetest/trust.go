@@ -56,20 +56,8 @@ func testTrustSnapshots(t *testing.T, s Store) {
 	equal(t, "first snapshot's time", first.At, stored(data.CreatedAt))
 	equal(t, "last drift report", first.LastDriftReportAt, storedPtr(&data.CreatedAt))
 
-	// A failed audit is no input; a completed one is.
-	failed := newAudit(o.ID, m.ID, 11)
-	must(t, s.CreateBiasAudit(ctx(t), failed), "CreateBiasAudit")
-	failed.Status, failed.Error, failed.CompletedAt = bias.StatusFailed, "no rows", ptr(at(12))
-	must(t, s.UpdateBiasAudit(ctx(t), failed), "UpdateBiasAudit failed")
-	checkLatest(t, s, o.ID, m.ID, 1, ptr(30.0))
-	a := newAudit(o.ID, m.ID, 13)
-	must(t, s.CreateBiasAudit(ctx(t), a), "CreateBiasAudit")
-	a = completed(t, a, 20, false)
-	must(t, s.UpdateBiasAudit(ctx(t), a), "UpdateBiasAudit completed")
+	failed, a := trustAudits(t, s, o.ID, m.ID)
 	fair := 100 * *a.Result.Score
-	second := checkLatest(t, s, o.ID, m.ID, 2, ptr((0.4*fair+0.4*30)/0.8))
-	equal(t, "second snapshot's weights", second.Weights, trust.Weights{Fairness: 0.5, Drift: 0.5})
-	equal(t, "last bias audit", second.LastBiasAuditAt, storedPtr(a.CompletedAt))
 
 	// A calm prediction report: the worst drift type still decides.
 	calm := newReport(o.ID, m.ID, drift.TypePrediction, drift.Low, 30)
@@ -92,26 +80,7 @@ func testTrustSnapshots(t *testing.T, s Store) {
 	equal(t, "config snapshot's cause", [2]string{last.CauseType, last.CauseID}, [2]string{trust.CauseConfig, "change-1"})
 	checkLatest(t, s, o.ID, idle.ID, 0, nil)
 
-	hist, err := s.TrustHistory(ctx(t), o.ID, m.ID, at(20), 10)
-	must(t, err, "TrustHistory")
-	var seqs []int64
-	for _, h := range hist {
-		seqs = append(seqs, h.Seq)
-		checkUTC(t, "history", &h.At, h.LastBiasAuditAt, h.LastDriftReportAt)
-	}
-	equal(t, "history since second 20", seqs, []int64{2, 3, 4, 5})
-	hist, err = s.TrustHistory(ctx(t), o.ID, m.ID, at(0), 2)
-	must(t, err, "TrustHistory limited")
-	if len(hist) != 2 || hist[0].Seq != 4 || hist[1].Seq != 5 {
-		t.Fatalf("got %d snapshots, want the newest two (4, 5) oldest first", len(hist))
-	}
-
-	all, err := s.TrustPortfolio(ctx(t), o.ID)
-	must(t, err, "TrustPortfolio")
-	if len(all) != 2 || all[0].Model.ID != m.ID || all[0].Snapshot.Seq != 5 || all[1].Model.ID != idle.ID || all[1].Snapshot.Seq != 0 {
-		t.Fatalf("got portfolio %+v, want credit at snapshot 5 and idle without one", all)
-	}
-	equal(t, "portfolio snapshot", all[0].Snapshot, last)
+	trustRead(t, s, o.ID, m.ID, idle.ID, last)
 
 	// Deleting a failed audit changes no input; deleting the completed one
 	// leaves drift alone, which the weights in force do not weigh: null.
@@ -121,6 +90,53 @@ func testTrustSnapshots(t *testing.T, s Store) {
 	gone := checkLatest(t, s, o.ID, m.ID, 6, nil)
 	equal(t, "after the delete", [3]any{gone.Available, gone.CauseType, gone.At},
 		[3]any{trust.Available{Drift: true}, trust.CauseBiasAuditDeleted, stored(at(60))})
+}
+
+// trustAudits: a failed audit of the model drifted to 30 is no input; a
+// completed one is, weighed half and half with drift. It returns both.
+func trustAudits(t *testing.T, s Store, orgID, modelID string) (failed, done bias.Audit) {
+	t.Helper()
+	failed = newAudit(orgID, modelID, 11)
+	must(t, s.CreateBiasAudit(ctx(t), failed), "CreateBiasAudit")
+	failed.Status, failed.Error, failed.CompletedAt = bias.StatusFailed, "no rows", ptr(at(12))
+	must(t, s.UpdateBiasAudit(ctx(t), failed), "UpdateBiasAudit failed")
+	checkLatest(t, s, orgID, modelID, 1, ptr(30.0))
+	done = newAudit(orgID, modelID, 13)
+	must(t, s.CreateBiasAudit(ctx(t), done), "CreateBiasAudit")
+	done = completed(t, done, 20, false)
+	must(t, s.UpdateBiasAudit(ctx(t), done), "UpdateBiasAudit completed")
+	fair := 100 * *done.Result.Score
+	second := checkLatest(t, s, orgID, modelID, 2, ptr((0.4*fair+0.4*30)/0.8))
+	equal(t, "second snapshot's weights", second.Weights, trust.Weights{Fairness: 0.5, Drift: 0.5})
+	equal(t, "last bias audit", second.LastBiasAuditAt, storedPtr(done.CompletedAt))
+	return failed, done
+}
+
+// trustRead: the model's history holds snapshots 2 to 5 since second
+// 20, the newest two oldest first when limited; the portfolio holds it
+// at last and the idle model without a snapshot.
+func trustRead(t *testing.T, s Store, orgID, modelID, idleID string, last trust.Snapshot) {
+	t.Helper()
+	hist, err := s.TrustHistory(ctx(t), orgID, modelID, at(20), 10)
+	must(t, err, "TrustHistory")
+	var seqs []int64
+	for _, h := range hist {
+		seqs = append(seqs, h.Seq)
+		checkUTC(t, "history", &h.At, h.LastBiasAuditAt, h.LastDriftReportAt)
+	}
+	equal(t, "history since second 20", seqs, []int64{2, 3, 4, 5})
+	hist, err = s.TrustHistory(ctx(t), orgID, modelID, at(0), 2)
+	must(t, err, "TrustHistory limited")
+	if len(hist) != 2 || hist[0].Seq != 4 || hist[1].Seq != 5 {
+		t.Fatalf("got %d snapshots, want the newest two (4, 5) oldest first", len(hist))
+	}
+
+	all, err := s.TrustPortfolio(ctx(t), orgID)
+	must(t, err, "TrustPortfolio")
+	if len(all) != 2 || all[0].Model.ID != modelID || all[0].Snapshot.Seq != 5 || all[1].Model.ID != idleID || all[1].Snapshot.Seq != 0 {
+		t.Fatalf("got portfolio %+v, want credit at snapshot 5 and idle without one", all)
+	}
+	equal(t, "portfolio snapshot", all[0].Snapshot, last)
 }
 
 // testTrustOtherOrg: another organization reads nothing of a model.

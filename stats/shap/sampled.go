@@ -22,6 +22,24 @@ func (g *game) sampled(opt KernelOptions, fx, fnull float64) ([]float64, error) 
 	if budget <= 0 {
 		budget = 2*m + 2048
 	}
+	weights := sizeWeights(m)
+	var c coalitions
+	full, left, leftWeight := c.enumerate(m, weights, budget)
+	if full < len(weights) && left > 0 {
+		rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
+		c.sample(rng, m, weights[full:], full, left, leftWeight)
+	}
+	v, err := g.values(c.masks)
+	if err != nil {
+		return nil, err
+	}
+	return constrainedFit(m, c.masks, c.kw, v, fx-fnull, fnull)
+}
+
+// sizeWeights is the Shapley kernel's weight of each coalition size s in
+// 1..⌈(m−1)/2⌉ together with its complement size m−s, the weights
+// summing to 1.
+func sizeWeights(m int) []float64 {
 	sizes := (m + 1) / 2 // sizes 1..sizes, each with its complement size m−s
 	weights := make([]float64, sizes)
 	total := 0.0
@@ -36,15 +54,33 @@ func (g *game) sampled(opt KernelOptions, fx, fnull float64) ([]float64, error) 
 	for i := range weights {
 		weights[i] /= total
 	}
-	var masks []uint64
-	var kw []float64
-	add := func(mask uint64, w float64) {
-		masks = append(masks, mask)
-		kw = append(kw, w)
-	}
-	left, full := budget, 0
-	leftWeight := 1.0
-	for i := range sizes {
+	return weights
+}
+
+// coalitions are the coalitions a Kernel SHAP fit evaluates, as masks of
+// the m features, with their kernel weights.
+type coalitions struct {
+	masks []uint64
+	kw    []float64
+}
+
+func (c *coalitions) add(mask uint64, w float64) {
+	c.masks = append(c.masks, mask)
+	c.kw = append(c.kw, w)
+}
+
+// complement is the coalition of the m features not in mask.
+func complement(mask uint64, m int) uint64 {
+	return ^mask & (1<<m - 1)
+}
+
+// enumerate adds every coalition of each size (with its complement),
+// smallest first, while the budget covers the size's share of the
+// kernel's weight. It returns how many sizes it took whole, and the
+// budget and weight left for the others.
+func (c *coalitions) enumerate(m int, weights []float64, budget int) (full, left int, leftWeight float64) {
+	left, leftWeight = budget, 1.0
+	for i := range weights {
 		s := i + 1
 		count := binomial(m, s)
 		paired := s != m-s
@@ -60,46 +96,45 @@ func (g *game) sampled(opt KernelOptions, fx, fnull float64) ([]float64, error) 
 			w /= 2
 		}
 		eachSubset(m, s, func(mask uint64) {
-			add(mask, w)
+			c.add(mask, w)
 			if paired {
-				add(^mask&(1<<m-1), w)
+				c.add(complement(mask, m), w)
 			}
 		})
 		left -= int(n)
 		leftWeight -= weights[i]
 		full++
 	}
-	if full < sizes && left > 0 {
-		rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
-		rest := weights[full:]
-		seen := map[uint64]int{}
-		start := len(masks)
-		for left > 0 {
-			i := full + pick(rng, rest, leftWeight)
-			mask := randomSubset(rng, m, i+1)
-			for _, mk := range []uint64{mask, ^mask & (1<<m - 1)} {
-				if j, ok := seen[mk]; ok {
-					kw[j]++
-					continue
-				}
-				seen[mk] = len(masks)
-				add(mk, 1)
+	return full, left, leftWeight
+}
+
+// sample spends the budget left on coalitions of the sizes not taken
+// whole (rest, the weights of sizes from+1 on), drawn in proportion to
+// their weight, each with its complement; one drawn again weighs once
+// more. Their weights are then scaled to share leftWeight.
+func (c *coalitions) sample(rng *rand.Rand, m int, rest []float64, from, left int, leftWeight float64) {
+	seen := map[uint64]int{}
+	start := len(c.masks)
+	for left > 0 {
+		i := from + pick(rng, rest, leftWeight)
+		mask := randomSubset(rng, m, i+1)
+		for _, mk := range []uint64{mask, complement(mask, m)} {
+			if j, ok := seen[mk]; ok {
+				c.kw[j]++
+				continue
 			}
-			left -= 2
+			seen[mk] = len(c.masks)
+			c.add(mk, 1)
 		}
-		sum := 0.0
-		for _, w := range kw[start:] {
-			sum += w
-		}
-		for j := start; j < len(kw); j++ {
-			kw[j] *= leftWeight / sum
-		}
+		left -= 2
 	}
-	v, err := g.values(masks)
-	if err != nil {
-		return nil, err
+	sum := 0.0
+	for _, w := range c.kw[start:] {
+		sum += w
 	}
-	return constrainedFit(m, masks, kw, v, fx-fnull, fnull)
+	for j := start; j < len(c.kw); j++ {
+		c.kw[j] *= leftWeight / sum
+	}
 }
 
 // pick draws an index of weights (which sum to total).

@@ -21,18 +21,7 @@ func pomeranzCDF(n int, x float64) float64 {
 		roundf = 1
 	}
 	np := 2 * (ll + 1)
-	// (g/n)^m/m!, (2g/n)^m/m!, ((1-2g)/n)^m/m!: Poisson weights without
-	// their normalising factors.
-	gp := make([]float64, np)
-	g2p := make([]float64, np)
-	g12p := make([]float64, np)
-	gp[0], g2p[0], g12p[0] = 1, 1, 1
-	for m := 1; m < np; m++ {
-		fm := float64(m)
-		gp[m] = gp[m-1] * (g / fn) / fm
-		g2p[m] = g2p[m-1] * (2 * g / fn) / fm
-		g12p[m] = g12p[m-1] * ((1 - 2*g) / fn) / fm
-	}
+	gp, g2p, g12p := poissonWeights(g, fn, np)
 	v0 := make([]float64, np)
 	v1 := make([]float64, np)
 	v1[0] = 1
@@ -58,19 +47,7 @@ func pomeranzCDF(n int, x float64) float64 {
 			continue
 		}
 		src := v0[k1-v0s : min(k1-v0s+ln2, len(v0))] // numpy slices stop at the end
-		start, count := j1-k1, j2-j1+1
-		peak := 0.0
-		for c := range count {
-			// Entry start+c of the full convolution of src with pw[:ln2].
-			o := start + c
-			s := 0.0
-			for a := max(0, o-ln2+1); a <= min(o, len(src)-1); a++ {
-				s += src[a] * pw[o-a]
-			}
-			v1[c] = s
-			peak = max(peak, s)
-		}
-		if peak > 0 && peak < scaleDown {
+		if peak := convolve(v1[:max(0, j2-j1+1)], src, pw, j1-k1, ln2); peak > 0 && peak < scaleDown {
 			for c := range v1 {
 				v1[c] *= scaleUp
 			}
@@ -78,7 +55,44 @@ func pomeranzCDF(n int, x float64) float64 {
 		}
 		v1s = v0s + j1 - k1
 	}
-	ans := v1[n-v1s]
+	return timesFactorial(v1[n-v1s], n, expnt)
+}
+
+// poissonWeights are (g/n)^m/m!, (2g/n)^m/m! and ((1-2g)/n)^m/m! for m
+// below np: Poisson weights without their normalising factors.
+func poissonWeights(g, fn float64, np int) (gp, g2p, g12p []float64) {
+	gp = make([]float64, np)
+	g2p = make([]float64, np)
+	g12p = make([]float64, np)
+	gp[0], g2p[0], g12p[0] = 1, 1, 1
+	for m := 1; m < np; m++ {
+		fm := float64(m)
+		gp[m] = gp[m-1] * (g / fn) / fm
+		g2p[m] = g2p[m-1] * (2 * g / fn) / fm
+		g12p[m] = g12p[m-1] * ((1 - 2*g) / fn) / fm
+	}
+	return gp, g2p, g12p
+}
+
+// convolve sets dst[c] to entry start+c of the full convolution of src
+// with pw[:ln], and returns the largest entry.
+func convolve(dst, src, pw []float64, start, ln int) float64 {
+	peak := 0.0
+	for c := range dst {
+		o := start + c
+		s := 0.0
+		for a := max(0, o-ln+1); a <= min(o, len(src)-1); a++ {
+			s += src[a] * pw[o-a]
+		}
+		dst[c] = s
+		peak = max(peak, s)
+	}
+	return peak
+}
+
+// timesFactorial is ans·2^expnt·n!, rescaled on the way against
+// overflow.
+func timesFactorial(ans float64, n, expnt int) float64 {
 	for m := 1; m <= n; m++ {
 		if math.Abs(ans) > scaleUp {
 			ans *= scaleDown
