@@ -32,9 +32,12 @@ import (
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/ratelimit"
+	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/telemetry"
+	"github.com/vigilhq/vigil/pricing"
 	"github.com/vigilhq/vigil/processors/alerting"
 	"github.com/vigilhq/vigil/sqlstore"
+	"github.com/vigilhq/vigil/toxicity"
 )
 
 // App is one Vigil process: its backends, its roles and the HTTP server
@@ -48,6 +51,14 @@ type App struct {
 	limits ratelimit.Store
 	redis  redis.UniversalClient
 	auth   *identity.Authenticator
+	tokens *identity.Tokens
+	// box seals the secrets kept in the store (the master key ring).
+	box *secretbox.Keyring
+	// apis are the route tables of the API role's concerns, by concern
+	// (concerns.go); toxicity and prices are the concerns ingest uses.
+	apis     map[string][]Router
+	toxicity *toxicity.API
+	prices   *pricing.API
 	// explainCache holds computed explanations (explanationCache).
 	explainCache kvcache.Cache
 

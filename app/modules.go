@@ -10,25 +10,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/analytics/clickhouse"
-	"github.com/vigilhq/vigil/bias"
-	"github.com/vigilhq/vigil/dashboard"
-	"github.com/vigilhq/vigil/drift"
-	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/bucket"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
 	"github.com/vigilhq/vigil/export/share"
-	"github.com/vigilhq/vigil/governance"
-	"github.com/vigilhq/vigil/governance/review"
-	"github.com/vigilhq/vigil/governance/risk"
-	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/integrations/codehost"
-	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/breaker"
 	"github.com/vigilhq/vigil/platform/config"
-	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/modules"
 	"github.com/vigilhq/vigil/platform/outbound"
@@ -37,13 +26,10 @@ import (
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/telemetry"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/processors/schedule"
-	"github.com/vigilhq/vigil/registry"
 	"github.com/vigilhq/vigil/report"
 	"github.com/vigilhq/vigil/schemas"
 	"github.com/vigilhq/vigil/sqlstore/postgres"
 	"github.com/vigilhq/vigil/sqlstore/sqlitestore"
-	"github.com/vigilhq/vigil/web"
 )
 
 // Module names of the backends; the roles' are config.RoleAPI and
@@ -56,16 +42,22 @@ const (
 	moduleHTTP      = "http"
 )
 
-// register declares every backend and role with what it needs; the
-// manager computes the start order from the roles the process runs.
-// Each backend chooses its engine from the configuration.
+// register declares every backend, every concern of the API role
+// (concerns.go) and both roles with what each needs; the manager computes
+// the start order from the roles the process runs. Each backend chooses
+// its engine from the configuration.
 func (a *App) register(m *modules.Manager) {
 	m.Register(moduleStore, a.initStore)
 	m.Register(moduleLimits, a.initLimits)
 	m.Register(moduleEventLog, a.initEventLog)
 	m.Register(moduleAnalytics, a.initAnalytics)
 	m.Register(moduleHTTP, a.initHTTP)
-	m.Register(config.RoleAPI, a.initAPI, moduleStore, moduleLimits, moduleEventLog, moduleAnalytics, moduleHTTP)
+	names := make([]string, len(concerns))
+	for i, c := range concerns {
+		m.Register(c.name, func(ctx context.Context) error { return c.init(a, ctx) }, c.needs...)
+		names[i] = c.name
+	}
+	m.Register(config.RoleAPI, a.initAPI, append([]string{moduleHTTP}, names...)...)
 	m.Register(config.RoleProcessor, a.initProcessor, moduleStore, moduleEventLog, moduleAnalytics, moduleHTTP)
 }
 
@@ -235,123 +227,16 @@ func (a *App) masterKey() (*secretbox.Keyring, error) {
 	return box, nil
 }
 
-// initAPI mounts the REST API under /api/v1.
-func (a *App) initAPI(ctx context.Context) error {
-	box, err := a.masterKey()
-	if err != nil {
-		return err
-	}
-	secret, err := identity.SigningSecret(ctx, a.store, a.cfg.JWTSecret, box)
-	if err != nil {
-		return err
-	}
-	tokens := &identity.Tokens{Secret: secret}
-	a.auth = &identity.Authenticator{Store: a.store, Tokens: tokens, Now: a.clock()}
-	if a.cfg.AuthCacheTTL > 0 {
-		cache := &identity.PrincipalCache{TTL: a.cfg.AuthCacheTTL, StaleIfError: a.cfg.StaleIfError}
-		if a.redis != nil {
-			cache.Invalidations = &fanout.Redis{Client: a.redis, Prefix: a.cfg.RedisPrefix}
-		}
-		a.auth.Cache = cache
-		a.services = append(a.services, service{"principal-cache", a.listenInvalidations(cache)})
-	}
-	ids := &identity.API{Store: a.store, Tokens: tokens, Authenticator: a.auth,
-		Lockout:      &ratelimit.Lockout{Store: a.lockouts()},
-		NameProbes:   &ratelimit.Lockout{Store: a.lockouts(), Name: "taken-username", FreeAttempts: 5, BaseDelay: time.Minute},
-		Registration: a.cfg.Registration}
-	models := &registry.API{Store: a.store, Users: a.store, Activities: activities{a.analytics}, Healths: modelHealth{a.store}}
-	// A report POST /drift/detect stores at high severity owes a
-	// governance event, sent at once as the stream's are.
-	drifts := &drift.API{Store: a.store, Reports: a.store, References: a.store, Clock: a.clock(), Box: box,
-		Govern: governance.Outbox[drift.Report]{Log: a.events, Event: schedule.GovernanceEvent,
-			Pending: a.store.GovernancePending, Sent: a.store.GovernanceSent}.Send}
-	// Audits run in the API process; those completed at high or critical
-	// severity owe a governance event, which this Runner appends, and
-	// appends again on its refreshes while the log refuses it.
-	runner := &bias.Runner{Store: a.store, Predictions: a.analytics, Events: a.events, Log: a.log,
-		Workers: a.cfg.Bias.Workers, Queue: a.cfg.Bias.Queue, MaxRows: a.cfg.Bias.MaxRows}
-	a.services = append(a.services, service{"bias-audits", runner.Run})
-	audits := &bias.API{Store: a.store, Runner: runner}
+// initAPI mounts the REST API under /api/v1: the route tables the API
+// role's concerns added (concerns.go), in the concerns' order, after the
+// OpenAPI document.
+func (a *App) initAPI(context.Context) error {
 	a.metrics.DeclareBuckets(web.BucketStandard, web.BucketPredictions, web.BucketBatch, web.BucketReports)
-	v1 := a.http.Group("/api/v1")
-	events, reads := a.pipelineAPIs()
-	toxic, err := a.toxicityAPI()
-	if err != nil {
-		return err
+	var apis []Router
+	for _, c := range concerns {
+		apis = append(apis, a.apis[c.name]...)
 	}
-	events.Toxicity = toxic.Checker.OnArrival
-	prices := a.pricingAPI()
-	events.Cost = completionCost(prices)
-	risks := &risk.API{Store: a.store, Clock: a.clock()}
-	trusts := &trust.API{Store: a.store, Clock: a.clock()}
-	flows := &workflow.API{Store: a.store, LLM: &workflowLLM{models: a.store, log: a.events, clock: a.clock()}, Clock: a.clock()}
-	host, err := a.codehostAPI()
-	if err != nil {
-		return err
-	}
-	hooks := &codehost.API{Store: a.store, Queue: a.store, Box: box, Host: host, OAuth: a.codehostOAuth(host), Clock: a.clock()}
-	rules, err := a.alertsAPI(box)
-	if err != nil {
-		return err
-	}
-	figures := &dashboard.API{Store: a.store, Predictions: a.analytics, Clock: a.clock(), Tokens: a.auth,
-		Interval: a.cfg.DashboardInterval}
-	a.services = append(a.services, service{"dashboard-live", figures.Run})
-	// A request finalized denied or sent back owes a governance event,
-	// appended after the finalize commits; the resender appends again what
-	// the log refused.
-	boards := &review.API{Store: a.store, Events: a.events, Clock: a.clock(), Log: a.log}
-	resender := &review.Resender{Store: a.store, Events: a.events, Log: a.log}
-	a.services = append(a.services, service{"review-outbox", resender.Run})
-	// Explanations are computed in the API process; pending ones are read
-	// from the store, so that a restart loses none.
-	a.explainCache = a.explanationCache()
-	servings, access, err := a.explanationAccess(box)
-	if err != nil {
-		return err
-	}
-	var explainer *explanation.Runner
-	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
-			Clock: a.clock(), Log: a.log}
-		a.services = append(a.services, service{"explanations", explainer.Run})
-	}
-	explains := &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}
-	exports, err := a.exportAPI()
-	if err != nil {
-		return err
-	}
-	shares, err := a.shareAPI(exports)
-	if err != nil {
-		return err
-	}
-	// The link a share hands out (share_url) opens the recipient's page,
-	// outside /api/v1.
-	a.http.Get("/share/:share_slug", shares.Page)
-	// The web dashboard: its page at / and its versioned assets.
-	site, err := webui.New()
-	if err != nil {
-		return err
-	}
-	a.http.Get("/", site.Index)
-	a.http.Get(webui.Prefix+":version/*", site.Asset)
-	schedules := a.scheduleAPI(exports)
-	guard, err := a.outboundGuard()
-	if err != nil {
-		return err
-	}
-	integrations, err := a.deliveryAPI(exports, box, guard)
-	if err != nil {
-		return err
-	}
-	web.Mount(v1, Routes(ids, models, drifts, audits, events, reads, risks, trusts, flows, hooks, rules, figures, boards, explains, servings, exports, toxic,
-		shares, schedules, integrations, prices, a.kserveAPI()), a.guard)
-	// OTLP exporters post to /v1/traces at the root of the endpoint they
-	// are given: the receiver is served there too.
-	web.Mount(a.http, events.TraceRoutes(), a.guard)
-	// Spec 3 places the dashboard's live channel at the root as well.
-	web.Mount(a.http, figures.LiveRoutes(), a.guard)
+	web.Mount(a.http.Group("/api/v1"), Routes(apis...), a.guard)
 	a.checks = append(a.checks, check{"role:api", func(context.Context) error { return nil }})
 	return nil
 }

@@ -261,11 +261,15 @@ func (s activities) Activities(ctx context.Context, orgID string, ids []string) 
 	return out, nil
 }
 
-// pipelineAPIs are the pipeline's API packages.
-func (a *App) pipelineAPIs() (*ingest.API, *query.API) {
+// ingestAPI is the ingest API, held back by the processors' backlog.
+func (a *App) ingestAPI() *ingest.API {
 	return &ingest.API{Log: a.events, Models: a.store, Registry: a.store, Clock: a.clock(), StaleIfError: a.cfg.StaleIfError,
-			Backlog: a.backlogGate()}, &query.API{Store: a.analytics, Models: a.store,
-			Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
+		Backlog: a.backlogGate()}
+}
+
+// queryAPI is the read API.
+func (a *App) queryAPI() *query.API {
+	return &query.API{Store: a.analytics, Models: a.store, Log: a.log, WriteTimeout: a.cfg.RequestTimeout}
 }
 
 // backlogGate holds ingest back while the processors have more than

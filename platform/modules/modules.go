@@ -43,6 +43,22 @@ func (m *Manager) Register(name string, init func(ctx context.Context) error, de
 	m.names = append(m.names, name)
 }
 
+// Needs returns every registered module, in registration order, with the
+// modules it needs: the dependency graph as data.
+func (m *Manager) Needs() []Needs {
+	out := make([]Needs, len(m.names))
+	for i, name := range m.names {
+		out[i] = Needs{Module: name, Needs: append([]string(nil), m.byName[name].deps...)}
+	}
+	return out
+}
+
+// Needs is one module and the modules it needs, in the order declared.
+type Needs struct {
+	Module string
+	Needs  []string
+}
+
 // Order returns the modules to initialise for targets, each after its
 // dependencies: a depth-first walk of targets in the order given and of
 // each module's dependencies in the order declared. It fails, initialising

@@ -3,6 +3,7 @@ package modules_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -108,4 +109,19 @@ func TestRegisterTwicePanics(t *testing.T) {
 	var m modules.Manager
 	m.Register("store", nil)
 	m.Register("store", nil)
+}
+
+// TestNeeds: the graph as data, in registration order, each module's
+// needs as declared; a copy the caller may change.
+func TestNeeds(t *testing.T) {
+	var inits []string
+	m := manager(t, &inits, []string{"a"}, []string{"b", "a"}, []string{"c", "b", "a"})
+	got := m.Needs()
+	if fmt.Sprint(got) != "[{a []} {b [a]} {c [b a]}]" {
+		t.Fatalf("got %v, want a, b needing a, c needing b and a", got)
+	}
+	got[2].Needs[0] = "x"
+	if again := m.Needs(); again[2].Needs[0] != "b" {
+		t.Fatalf("got %v after changing the copy, want the graph unchanged", again)
+	}
 }
