@@ -24,26 +24,17 @@ const (
 	refreshClaim = 30 * time.Second
 )
 
-// Tokens opens a connection's access token, refreshing an expiring OAuth
-// token first (the platform's expiring user tokens: expires_in and a
-// single-use refresh_token). A refresh is single-flight: in a process one
-// caller per connection refreshes while the others wait for its result,
-// and across replicas a claim in the store (ClaimCodehostRefresh) lets one
-// spend the refresh token while the others wait for the pair it stores.
-// A refused refresh token marks the connection StatusReauthorize.
-//
-// A grant with expires_in and refresh_token (the platform's expiring user
-// tokens) stores the refresh token sealed (RefreshLabel) and the expiry.
-// Tokens hands out every call's token: one expiring within a minute is
-// refreshed first (OAuth.Refresh, grant_type refresh_token). A call the
-// host answers 401 (any Host method, the context bound to the connection
-// by Tokens.Call) refreshes the token and is asked again once with the
-// new one; a second 401 is the call's answer. The refresh token is
-// single use, so a refresh is single-flight: a mutex per connection in a
-// process, and across replicas a claim in the store (30 seconds) that one
-// wins while the others wait for the pair it stores. A refresh token the
-// host refuses marks the connection reauthorization_required: verify
-// says so, and calls with it answer 403 until the user authorizes again.
+// Tokens hands out every call's access token. An expiring OAuth token
+// (a grant with expires_in and a single-use refresh_token, the latter
+// kept sealed under codehost.RefreshLabel) is refreshed a minute before it
+// expires (hostapi.OAuth.Refresh), and a call the host answers 401 with a
+// context bound by Call is renewed and asked again once; a second 401 is
+// the call's answer. The refresh token is single use, so a refresh is
+// single-flight: a mutex per connection in a process, and across replicas
+// a claim in the store (ClaimCodehostRefresh, 30 seconds) that one wins
+// while the others wait for the pair it stores. A refresh token the host
+// refuses marks the connection codehost.StatusReauthorize: verify says
+// so, and calls with it answer 403 until the user authorizes again.
 type Tokens struct {
 	Store codehost.Store
 	Box   *secretbox.Keyring

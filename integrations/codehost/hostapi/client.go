@@ -65,10 +65,10 @@ type Host interface {
 	Account(ctx context.Context, token string) (Account, error)
 	// Repositories returns one page (1-based) of the repositories the
 	// token may see.
-	Repositories(ctx context.Context, token string, page, perPage int) ([]HostRepository, error)
+	Repositories(ctx context.Context, token string, page, perPage int) ([]Repository, error)
 	// Repository returns owner/name; ErrNoRepository when the token
 	// cannot see it.
-	Repository(ctx context.Context, token, owner, name string) (HostRepository, error)
+	Repository(ctx context.Context, token, owner, name string) (Repository, error)
 	// CreateHook creates a webhook of Events on owner/name posting to url,
 	// signed with secret, and returns its id; ErrNoPermission without
 	// admin access.

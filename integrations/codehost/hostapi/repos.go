@@ -22,8 +22,8 @@ var (
 	ErrNoPermission = errors.New("codehost: the token lacks permission for this repository")
 )
 
-// HostRepository is a repository as the code host lists it.
-type HostRepository struct {
+// Repository is a repository as the code host lists it.
+type Repository struct {
 	ID            int64  `json:"id"`
 	Owner         string `json:"-"`
 	Name          string `json:"name"`
@@ -87,13 +87,13 @@ func classifyRepo(res *github.Response, err error) error {
 	return fmt.Errorf("%w: %v", ErrHostUnavailable, err)
 }
 
-func hostRepository(r *github.Repository) HostRepository {
-	return HostRepository{ID: r.GetID(), Owner: r.GetOwner().GetLogin(), Name: r.GetName(), FullName: r.GetFullName(),
+func hostRepository(r *github.Repository) Repository {
+	return Repository{ID: r.GetID(), Owner: r.GetOwner().GetLogin(), Name: r.GetName(), FullName: r.GetFullName(),
 		Private: r.GetPrivate(), DefaultBranch: r.GetDefaultBranch()}
 }
 
 // Repositories implements Host: GET /user/repos, one page.
-func (g *GitHub) Repositories(ctx context.Context, token string, page, perPage int) ([]HostRepository, error) {
+func (g *GitHub) Repositories(ctx context.Context, token string, page, perPage int) ([]Repository, error) {
 	c, err := g.client(token)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (g *GitHub) Repositories(ctx context.Context, token string, page, perPage i
 	if err != nil {
 		return nil, classifyRepo(res, err)
 	}
-	out := make([]HostRepository, 0, len(rs))
+	out := make([]Repository, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, hostRepository(r))
 	}
@@ -111,14 +111,14 @@ func (g *GitHub) Repositories(ctx context.Context, token string, page, perPage i
 }
 
 // Repository implements Host: GET /repos/{owner}/{repo}.
-func (g *GitHub) Repository(ctx context.Context, token, owner, name string) (HostRepository, error) {
+func (g *GitHub) Repository(ctx context.Context, token, owner, name string) (Repository, error) {
 	c, err := g.client(token)
 	if err != nil {
-		return HostRepository{}, err
+		return Repository{}, err
 	}
 	r, res, err := c.Repositories.Get(ctx, owner, name)
 	if err != nil {
-		return HostRepository{}, classifyRepo(res, err)
+		return Repository{}, classifyRepo(res, err)
 	}
 	return hostRepository(r), nil
 }

@@ -52,9 +52,9 @@ func (a *API) Routes() []web.Route {
 }
 
 type hostListing struct {
-	Repositories []hostapi.HostRepository `json:"repositories"`
-	Page         int                      `json:"page"`
-	PerPage      int                      `json:"per_page"`
+	Repositories []hostapi.Repository `json:"repositories"`
+	Page         int                  `json:"page"`
+	PerPage      int                  `json:"per_page"`
 }
 
 // hostRepositories lists one page of the repositories the connection's
@@ -81,7 +81,7 @@ func (a *API) hostRepositories(c *fiber.Ctx) error {
 		return hostapi.RepoAnswer(err, "")
 	}
 	if rs == nil {
-		rs = []hostapi.HostRepository{}
+		rs = []hostapi.Repository{}
 	}
 	return c.JSON(hostListing{Repositories: rs, Page: page, PerPage: perPage})
 }
