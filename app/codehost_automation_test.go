@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/automation"
+	"github.com/vigilhq/vigil/integrations/codehost/hostapi"
 )
 
 // TestCodehostAutomation: branch protection is enabled with Vigil's
@@ -17,7 +18,7 @@ func TestCodehostAutomation(t *testing.T) {
 	f.addRepo("octo", "models", true, true)
 	eachBackend(t, f.config, func(t *testing.T, s *server) {
 		f.mu.Lock()
-		f.checkRuns, f.comments, f.protections = nil, map[int][]forgeComment{}, map[string]codehost.Protection{}
+		f.checkRuns, f.comments, f.protections = nil, map[int][]forgeComment{}, map[string]hostapi.Protection{}
 		f.mu.Unlock()
 		admin := s.admin()
 		repo, _ := hookRepo(t, s, f, admin, nil)
@@ -38,8 +39,8 @@ func TestCodehostAutomation(t *testing.T) {
 			t.Fatalf("got %s, want ci/tests added", added.raw)
 		}
 		s.do("POST", base+"/branch-protection/main/required-checks", admin, map[string]any{"check_context": "bad context"}).wantField(t, "check_context")
-		removed := s.do("DELETE", base+"/branch-protection/main/required-checks?check_context="+codehost.CheckComparison, admin, nil).want(t, 200)
-		if cs := removed.at("required_checks").([]any); len(cs) != 2 || cs[0] != codehost.CheckValidation || cs[1] != "ci/tests" {
+		removed := s.do("DELETE", base+"/branch-protection/main/required-checks?check_context="+automation.CheckComparison, admin, nil).want(t, 200)
+		if cs := removed.at("required_checks").([]any); len(cs) != 2 || cs[0] != automation.CheckValidation || cs[1] != "ci/tests" {
 			t.Fatalf("got %s, want vigil/comparison removed", removed.raw)
 		}
 		f.mu.Lock()
@@ -52,7 +53,7 @@ func TestCodehostAutomation(t *testing.T) {
 		v := s.do("POST", base+"/checks/validation", admin, map[string]any{"head_sha": sha, "model_name": "churn",
 			"validation_passed": false, "validation_details": map[string]any{"accuracy": 0.61, "min_accuracy": 0.8},
 			"dashboard_url": "https://vigil.example.com/models/churn"}).want(t, 201)
-		if v.str("conclusion") != "failure" || v.str("name") != codehost.CheckValidation || v.str("check_run_id") == "" {
+		if v.str("conclusion") != "failure" || v.str("name") != automation.CheckValidation || v.str("check_run_id") == "" {
 			t.Errorf("got %s, want a failed validation check", v.raw)
 		}
 		s.do("POST", base+"/checks/comparison", admin, map[string]any{"head_sha": sha, "model_name": "churn", "comparison_passed": true,
@@ -84,7 +85,7 @@ func TestCodehostAutomation(t *testing.T) {
 		if len(cs) != 4 {
 			t.Fatalf("got %d comments on the pull request, want 4 (validation, comparison, drift, bias)", len(cs))
 		}
-		if body := cs[2].Body; !strings.HasPrefix(body, "Drift: high") || !strings.Contains(body, codehost.Marker("drift-report")) {
+		if body := cs[2].Body; !strings.HasPrefix(body, "Drift: high") || !strings.Contains(body, automation.Marker("drift-report")) {
 			t.Errorf("got the running comment %q, want the new body with its marker", body)
 		}
 		if !strings.Contains(cs[0].Body, "Validation of churn passed") || !strings.Contains(cs[1].Body, "Comparison of churn failed") {

@@ -9,7 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/hostapi"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/secretbox"
 )
@@ -60,8 +61,8 @@ func (s *server) hook(t *testing.T, repo, secret, event string, payload any) str
 		t.Fatal(err)
 	}
 	id := uuid.NewString()
-	s.delivery(repo, string(b), map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secret), b),
-		codehost.DeliveryHeader: id, codehost.EventHeader: event}).want(t, 202)
+	s.delivery(repo, string(b), map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secret), b),
+		webhook.DeliveryHeader: id, webhook.EventHeader: event}).want(t, 202)
 	return id
 }
 
@@ -131,8 +132,8 @@ func TestCodehostEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := time.Now()
-		p := &codehost.Processor{Queue: s.app.store, Repos: s.app.store, Models: s.app.store, Box: box,
-			Host: &codehost.GitHub{BaseURL: f.srv.URL + "/"}, Clock: func() time.Time { return now }, Backoff: time.Minute, MaxAttempts: 3}
+		p := &webhook.Processor{Queue: s.app.store, Repos: s.app.store, Models: s.app.store, Box: box,
+			Host: &hostapi.GitHub{BaseURL: f.srv.URL + "/"}, Clock: func() time.Time { return now }, Backoff: time.Minute, MaxAttempts: 3}
 		drain := func(want int) {
 			t.Helper()
 			n, err := p.Drain(t.Context())

@@ -22,7 +22,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/automation"
+	"github.com/vigilhq/vigil/integrations/codehost/hostapi"
 	"github.com/vigilhq/vigil/platform/config"
 	"github.com/vigilhq/vigil/platform/testenv"
 )
@@ -329,7 +330,7 @@ func TestCodehostGitea(t *testing.T) {
 	g := startGitea(t)
 	eachBackend(t, func(c *config.Config) {
 		c.CodehostAPIURL = g.url + "/api/v1/"
-		c.CodehostFlavor = codehost.FlavorGitea
+		c.CodehostFlavor = hostapi.FlavorGitea
 		c.OutboundAllow = append(c.OutboundAllow, "127.0.0.1")
 	}, func(t *testing.T, s *server) {
 		admin := s.admin()
@@ -400,7 +401,7 @@ func TestCodehostGitea(t *testing.T) {
 		}
 		g.api("GET", fmt.Sprintf("/repos/%s/%s/issues/%d/comments", g.user, name, pr.Number), nil, 200, &comments)
 		if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "Drift: high") ||
-			!strings.Contains(comments[0].Body, codehost.Marker("drift-report")) {
+			!strings.Contains(comments[0].Body, automation.Marker("drift-report")) {
 			t.Errorf("got Gitea's comments %+v, want one, updated to Drift: high with its marker", comments)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/connection"
 	"github.com/vigilhq/vigil/platform/config"
 )
 
@@ -151,7 +152,7 @@ func (s *server) authorizeState(t *testing.T, o *oauthHost, token string) string
 	}
 	q := to.Query()
 	if q.Get("client_id") != oauthClient || q.Get("scope") != "repo read:org" ||
-		!strings.HasSuffix(q.Get("redirect_uri"), codehost.CallbackPath) || q.Get("state") == "" {
+		!strings.HasSuffix(q.Get("redirect_uri"), connection.CallbackPath) || q.Get("state") == "" {
 		t.Fatalf("authorize: got query %v, want client_id, scope repo read:org, the callback and a state", q)
 	}
 	return q.Get("state")
@@ -199,7 +200,7 @@ func TestCodehostOAuth(t *testing.T) {
 			t.Errorf("verify: got %s, want valid", v.raw)
 		}
 		o.mu.Lock()
-		if sent := o.redirects[len(o.redirects)-1]; sent != strings.TrimSuffix(s.base, "/api/v1")+codehost.CallbackPath {
+		if sent := o.redirects[len(o.redirects)-1]; sent != strings.TrimSuffix(s.base, "/api/v1")+connection.CallbackPath {
 			t.Errorf("the exchange sent redirect_uri %q, want the callback's", sent)
 		}
 		o.mu.Unlock()
@@ -216,12 +217,12 @@ func TestCodehostOAuth(t *testing.T) {
 		tampered := []byte(s.authorizeState(t, o, admin))
 		tampered[3] ^= 1
 		refused("tampered state", callbackPath(fresh, string(tampered)), admin, "state", "does not verify")
-		forged := codehost.SignState([]byte("another key of at least thirty-two characters"), codehost.NewOAuthState("o", "u", time.Now()))
+		forged := connection.SignState([]byte("another key of at least thirty-two characters"), connection.NewOAuthState("o", "u", time.Now()))
 		refused("state signed with another key", callbackPath(fresh, forged), admin, "state", "does not verify")
 		me := s.do("GET", "/auth/me", admin, nil).want(t, 200)
 		expired := codehost.OAuthState{Nonce: rand.Text(), OrgID: me.str("user.organization_id"), UserID: me.str("user.id"),
 			ExpiresAt: time.Now().Add(-time.Second)}
-		refused("expired state", callbackPath(fresh, codehost.SignState([]byte(oauthKey), expired)), admin, "state", "expired")
+		refused("expired state", callbackPath(fresh, connection.SignState([]byte(oauthKey), expired)), admin, "state", "expired")
 		refused("unknown code", callbackPath("not-a-code", s.authorizeState(t, o, admin)), admin, "code", "refuses this code")
 		narrow, _ := o.code(f, "repo")
 		refused("scopes lacking", callbackPath(narrow, s.authorizeState(t, o, admin)), admin, "code", "read:org")

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/hostapi"
 	"github.com/vigilhq/vigil/platform/config"
 )
 
@@ -39,7 +39,7 @@ type forge struct {
 	down  bool
 	// protections by branch, check runs and pull request comments (by
 	// pull request number) posted to any repository.
-	protections map[string]codehost.Protection
+	protections map[string]hostapi.Protection
 	checkRuns   []map[string]any
 	comments    map[int][]forgeComment
 	srv         *httptest.Server
@@ -78,7 +78,7 @@ type forgeHook struct {
 
 func newForge(t *testing.T) *forge {
 	f := &forge{tokens: map[string]string{}, hooks: map[int64]forgeHook{}, nextID: 100, files: map[string]map[string]string{},
-		protections: map[string]codehost.Protection{}, comments: map[int][]forgeComment{}}
+		protections: map[string]hostapi.Protection{}, comments: map[int][]forgeComment{}}
 	mux := http.NewServeMux()
 	answer := func(w http.ResponseWriter, status int, v any) {
 		w.WriteHeader(status)
@@ -197,11 +197,11 @@ func newForge(t *testing.T) *forge {
 			return
 		}
 		f.mu.Lock()
-		f.protections[r.PathValue("branch")] = codehost.Protection{Branch: r.PathValue("branch"), Strict: req.Checks.Strict, Contexts: req.Checks.Contexts}
+		f.protections[r.PathValue("branch")] = hostapi.Protection{Branch: r.PathValue("branch"), Strict: req.Checks.Strict, Contexts: req.Checks.Contexts}
 		f.mu.Unlock()
 		answer(w, 200, map[string]any{"url": r.URL.String()})
 	})
-	protected := func(w http.ResponseWriter, r *http.Request) (codehost.Protection, bool) {
+	protected := func(w http.ResponseWriter, r *http.Request) (hostapi.Protection, bool) {
 		f.mu.Lock()
 		p, ok := f.protections[r.PathValue("branch")]
 		f.mu.Unlock()
@@ -321,7 +321,7 @@ func newForge(t *testing.T) *forge {
 }
 
 // checkPolicy is the answer of the required status checks of p.
-func checkPolicy(p codehost.Protection) map[string]any {
+func checkPolicy(p hostapi.Protection) map[string]any {
 	checks := []map[string]any{}
 	for _, c := range p.Contexts {
 		checks = append(checks, map[string]any{"context": c, "app_id": nil})

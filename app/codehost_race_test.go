@@ -8,7 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/tracking"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 )
 
 // TestCodehostPatchWebhookRace: a PATCH of a tracked repository's options
@@ -45,7 +46,7 @@ func TestCodehostPatchWebhookRace(t *testing.T) {
 			f.mu.Lock()
 			var secrets []string
 			for hid, h := range f.hooks {
-				if h.URL == codehost.DeliveryURL(s.base[:len(s.base)-len("/api/v1")], id) {
+				if h.URL == tracking.DeliveryURL(s.base[:len(s.base)-len("/api/v1")], id) {
 					secrets = append(secrets, h.Secret)
 					if fmt.Sprint(hid) != hooked.str("webhook_id") {
 						t.Errorf("round %d: the hook left is %d, want %s", round, hid, hooked.str("webhook_id"))
@@ -57,8 +58,8 @@ func TestCodehostPatchWebhookRace(t *testing.T) {
 				t.Fatalf("round %d: got %d hooks on the code host, want the one set up last", round, len(secrets))
 			}
 			body := fmt.Sprintf(`{"ref":"refs/heads/%s"}`, branch)
-			s.delivery(id, body, map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secrets[0]), []byte(body)),
-				codehost.DeliveryHeader: uuid.NewString(), codehost.EventHeader: "ping"}).want(t, 202)
+			s.delivery(id, body, map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secrets[0]), []byte(body)),
+				webhook.DeliveryHeader: uuid.NewString(), webhook.EventHeader: "ping"}).want(t, 202)
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 )
 
 // TestCodehostRepositories: the host's listing pages with page and
@@ -130,8 +131,8 @@ func TestCodehostRepositories(t *testing.T) {
 			}
 		}
 		body := `{"ref":"refs/heads/main"}`
-		s.delivery(id, body, map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(h.Secret), []byte(body)),
-			codehost.DeliveryHeader: uuid.NewString(), codehost.EventHeader: "push"}).want(t, 202)
+		s.delivery(id, body, map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(h.Secret), []byte(body)),
+			webhook.DeliveryHeader: uuid.NewString(), webhook.EventHeader: "push"}).want(t, 202)
 
 		s.do("POST", "/codehost/repositories/"+ro.str("id")+"/webhook", admin, nil).wantError(t, 403, "INSUFFICIENT_PERMISSIONS")
 		viewer := s.user(admin, "vic", "viewer")

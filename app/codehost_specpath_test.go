@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 )
 
 // specMonitorFile is a .monitor.yml with spec 2's own example model type.
@@ -43,8 +43,8 @@ func TestCodehostSpecPath(t *testing.T) {
 			t.Fatal(err)
 		}
 		send := func(body []byte, secret string) response {
-			return s.delivery("", string(body), map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secret), body),
-				codehost.DeliveryHeader: uuid.NewString(), codehost.EventHeader: "push"})
+			return s.delivery("", string(body), map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secret), body),
+				webhook.DeliveryHeader: uuid.NewString(), webhook.EventHeader: "push"})
 		}
 		refused := func(r response) string {
 			t.Helper()

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
@@ -78,7 +79,7 @@ func TestCodehostWebhookSignature(t *testing.T) {
 		admin := s.admin()
 		repo := tracked(t, s, admin, vectorSecret)
 		headers := func(sig string) map[string]string {
-			return map[string]string{codehost.SignatureHeader: sig, codehost.DeliveryHeader: uuid.NewString(), codehost.EventHeader: "push"}
+			return map[string]string{webhook.SignatureHeader: sig, webhook.DeliveryHeader: uuid.NewString(), webhook.EventHeader: "push"}
 		}
 		s.delivery(repo, vectorPayload, headers(vectorSignature)).wantError(t, 400, "BAD_REQUEST")
 		f := func(what, repo, body, sig string) {
@@ -97,7 +98,7 @@ func TestCodehostWebhookSignature(t *testing.T) {
 		f("no repository", "", vectorPayload, vectorSignature)
 		f("not JSON, bad signature", repo, "{not json", vectorSignature)
 		// A signature over the body under another secret.
-		f("another secret", repo, `{"ref":"refs/heads/main"}`, codehost.Sign([]byte("guess"), []byte(`{"ref":"refs/heads/main"}`)))
+		f("another secret", repo, `{"ref":"refs/heads/main"}`, webhook.Sign([]byte("guess"), []byte(`{"ref":"refs/heads/main"}`)))
 		deliveries, err := s.app.store.Deliveries(t.Context(), s.do("GET", "/auth/me", admin, nil).str("user.organization_id"), repo)
 		if err != nil || len(deliveries) != 0 {
 			t.Fatalf("got %d deliveries (%v), want none recorded for refused requests", len(deliveries), err)
@@ -115,16 +116,16 @@ func TestCodehostWebhookDeliveryOnce(t *testing.T) {
 		repo := tracked(t, s, admin, secret)
 		body := `{"ref":"refs/heads/main","after":"0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c"}`
 		id := uuid.NewString()
-		h := map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secret), []byte(body)), codehost.DeliveryHeader: id,
-			codehost.EventHeader: "push"}
+		h := map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secret), []byte(body)), webhook.DeliveryHeader: id,
+			webhook.EventHeader: "push"}
 		first := s.delivery(repo, body, h).want(t, 202)
 		second := s.delivery(repo, body, h).want(t, 200)
 		if first.str("status") != "received" || second.str("status") != "duplicate" || second.str("delivery_id") != id {
 			t.Fatalf("got %s then %s, want received then duplicate", first.raw, second.raw)
 		}
 		ping := `{"zen":"Keep it logically awesome."}`
-		s.delivery(repo, ping, map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secret), []byte(ping)),
-			codehost.DeliveryHeader: uuid.NewString(), codehost.EventHeader: "ping"}).want(t, 202)
+		s.delivery(repo, ping, map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secret), []byte(ping)),
+			webhook.DeliveryHeader: uuid.NewString(), webhook.EventHeader: "ping"}).want(t, 202)
 		org := s.do("GET", "/auth/me", admin, nil).str("user.organization_id")
 		got, err := s.app.store.Deliveries(t.Context(), org, repo)
 		if err != nil || len(got) != 2 || got[0].ID != id && got[1].ID != id {
@@ -135,9 +136,9 @@ func TestCodehostWebhookDeliveryOnce(t *testing.T) {
 				t.Errorf("delivery %s: got status %s, want %s", d.Event, d.Status, want)
 			}
 		}
-		for _, missing := range []string{codehost.DeliveryHeader, codehost.EventHeader} {
-			h := map[string]string{codehost.SignatureHeader: codehost.Sign([]byte(secret), []byte(body)), codehost.DeliveryHeader: uuid.NewString(),
-				codehost.EventHeader: "push"}
+		for _, missing := range []string{webhook.DeliveryHeader, webhook.EventHeader} {
+			h := map[string]string{webhook.SignatureHeader: webhook.Sign([]byte(secret), []byte(body)), webhook.DeliveryHeader: uuid.NewString(),
+				webhook.EventHeader: "push"}
 			h[missing] = ""
 			s.delivery(repo, body, h).wantField(t, missing)
 		}

@@ -13,7 +13,10 @@ import (
 	"github.com/vigilhq/vigil/governance/risk"
 	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/automation"
+	"github.com/vigilhq/vigil/integrations/codehost/connection"
+	"github.com/vigilhq/vigil/integrations/codehost/tracking"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/fanout"
 	"github.com/vigilhq/vigil/platform/ratelimit"
@@ -176,7 +179,13 @@ func (a *App) initCodehost(context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.addAPI("codehost", &codehost.API{Store: a.store, Queue: a.store, Box: a.box, Host: host, OAuth: a.codehostOAuth(host), Clock: a.clock()})
+	oauth := a.codehostOAuth(host)
+	tokens := &connection.Tokens{Store: a.store, Box: a.box, OAuth: oauth, Clock: a.clock()}
+	a.addAPI("codehost",
+		&connection.API{Store: a.store, Box: a.box, Host: host, OAuth: oauth, Tokens: tokens, Clock: a.clock()},
+		&tracking.API{Store: a.store, Queue: a.store, Box: a.box, Host: host, Tokens: tokens, Clock: a.clock()},
+		&automation.API{Host: host, Tokens: tokens},
+		&webhook.API{Store: a.store, Box: a.box, Clock: a.clock()})
 	return nil
 }
 

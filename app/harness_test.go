@@ -28,7 +28,10 @@ import (
 	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/ingest"
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/automation"
+	"github.com/vigilhq/vigil/integrations/codehost/connection"
+	"github.com/vigilhq/vigil/integrations/codehost/tracking"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 	"github.com/vigilhq/vigil/integrations/kserve"
 	"github.com/vigilhq/vigil/integrations/workflow"
 	"github.com/vigilhq/vigil/platform/config"
@@ -322,6 +325,6 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &codehost.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &explanation.ServingAPI{}, &export.API{}, &toxicity.API{},
+		&workflow.API{}, &connection.API{}, &tracking.API{}, &automation.API{}, &webhook.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &explanation.ServingAPI{}, &export.API{}, &toxicity.API{},
 		&share.API{}, &reportschedule.API{}, &delivery.API{}, &pricing.API{}, &kserve.API{})
 }

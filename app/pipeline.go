@@ -16,7 +16,7 @@ import (
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/ingest/backlog"
-	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/webhook"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/processors"
 	"github.com/vigilhq/vigil/processors/alerting"
@@ -152,7 +152,7 @@ func (a *App) initProcessor(context.Context) error {
 	if err != nil {
 		return err
 	}
-	deliveries := &codehost.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
+	deliveries := &webhook.Processor{Queue: a.store, Repos: a.store, Models: a.store, Box: box, Clock: a.clock(), Log: a.log,
 		Host: host, OAuth: a.codehostOAuth(host), Poll: time.Second}
 	a.services = append(a.services, service{"codehost-deliveries", deliveries.Run})
 	sched := &schedule.Scheduler{Store: a.store, Profiles: a.analytics, Metrics: a.analytics, Log: a.events, Clock: a.clock(), Tick: a.cfg.DriftTick,

@@ -17,6 +17,14 @@ const (
 	WebhookActive   = "active"
 )
 
+// Connection statuses: active, or reauthorization_required once the code
+// host refused to refresh an OAuth connection's token (revoked, expired
+// or spent): nothing works until the user authorizes again.
+const (
+	StatusActive      = "active"
+	StatusReauthorize = "reauthorization_required"
+)
+
 // Connection is an organization's link to an account on the code host.
 type Connection struct {
 	ID       string   `json:"id"`
@@ -83,9 +91,6 @@ const (
 	DeliveryIgnored = "ignored"
 )
 
-// Events are the subscribed event types.
-var Events = []string{"push", "release", "create"}
-
 // Delivery is one event delivery the code host made.
 type Delivery struct {
 	RepositoryID string
@@ -97,6 +102,15 @@ type Delivery struct {
 	Status  string
 	// ReceivedAt is when it first arrived.
 	ReceivedAt time.Time
+}
+
+// OAuthState is one OAuth authorization in flight: its nonce is stored
+// when authorize hands out the state, and consumed once by the callback.
+type OAuthState struct {
+	Nonce     string
+	OrgID     string
+	UserID    string
+	ExpiresAt time.Time
 }
 
 // TokenLabel and SecretLabel bind a sealed value to its record, so that a

@@ -8,6 +8,12 @@ import (
 	"github.com/vigilhq/vigil/platform/web"
 )
 
+// Permissions of the code-host routes.
+const (
+	PermissionRead  = "integrations:read"
+	PermissionWrite = "integrations:write"
+)
+
 // The one rule for names, stated here and as the same patterns in
 // schemas/openapi.json (TestNamePatternsMatchDocument holds them equal).
 const (
@@ -36,8 +42,18 @@ const (
 // DefaultModelPatterns are the model path patterns of spec 2.
 var DefaultModelPatterns = []string{"**/*.pkl", "**/*.h5", "**/*.pt", "**/*.onnx", "**/*.safetensors"}
 
-// checkBranches records the problems of a list of branch names.
-func checkBranches(v *web.Problems, field string, branches []string) {
+// ValidOwner, ValidName and ValidBranch report whether s follows
+// OwnerPattern, NamePattern and BranchPattern.
+func ValidOwner(s string) bool { return ownerRE.MatchString(s) }
+
+// ValidName reports whether s follows NamePattern.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// ValidBranch reports whether s follows BranchPattern.
+func ValidBranch(s string) bool { return branchRE.MatchString(s) }
+
+// CheckBranches records the problems of a list of branch names.
+func CheckBranches(v *web.Problems, field string, branches []string) {
 	if len(branches) > maxBranches {
 		v.Add(field, "must hold at most 100 branches")
 		return
@@ -50,8 +66,8 @@ func checkBranches(v *web.Problems, field string, branches []string) {
 	}
 }
 
-// checkPatterns records the problems of a list of path globs.
-func checkPatterns(v *web.Problems, field string, patterns []string) {
+// CheckPatterns records the problems of a list of path globs.
+func CheckPatterns(v *web.Problems, field string, patterns []string) {
 	if len(patterns) > maxPatterns {
 		v.Add(field, "must hold at most 50 patterns")
 		return

@@ -1,10 +1,12 @@
-package codehost
+package codehost_test
 
 import (
 	"encoding/json"
 	"os"
 	"testing"
 
+	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/automation"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -44,40 +46,40 @@ func TestNamePatternsMatchDocument(t *testing.T) {
 			t.Errorf("%s: got document pattern %q, want the server's %q", what, got, want)
 		}
 	}
-	f("owner", s["CodehostTrackRequest"].Properties["owner"].Pattern, OwnerPattern)
-	f("name", s["CodehostTrackRequest"].Properties["name"].Pattern, NamePattern)
-	f("branch", s["CodehostBranchName"].Pattern, BranchPattern)
+	f("owner", s["CodehostTrackRequest"].Properties["owner"].Pattern, codehost.OwnerPattern)
+	f("name", s["CodehostTrackRequest"].Properties["name"].Pattern, codehost.NamePattern)
+	f("branch", s["CodehostBranchName"].Pattern, codehost.BranchPattern)
 }
 
 func TestNames(t *testing.T) {
-	f := func(re interface{ MatchString(string) bool }, s string, want bool) {
+	f := func(valid func(string) bool, s string, want bool) {
 		t.Helper()
-		if got := re.MatchString(s); got != want {
+		if got := valid(s); got != want {
 			t.Errorf("%q: got %v, want %v", s, got, want)
 		}
 	}
-	f(ownerRE, "octo-cat", true)
-	f(ownerRE, "-octo", false)
-	f(ownerRE, "o"+string(make([]byte, 39)), false)
-	f(nameRE, "models.v2", true)
-	f(nameRE, ".github", false)
-	f(nameRE, "a/b", false)
-	f(branchRE, "release/1.0", true)
-	f(branchRE, "/main", false)
-	f(branchRE, "-x", false)
+	f(codehost.ValidOwner, "octo-cat", true)
+	f(codehost.ValidOwner, "-octo", false)
+	f(codehost.ValidOwner, "o"+string(make([]byte, 39)), false)
+	f(codehost.ValidName, "models.v2", true)
+	f(codehost.ValidName, ".github", false)
+	f(codehost.ValidName, "a/b", false)
+	f(codehost.ValidBranch, "release/1.0", true)
+	f(codehost.ValidBranch, "/main", false)
+	f(codehost.ValidBranch, "-x", false)
 	var v web.Problems
-	checkPatterns(&v, "p", []string{"**/*.pkl", "models/[ab].pt"})
+	codehost.CheckPatterns(&v, "p", []string{"**/*.pkl", "models/[ab].pt"})
 	if err := v.Err(); err != nil {
 		t.Errorf("valid globs: got %v", err)
 	}
-	checkPatterns(&v, "p", []string{"[x"})
+	codehost.CheckPatterns(&v, "p", []string{"[x"})
 	if v.Err() == nil {
 		t.Error("an unclosed class: got no problem, want one")
 	}
 }
 
-// TestAutomationPatternsMatchDocument: the automation bodies' patterns are
-// the server's.
+// TestAutomationPatternsMatchDocument: the automation bodies' patterns
+// (package automation) are the server's.
 func TestAutomationPatternsMatchDocument(t *testing.T) {
 	s := docSchemas(t)
 	f := func(schema, prop, want string) {
@@ -86,12 +88,12 @@ func TestAutomationPatternsMatchDocument(t *testing.T) {
 			t.Errorf("%s.%s: got document pattern %q, want the server's %q", schema, prop, got, want)
 		}
 	}
-	f("CodehostRequiredCheck", "check_context", ContextPattern)
-	f("CodehostRunningComment", "comment_identifier", IdentifierPattern)
+	f("CodehostRequiredCheck", "check_context", automation.ContextPattern)
+	f("CodehostRunningComment", "comment_identifier", automation.IdentifierPattern)
 	for _, name := range []string{"CodehostValidationCheck", "CodehostComparisonCheck"} {
-		f(name, "head_sha", SHAPattern)
+		f(name, "head_sha", automation.SHAPattern)
 	}
 	for _, name := range []string{"CodehostValidationCheck", "CodehostComparisonCheck", "CodehostValidationComment", "CodehostComparisonComment"} {
-		f(name, "dashboard_url", DashboardPattern)
+		f(name, "dashboard_url", automation.DashboardPattern)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/integrations/codehost"
+	"github.com/vigilhq/vigil/integrations/codehost/connection"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -406,7 +407,7 @@ func (q deliveryQueue) listed() {
 func testCodehostOAuthState(t *testing.T, s Store) {
 	a, b := newOrg(t, s), newOrg(t, s)
 	now := at(100)
-	st := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	st := connection.NewOAuthState(a.ID, a.Admin.ID, now)
 	must(t, s.CreateCodehostOAuthState(ctx(t), st, now), "CreateCodehostOAuthState")
 	f := func(what string, x codehost.OAuthState, at time.Time) {
 		t.Helper()
@@ -421,9 +422,9 @@ func testCodehostOAuthState(t *testing.T, s Store) {
 	f("at expiry", st, st.ExpiresAt)
 	must(t, s.ConsumeCodehostOAuthState(ctx(t), st, now.Add(time.Minute)), "ConsumeCodehostOAuthState")
 	f("used again", st, now.Add(time.Minute))
-	f("never stored", codehost.NewOAuthState(a.ID, a.Admin.ID, now), now)
+	f("never stored", connection.NewOAuthState(a.ID, a.Admin.ID, now), now)
 
-	race := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	race := connection.NewOAuthState(a.ID, a.Admin.ID, now)
 	must(t, s.CreateCodehostOAuthState(ctx(t), race, now), "CreateCodehostOAuthState")
 	var wins atomic.Int32
 	var wg sync.WaitGroup
@@ -440,9 +441,9 @@ func testCodehostOAuthState(t *testing.T, s Store) {
 	}
 
 	// A state stored after another expired drops the expired one.
-	old := codehost.NewOAuthState(a.ID, a.Admin.ID, now)
+	old := connection.NewOAuthState(a.ID, a.Admin.ID, now)
 	must(t, s.CreateCodehostOAuthState(ctx(t), old, now), "CreateCodehostOAuthState")
 	later := old.ExpiresAt.Add(time.Second)
-	must(t, s.CreateCodehostOAuthState(ctx(t), codehost.NewOAuthState(a.ID, a.Admin.ID, later), later), "CreateCodehostOAuthState")
+	must(t, s.CreateCodehostOAuthState(ctx(t), connection.NewOAuthState(a.ID, a.Admin.ID, later), later), "CreateCodehostOAuthState")
 	f("expired, then dropped", old, now)
 }
