@@ -8,6 +8,7 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/view"
 	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
@@ -217,7 +218,8 @@ func (a *App) initExplanation(context.Context) error {
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
 	a.addAPI("explanation", &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}, servings)
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}, servings,
+		&view.API{Models: a.store, Jobs: a.store, Clock: a.clock()})
 	return nil
 }
 

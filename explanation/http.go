@@ -49,10 +49,6 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
 		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},
 		{Method: fiber.MethodPost, Path: "/explanations/bulk", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.bulk},
-		{Method: fiber.MethodPost, Path: "/explanations/compare", Permission: "models:read", Handler: a.compare},
-		{Method: fiber.MethodPost, Path: "/explanations/visualization", Permission: "models:read", Handler: a.visualizeMany},
-		{Method: fiber.MethodGet, Path: "/explanations/importance/:model_id", Permission: "models:read", Handler: a.globalImportance},
-		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id/visualization", Permission: "models:read", Handler: a.visualize},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
 		{Method: fiber.MethodPost, Path: "/explanations/:explanation_id/cancel", Permission: "models:write", Handler: a.cancel},
 	}

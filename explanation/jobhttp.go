@@ -384,7 +384,13 @@ func (a *API) pathExplanation(c *fiber.Ctx) (Explanation, error) {
 // explanation reads one explanation of the organization: 404 when it has
 // none with the id.
 func (a *API) explanation(ctx context.Context, orgID, id string) (Explanation, error) {
-	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	return Find(ctx, a.Jobs, orgID, id)
+}
+
+// Find reads one explanation of the organization from s: 404 when it has
+// none with the id (another organization's included).
+func Find(ctx context.Context, s Store, orgID, id string) (Explanation, error) {
+	e, err := s.Explanation(ctx, orgID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return e, web.NotFound("explanation")
 	}
