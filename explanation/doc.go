@@ -28,9 +28,9 @@
 // POST /explanations/bulk takes up to 100 instances, checked all before
 // any is stored. Plots, comparisons and global importance are
 // explanation/view's. The notes on the rest sit on the code: background
-// rows on Access.fallbacks, the cache (use_cache) on plan.cacheKey,
-// auto-explain (run by processors/explaining) on AutoExplainer, the
-// explained-predictions ratio the trust score reads on Coverer.
+// rows on Access.fallbacks, the cache (use_cache) on plan.cacheKey.
+// Auto-explain is explanation/autoexplain's, the explained-predictions
+// ratio the trust score reads explanation/coverage's.
 //
 // It imports identity, registry, the platform, the store errors and the
 // maths tree; it must not import the event log, the analytical store, an

@@ -126,6 +126,18 @@ func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvc
 	return o, err
 }
 
+// Explain computes e with the artifact a alone: no background rows but
+// the request's, no progress reported, no cache (the auto-explainer's
+// computation). The error says why it failed: the request no longer
+// fits the artifact (a 422's fields within), or the computation failed.
+func (a *Artifact) Explain(e Explanation) (*Outcome, error) {
+	p, err := planFor(a, e.Request, e.Method, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
+	}
+	return explain(a, p, e, nil)
+}
+
 // explain computes e, planned as p, with the artifact art, reporting to
 // rep.
 func explain(art *Artifact, p plan, e Explanation, rep *reporter) (*Outcome, error) {

@@ -22,6 +22,13 @@ const (
 // Statuses lists every status of an explanation.
 var Statuses = []string{StatusPending, StatusCompleted, StatusFailed, StatusCancelled}
 
+// Origins of an explanation: asked for through the API, or made by
+// explanation/autoexplain from a logged prediction.
+const (
+	OriginRequest = "request"
+	OriginAuto    = "auto"
+)
+
 // Methods a request names: shap is the exact method the model's artifact
 // allows (TreeSHAP for a tree ensemble, linear SHAP for a linear model);
 // shap_kernel (spec 3's name) and lime are model-agnostic.

@@ -21,6 +21,8 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
@@ -90,8 +92,8 @@ type Store interface {
 	explanation.ServingStore
 	explanation.Store
 	explanation.ConfigStore
-	explanation.AutoStore
-	explanation.CoverageStore
+	autoexplain.Store
+	coverage.Store
 	explanation.ReferenceSample
 	export.Store
 	export.JobStore
