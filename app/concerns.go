@@ -8,6 +8,7 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/explainjob"
 	"github.com/vigilhq/vigil/explanation/view"
 	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/governance/review"
@@ -211,9 +212,9 @@ func (a *App) initExplanation(context.Context) error {
 	if err != nil {
 		return err
 	}
-	var explainer *explanation.Runner
+	var explainer *explainjob.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
+		explainer = &explainjob.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
 			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}

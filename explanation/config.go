@@ -9,7 +9,7 @@ import (
 // DefaultMethod are applied by POST /explanations/generate; AutoExplain
 // (with AutoExplainRate) by the processor role's autoexplain.Explainer, which
 // explains a sampled share of the model's logged predictions;
-// CacheEnabled and CacheTTLHours by generate and the Runner: a request
+// CacheEnabled and CacheTTLHours by generate and explainjob.Runner: a request
 // with use_cache is answered from the cache, and a computed outcome kept
 // there for CacheTTLHours.
 type Config struct {

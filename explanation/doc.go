@@ -14,8 +14,9 @@
 //
 // POST /explanations/generate checks an instance, or a logged prediction
 // named by prediction_id, against the model and stores a pending
-// Explanation; a Runner in the API role computes pending explanations from
-// the Store, so one accepted before a restart is computed after it; GET
+// Explanation; explainjob.Runner computes pending explanations from the
+// Store (Execute), so one accepted before a restart is computed after it;
+// GET
 // /explanations[/{explanation_id}], GET
 // /explanations/by-prediction/{prediction_id}, GET /explanations/stats and
 // POST /explanations/{explanation_id}/cancel read and cancel them. Methods:

@@ -103,9 +103,19 @@ func seed(id string) uint64 {
 	return h.Sum64()
 }
 
-// execute computes e with the model's current artifact, or through
+// Execute computes e with the model's current artifact, or through
 // access when it has none; an artifact's outcome is kept in c when e's
-// request asks for it.
+// request asks for it. report, when set, is passed the computation's
+// Progress (a served model's work then split into whole batches).
+func Execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation, report func(Progress)) (*Outcome, error) {
+	var rep *reporter
+	if report != nil {
+		rep = &reporter{report: report}
+	}
+	return execute(ctx, artifacts, access, c, e, rep)
+}
+
+// execute is Execute reporting to rep.
 func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation, rep *reporter) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -19,9 +19,9 @@ type API struct {
 	Models    registry.Finder
 	Artifacts ArtifactStore
 	// Jobs keeps explanations; Runner, when set, is woken for each new
-	// one (without it they wait for a Runner of another replica).
+	// one (without it they wait for a runner of another replica).
 	Jobs   Store
-	Runner *Runner
+	Runner Waker
 	// Predictions reads logged predictions for {prediction_id}
 	// requests; without it they are 404.
 	Predictions Predictions
@@ -31,10 +31,23 @@ type API struct {
 	// Configs keeps per-model configurations.
 	Configs ConfigStore
 	// Cache, when set, answers requests with use_cache from the outcome
-	// of an identical one (the Runner keeps them in it).
+	// of an identical one (explainjob.Runner keeps them in it).
 	Cache kvcache.Cache
 	// Clock defaults to the system clock.
 	Clock clock.Clock
+}
+
+// A Waker is told of new pending explanations: explainjob.Runner.
+type Waker interface {
+	// Wake asks for the store's pending explanations to be read now.
+	Wake()
+}
+
+// wake tells a.Runner, when set, of a new pending explanation.
+func (a *API) wake() {
+	if a.Runner != nil {
+		a.Runner.Wake()
+	}
 }
 
 // Routes lists the operations of this package.

@@ -208,8 +208,8 @@ func (v *explanationView) outcome(o *Outcome, instance map[string]any) {
 // Explanations of spec 3: POST /explanations/generate checks an instance
 // (and background rows) against the model's artifact and stores a pending
 // Explanation; GET /explanations/{explanation_id} and GET /explanations
-// read them. A Runner in the API role computes pending explanations,
-// reading them from the Store, so that one accepted before a restart is
+// read them. explainjob.Runner computes pending explanations, reading
+// them from the Store, so that one accepted before a restart is
 // computed after it. Methods: shap (the exact method the artifact
 // allows), shap_kernel (spec 3's name; kernel_shap is read as it), lime.
 // A request takes spec 3's num_features (top_features' length),
@@ -276,7 +276,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a.Runner.Wake()
+	a.wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
 	msg := "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending"
 	if e.Outcome != nil {
