@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/explanation/modelserver"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
@@ -28,18 +29,17 @@ const (
 // their logged predictions. The artifact, when there is one, always wins
 // (it is exact).
 //
-// A model without an artifact is
-// explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
-// /models/{model_id}/serving; Kernel SHAP and LIME call it through
-// explanation/modelserver, batched, within a timeout and a request
-// budget, headers sealed; a V2 answer's output is read by name when the
+// A model without an artifact is explained through its serving endpoint
+// (explanation/serving: PUT, GET and DELETE /models/{model_id}/serving;
+// Kernel SHAP and LIME call it through explanation/modelserver, batched,
+// within a timeout and a request budget, headers sealed; a V2 answer's output is read by name when the
 // endpoint names one) or else through a Surrogate fitted on its logged
 // predictions (Logged, adapted in app) when the explanation runs: a
 // linear model and a regression tree (forest.FitCART), the one with the
 // higher held-out fidelity kept; every outcome states its model access
 // (artifact, served, surrogate) and a surrogate its kind and fidelity.
 type Access struct {
-	Servings ServingStore
+	Servings serving.Store
 	// Guard checks every connection to a served model; Box opens its
 	// sealed headers.
 	Guard *outbound.Guard
@@ -135,7 +135,7 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 // SHAP's absent features, LIME's sampling scale): without the request's,
 // the first of fallbacks with rows holding every feature as a number.
 // shap is Kernel SHAP.
-func servedPlan(s *Serving, req Request, method string, fallbacks []fallback) (plan, error) {
+func servedPlan(s *serving.Serving, req Request, method string, fallbacks []fallback) (plan, error) {
 	p := plan{algorithm: algorithmOf(method)}
 	if method == RequestSHAP {
 		p.algorithm = MethodKernelSHAP
@@ -179,12 +179,12 @@ func numericRow(features []string, instance map[string]any, field string) ([]flo
 
 // served computes e through the model's endpoint: Kernel SHAP or LIME,
 // every call batched and counted against the endpoint's request budget.
-func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *reporter) (*Outcome, error) {
+func (a *Access) served(ctx context.Context, s *serving.Serving, e Explanation, rep *reporter) (*Outcome, error) {
 	p, err := servedPlan(s, e.Request, e.Method, a.fallbacks(ctx, e.OrgID, e.ModelID))
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's serving endpoint: %w", reason(err))
 	}
-	end, err := s.endpoint(a.Box)
+	end, err := s.Endpoint(a.Box)
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/shap"
@@ -32,13 +32,9 @@ var Kinds = []string{KindLinear, KindXGBoost, KindLightGBM, KindSklearn}
 // Links of a linear model.
 var Links = []string{"identity", "logit"}
 
-// MaxContentBytes caps a tree ensemble's content (8 MiB); MaxFeatures caps
-// the features of any artifact.
-const (
-	MaxContentBytes = 8 << 20
-	MaxFeatures     = 10000
-	maxFeatureName  = 200
-)
+// MaxContentBytes caps a tree ensemble's content (8 MiB); its features
+// follow serving.CheckFeatures, as a serving endpoint's do.
+const MaxContentBytes = 8 << 20
 
 // An Artifact is a model's uploaded form, one per model.
 //
@@ -106,7 +102,7 @@ func parseArtifact(b *artifactBody) (Artifact, error) {
 		return Artifact{}, err
 	}
 	a := Artifact{Kind: b.Kind, Features: b.Features}
-	checkFeatures(&v, b.Features)
+	serving.CheckFeatures(&v, b.Features)
 	if b.Kind == KindLinear {
 		linearArtifact(&v, b, &a)
 		return a, v.Err()
@@ -166,27 +162,6 @@ func linearArtifact(v *web.Problems, b *artifactBody, a *Artifact) {
 	a.Coefficients, a.Link, a.NumFeatures = b.Coefficients, b.Link, len(b.Features)
 	if b.Intercept != nil {
 		a.Intercept = *b.Intercept
-	}
-}
-
-// checkFeatures checks feature names: at most MaxFeatures, each non-blank,
-// short and unique.
-func checkFeatures(v *web.Problems, names []string) {
-	if len(names) > MaxFeatures {
-		v.Add("features", fmt.Sprintf("must name at most %d features", MaxFeatures))
-		return
-	}
-	seen := map[string]bool{}
-	for _, n := range names {
-		switch {
-		case n == "":
-			v.Add("features", "must not hold an empty name")
-		case utf8.RuneCountInString(n) > maxFeatureName:
-			v.Add("features", fmt.Sprintf("names must be at most %d characters", maxFeatureName))
-		case seen[n]:
-			v.Add("features", fmt.Sprintf("names %q twice", n))
-		}
-		seen[n] = true
 	}
 }
 

@@ -7,9 +7,9 @@
 // an uploaded artifact (PUT and GET /models/{model_id}/artifact: a linear
 // model, an XGBoost JSON or LightGBM text model, or scikit-learn trees as
 // stats/forest/testdata/export_sklearn.py exports them; validated on
-// upload, one per model), its serving endpoint (ServingAPI, called through
-// explanation/modelserver), or else a Surrogate fitted on its logged
-// predictions (Access). Artifact.Compute explains one instance and says
+// upload, one per model), its serving endpoint (explanation/serving,
+// called through explanation/modelserver), or else a Surrogate fitted on
+// its logged predictions (Access). Artifact.Compute explains one instance and says
 // whether the result is exact.
 //
 // POST /explanations/generate checks an instance, or a logged prediction

@@ -65,12 +65,12 @@ type optionsConfig struct {
 // 5000; seed 0 to MaxSeed, default DefaultSeed(modelID);
 // config.background_samples 1 to MaxBackground.
 func (o options) apply(v *web.Problems, modelID string, req *Request) {
-	req.NumFeatures = bounded(v, "num_features", o.NumFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
-	req.NumSamples = bounded(v, "num_samples", o.NumSamples, DefaultNumSamples, MinNumSamples, MaxNumSamples)
+	req.NumFeatures = v.Int("num_features", o.NumFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
+	req.NumSamples = v.Int("num_samples", o.NumSamples, DefaultNumSamples, MinNumSamples, MaxNumSamples)
 	if c := o.Config; c != nil {
-		req.BackgroundSamples = bounded(v, "config.background_samples", c.BackgroundSamples, 0, 1, MaxBackground)
+		req.BackgroundSamples = v.Int("config.background_samples", c.BackgroundSamples, 0, 1, MaxBackground)
 		if c.MaxFeatures != nil {
-			n := bounded(v, "config.max_features", c.MaxFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
+			n := v.Int("config.max_features", c.MaxFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
 			if o.NumFeatures != nil && int(*o.NumFeatures) != n {
 				v.Add("config.max_features", "must equal num_features when both are sent: they name the same count")
 			}

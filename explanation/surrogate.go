@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/solver"
 )
@@ -179,7 +180,7 @@ func numericFields(raw json.RawMessage) []string {
 	_ = json.Unmarshal(raw, &in)
 	out := []string{}
 	for k, v := range in {
-		if _, ok := v.(float64); ok && len(k) <= maxFeatureName && k != "" {
+		if _, ok := v.(float64); ok && len(k) <= serving.MaxFeatureName && k != "" {
 			out = append(out, k)
 		}
 	}

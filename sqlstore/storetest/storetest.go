@@ -23,6 +23,7 @@ import (
 	"github.com/vigilhq/vigil/explanation"
 	"github.com/vigilhq/vigil/explanation/autoexplain"
 	"github.com/vigilhq/vigil/explanation/coverage"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
@@ -89,7 +90,7 @@ type Store interface {
 	workflow.Store
 	codehost.Store
 	explanation.ArtifactStore
-	explanation.ServingStore
+	serving.Store
 	explanation.Store
 	explanation.ConfigStore
 	autoexplain.Store
