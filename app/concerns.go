@@ -8,6 +8,7 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/explanation/explainjob"
 	"github.com/vigilhq/vigil/explanation/view"
 	"github.com/vigilhq/vigil/governance"
@@ -218,7 +219,7 @@ func (a *App) initExplanation(context.Context) error {
 			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
-	a.addAPI("explanation", &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
+	a.addAPI("explanation", &artifact.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}, &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
 		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}, servings,
 		&view.API{Models: a.store, Jobs: a.store, Clock: a.clock()})
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
@@ -146,7 +147,7 @@ func newExplanationView(e Explanation) explanationView {
 	s := sampling(e)
 	v := explanationView{ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: CanonicalMethod(e.Method),
 		Status: e.Status, Instance: e.Request.Instance, FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{},
-		Seed: s.Seed, NumSamples: s.size(), NumFeatures: cmp.Or(e.Request.NumFeatures, DefaultNumFeatures),
+		Seed: s.Seed, NumSamples: s.Size(), NumFeatures: cmp.Or(e.Request.NumFeatures, DefaultNumFeatures),
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
@@ -418,7 +419,7 @@ func (a *API) enabled(ctx context.Context, orgID, modelID string, method *string
 }
 
 // artifact reads the model's artifact: 422 on model_id when it has none.
-func (a *API) artifact(ctx context.Context, orgID, modelID string) (Artifact, error) {
+func (a *API) artifact(ctx context.Context, orgID, modelID string) (artifact.Artifact, error) {
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, modelID)
 	if errors.Is(err, store.ErrNotFound) {
 		return art, web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")

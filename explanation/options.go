@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -15,7 +16,7 @@ import (
 const (
 	DefaultNumFeatures = 10
 	MaxNumFeatures     = 100
-	DefaultNumSamples  = 5000
+	DefaultNumSamples  = artifact.DefaultNumSamples
 	MinNumSamples      = 100
 	MaxNumSamples      = 50000
 	// MaxSeed is the largest seed: 2^53 - 1, the largest integer every
@@ -98,28 +99,12 @@ func DefaultSeed(modelID string) uint64 {
 	return h.Sum64() & MaxSeed
 }
 
-// Sampling is how a sampled method samples: its seed and sample size
-// (Kernel SHAP's coalitions, LIME's perturbation rows; 0 takes
-// DefaultNumSamples).
-type Sampling struct {
-	Seed    uint64
-	Samples int
-}
-
 // sampling is the Sampling of e: its request's, or, for one stored
 // before requests carried it, its id's hash and the default size.
-func sampling(e Explanation) Sampling {
-	s := Sampling{Seed: seed(e.ID), Samples: e.Request.NumSamples}
+func sampling(e Explanation) artifact.Sampling {
+	s := artifact.Sampling{Seed: seed(e.ID), Samples: e.Request.NumSamples}
 	if e.Request.Seed != nil {
 		s.Seed = *e.Request.Seed
 	}
 	return s
-}
-
-// size is s's sample size, DefaultNumSamples when unset.
-func (s Sampling) size() int {
-	if s.Samples <= 0 {
-		return DefaultNumSamples
-	}
-	return s.Samples
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/solver"
@@ -79,7 +80,7 @@ type Fidelity struct {
 type Surrogate struct {
 	// Artifact is the kept model as an artifact: linear, or a tree
 	// (KindTree).
-	Artifact Artifact
+	Artifact artifact.Artifact
 	Fidelity Fidelity
 	Choice   SurrogateChoice
 	// background is up to surrogateBackground training rows.
@@ -143,7 +144,7 @@ func FitSurrogate(logged []LoggedPrediction) (*Surrogate, int) {
 		}
 	}
 	coef, intercept := leastSquares(xs, ys, train)
-	s := &Surrogate{Artifact: Artifact{Kind: KindLinear, Features: features, Coefficients: coef, Intercept: intercept,
+	s := &Surrogate{Artifact: artifact.Artifact{Kind: artifact.KindLinear, Features: features, Coefficients: coef, Intercept: intercept,
 		Link: "identity", NumFeatures: len(features)}}
 	s.Fidelity = fidelity(ys, hold, func(i int) float64 {
 		p := intercept
@@ -158,8 +159,7 @@ func FitSurrogate(logged []LoggedPrediction) (*Surrogate, int) {
 		s.Choice.Fidelities[SurrogateTree] = f.Value
 		if f.Value > s.Fidelity.Value {
 			tree.Features = features
-			s.Artifact = Artifact{Kind: KindTree, Features: features, Link: "identity", NumFeatures: len(features),
-				NumTrees: 1, MaxDepth: tree.MaxDepth(), ensemble: tree}
+			s.Artifact = artifact.FittedTree(features, tree)
 			s.Fidelity, s.Choice.Kind = f, SurrogateTree
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
@@ -41,7 +42,7 @@ type Logged struct {
 // Store is what auto-explaining needs of the transactional store.
 type Store interface {
 	explanation.ConfigStore
-	explanation.ArtifactStore
+	artifact.Store
 	// AutoExplained says which of the model's predictions have an auto
 	// explanation already.
 	AutoExplained(ctx context.Context, orgID, modelID string, predictionIDs []string) (map[string]bool, error)
@@ -89,7 +90,7 @@ type Explainer struct {
 // autoModel is a model's configuration and artifact as last read.
 type autoModel struct {
 	cfg  explanation.Config
-	art  *explanation.Artifact // nil when the model has none
+	art  *artifact.Artifact // nil when the model has none
 	read time.Time
 }
 
@@ -234,7 +235,7 @@ func (x *Explainer) explainOne(m *autoModel, p Logged) (explanation.Explanation,
 	}
 	seed := explanation.DefaultSeed(p.ModelID)
 	e.Request.Instance, e.Request.Seed = instance, &seed
-	out, err := m.art.Explain(e)
+	out, err := explanation.ExplainWithArtifact(m.art, e)
 	if err != nil {
 		e.Status, e.Error = explanation.StatusFailed, failure(err)
 		return e, nil

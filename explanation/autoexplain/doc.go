@@ -3,8 +3,8 @@
 // run by the processor role over a consumer group of its own
 // (processors/explaining), chooses the predictions by a hash of their id
 // (Sampled, at the model's Config.AutoExplainRate), computes each with
-// the exact method of the model's artifact (Artifact.Explain: TreeSHAP on
-// a tree model) within a budget of work per second, and stores one
+// the exact method of the model's artifact (explanation.ExplainWithArtifact:
+// TreeSHAP on a tree model) within a budget of work per second, and stores one
 // explanation per prediction, of origin auto. The explained ratio they
 // make is explanation/coverage's.
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/store"
@@ -29,7 +30,7 @@ const (
 // and both are the same values (the sampling seed is the request's).
 type Runner struct {
 	Store     explanation.Store
-	Artifacts explanation.ArtifactStore
+	Artifacts artifact.Store
 	// Access explains the models without an artifact (served, surrogate).
 	Access *explanation.Access
 	// Cache, when set, keeps the outcomes of the requests that ask for it.
@@ -132,9 +133,9 @@ const progressEvery = time.Second
 // progress stores e's progress: the first report, then at most one per
 // progressEvery, and the last (all done). A failed write is logged and
 // the computation goes on.
-func (r *Runner) progress(ctx context.Context, e explanation.Explanation) func(explanation.Progress) {
+func (r *Runner) progress(ctx context.Context, e explanation.Explanation) func(artifact.Progress) {
 	var last time.Time
-	return func(p explanation.Progress) {
+	return func(p artifact.Progress) {
 		now := r.Clock.Now()
 		if !last.IsZero() && now.Sub(last) < progressEvery && p.Done < p.Total {
 			return

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 )
 
 // progressStore keeps the progress writes; nothing else of Store is used.
 type progressStore struct {
 	explanation.Store
-	got []explanation.Progress
+	got []artifact.Progress
 }
 
-func (s *progressStore) ExplanationProgress(_ context.Context, _, _ string, p explanation.Progress) error {
+func (s *progressStore) ExplanationProgress(_ context.Context, _, _ string, p artifact.Progress) error {
 	s.got = append(s.got, p)
 	return nil
 }
@@ -30,7 +31,7 @@ func TestRunnerProgress(t *testing.T) {
 	reports := 0
 	for done := int64(step); ; done += step {
 		done = min(done, total)
-		report(explanation.Progress{Done: done, Total: total, Unit: explanation.ProgressRows})
+		report(artifact.Progress{Done: done, Total: total, Unit: artifact.ProgressRows})
 		reports++
 		now = now.Add(300 * time.Millisecond)
 		if done == total {

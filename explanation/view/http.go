@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
@@ -48,7 +49,7 @@ const (
 
 // shapAlgorithms are the algorithms whose weights are SHAP values (LIME's
 // are a surrogate's coefficients, not summed into global importance).
-var shapAlgorithms = map[string]bool{explanation.MethodTreeSHAP: true, explanation.MethodLinearSHAP: true, explanation.MethodKernelSHAP: true}
+var shapAlgorithms = map[string]bool{artifact.MethodTreeSHAP: true, artifact.MethodLinearSHAP: true, artifact.MethodKernelSHAP: true}
 
 // completedSet reads the explanations ids of the organization: 422 on
 // explanation_ids unless there are lo to hi of them or when they explain

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/explanation/autoexplain"
 	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/governance/trust"
@@ -18,7 +19,7 @@ func autoExplanation(orgID, modelID, id, pid string, n int) explanation.Explanat
 	e := newExplanation(orgID, modelID, id, explanation.RequestSHAP, n)
 	done := at(n)
 	e.PredictionID, e.Status, e.CompletedAt = pid, explanation.StatusCompleted, &done
-	e.Outcome = &explanation.Outcome{Algorithm: explanation.MethodTreeSHAP, Exactness: explanation.Exact, BaseValue: 0.5,
+	e.Outcome = &explanation.Outcome{Algorithm: artifact.MethodTreeSHAP, Exactness: artifact.Exact, BaseValue: 0.5,
 		PredictedValue: 1, OutputSpace: "margin", FeatureWeights: map[string]float64{"age": 0.5}, Ranking: []string{"age"}}
 	return e
 }
@@ -171,7 +172,7 @@ func testAutoReplicas(t *testing.T, s Store) {
 	a := newOrg(t, s)
 	m := newModel(a.ID, "tenure", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
-	must(t, s.PutModelArtifact(ctx(t), explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindSklearn,
+	must(t, s.PutModelArtifact(ctx(t), artifact.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: artifact.KindSklearn,
 		Features: []string{"age", "tenure"}, Content: readmeTree, NumFeatures: 2, NumTrees: 1, MaxDepth: 2, UploadedAt: at(1)}), "PutModelArtifact")
 	cfg := explanation.DefaultConfig(a.ID, m.ID)
 	rate := 1.0
@@ -208,7 +209,7 @@ func testAutoReplicas(t *testing.T, s Store) {
 		t.Fatalf("got %d completed explanations, want %d", total, len(ps))
 	}
 	for _, e := range list {
-		if e.Outcome.Algorithm != explanation.MethodTreeSHAP || e.Outcome.Exactness != explanation.Exact {
+		if e.Outcome.Algorithm != artifact.MethodTreeSHAP || e.Outcome.Exactness != artifact.Exact {
 			t.Errorf("%s: got %s %s, want exact tree_shap", e.PredictionID, e.Outcome.Algorithm, e.Outcome.Exactness)
 		}
 	}

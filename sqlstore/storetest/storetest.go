@@ -21,6 +21,7 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/explanation/autoexplain"
 	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/explanation/serving"
@@ -89,7 +90,7 @@ type Store interface {
 	TrustHistory(ctx context.Context, orgID, modelID string, from time.Time, limit int) ([]trust.Snapshot, error)
 	workflow.Store
 	codehost.Store
-	explanation.ArtifactStore
+	artifact.Store
 	serving.Store
 	explanation.Store
 	explanation.ConfigStore

@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"bytes"
@@ -36,20 +36,8 @@ var Links = []string{"identity", "logit"}
 // follow serving.CheckFeatures, as a serving endpoint's do.
 const MaxContentBytes = 8 << 20
 
-// An Artifact is a model's uploaded form, one per model.
-//
-// The artifacts (spec
-// 3, issue 16): model access by uploaded artifact, PUT and GET
-// /models/{model_id}/artifact. A linear model is its features,
-// coefficients, intercept and link; a tree ensemble is an XGBoost JSON
-// model, a LightGBM text model or scikit-learn trees in the export of
-// stats/forest/testdata/export_sklearn.py. An artifact is validated when
-// it is uploaded (the tree ensemble is parsed: 422 naming the field when
-// it cannot be), capped in size, and kept in the transactional store, one
-// per model; a new upload replaces it. Artifact.Compute explains one
-// instance (Artifact.Instance reads it from JSON) with TreeSHAP, linear
-// SHAP, Kernel SHAP or LIME and says whether the result is exact; the
-// maths lives in stats/shap and stats/lime.
+// An Artifact is a model's uploaded form, one per model, or a
+// surrogate's fitted in memory (FittedTree).
 type Artifact struct {
 	OrgID   string
 	ModelID string
@@ -72,8 +60,15 @@ type Artifact struct {
 	ensemble *forest.Ensemble
 }
 
-// ArtifactStore keeps artifacts; the transactional store is one.
-type ArtifactStore interface {
+// FittedTree is the artifact of a regression tree fitted in memory (a
+// surrogate's), which has no file: KindTree over features, identity link.
+func FittedTree(features []string, tree *forest.Ensemble) Artifact {
+	return Artifact{Kind: KindTree, Features: features, Link: "identity", NumFeatures: len(features),
+		NumTrees: 1, MaxDepth: tree.MaxDepth(), ensemble: tree}
+}
+
+// Store keeps artifacts; the transactional store is one.
+type Store interface {
 	// PutModelArtifact stores a in place of the model's artifact;
 	// store.ErrNotFound when the organization has no such model.
 	PutModelArtifact(ctx context.Context, a Artifact) error

@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ func TestReporterBatches(t *testing.T) {
 		return make([]float64, len(batch)), nil
 	}
 	var got []Progress
-	rep := (&reporter{report: func(p Progress) { got = append(got, p) }}).served(64)
+	rep := (&Reporter{Report: func(p Progress) { got = append(got, p) }}).Served(64)
 	if _, err := rep.label(model, rows); err != nil {
 		t.Fatal(err)
 	}
