@@ -230,7 +230,7 @@ func (a *Artifact) lime(res Result, x []float64, background [][]float64, model s
 	return res, nil
 }
 
-// featureName returns feature i's name, or f<i> when the artifact names none.
+// FeatureName returns feature i's name, or f<i> when the artifact names none.
 func (a *Artifact) FeatureName(i int) string {
 	if i < len(a.Features) {
 		return a.Features[i]

@@ -17,11 +17,11 @@ const (
 	ProgressRows       = "rows"
 )
 
-// A Reporter passes a running computation's progress on (Progress): Kernel SHAP's
-// coalitions evaluated, LIME's sample rows labelled. batch is the rows
-// of one call of a served model (0 in process): the work is split into
-// whole batches, so that reporting costs no extra request. A nil
-// Reporter reports nothing and splits nothing.
+// A Reporter passes a running computation's progress on (Progress):
+// Kernel SHAP's coalitions evaluated, LIME's sample rows labelled. batch
+// is the rows of one call of a served model (0 in process): the work is
+// split into whole batches, so that reporting costs no extra request. A
+// nil Reporter reports nothing and splits nothing.
 type Reporter struct {
 	batch int
 	// Report is passed each step.
