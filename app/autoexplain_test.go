@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
 	"github.com/vigilhq/vigil/platform/config"
 )
 
@@ -46,7 +46,7 @@ func TestAutoExplain(t *testing.T) {
 		sampled := 0
 		for i := range n {
 			pid := fmt.Sprintf("p-auto-%d", i)
-			if explanation.Sampled(pid, 0.5) {
+			if autoexplain.Sampled(pid, 0.5) {
 				sampled++
 			}
 			for _, m := range []string{off, all, half} {

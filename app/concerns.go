@@ -8,6 +8,9 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
+	"github.com/vigilhq/vigil/explanation/explainjob"
+	"github.com/vigilhq/vigil/explanation/view"
 	"github.com/vigilhq/vigil/governance"
 	"github.com/vigilhq/vigil/governance/review"
 	"github.com/vigilhq/vigil/governance/risk"
@@ -219,14 +222,15 @@ func (a *App) initExplanation(context.Context) error {
 	if err != nil {
 		return err
 	}
-	var explainer *explanation.Runner
+	var explainer *explainjob.Runner
 	if a.cfg.ExplainWorkers >= 0 {
-		explainer = &explanation.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
+		explainer = &explainjob.Runner{Store: a.store, Artifacts: a.store, Access: access, Cache: a.explainCache, Workers: a.cfg.ExplainWorkers,
 			Clock: a.clock(), Log: a.log}
 		a.services = append(a.services, service{"explanations", explainer.Run})
 	}
-	a.addAPI("explanation", &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
-		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}, servings)
+	a.addAPI("explanation", &artifact.API{Models: a.store, Artifacts: a.store, Clock: a.clock()}, &explanation.API{Models: a.store, Artifacts: a.store, Jobs: a.store, Runner: explainer,
+		Predictions: predictionInputs{a.analytics}, Configs: a.store, Access: access, Cache: a.explainCache, Clock: a.clock()}, servings,
+		&view.API{Models: a.store, Jobs: a.store, Clock: a.clock()})
 	return nil
 }
 

@@ -12,13 +12,14 @@ import (
 // TestExplanationViews (issue 16 point 3) on every backend: bulk
 // generation of the xgb_bin model's 20 golden rows (422 naming
 // instances[i].NAME, nothing stored), the model's global importance equal
-// to numpy's mean |SHAP| of shap's values (explanation/testdata/views.py),
-// comparisons (Spearman's rank correlation equal to scipy's), and the
-// plot data of one and of several explanations.
+// to numpy's mean |SHAP| of shap's values
+// (explanation/view/testdata/views.py), comparisons (Spearman's rank
+// correlation equal to scipy's), and the plot data of one and of several
+// explanations.
 func TestExplanationViews(t *testing.T) {
 	g := loadSHAPGolden(t, "xgb_bin")
 	xgb := testModelFile(t, "xgb_bin.json")
-	raw, err := os.ReadFile(filepath.Join("..", "explanation", "testdata", "views.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "explanation", "view", "testdata", "views.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

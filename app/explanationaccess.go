@@ -5,6 +5,7 @@ import (
 
 	"github.com/vigilhq/vigil/analytics"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/platform/secretbox"
 )
 
@@ -14,12 +15,12 @@ import (
 // the analytical store's logged predictions; background rows of requests
 // that send none from the drift reference's sample in the transactional
 // store, else from logged predictions.
-func (a *App) explanationAccess(box *secretbox.Keyring) (*explanation.ServingAPI, *explanation.Access, error) {
+func (a *App) explanationAccess(box *secretbox.Keyring) (*serving.API, *explanation.Access, error) {
 	guard, err := a.outboundGuard()
 	if err != nil {
 		return nil, nil, err
 	}
-	return &explanation.ServingAPI{Models: a.store, Servings: a.store, Guard: guard, Box: box, Clock: a.clock()},
+	return &serving.API{Models: a.store, Servings: a.store, Guard: guard, Box: box, Clock: a.clock()},
 		&explanation.Access{Servings: a.store, Guard: guard, Box: box, Logged: loggedPredictions{a.analytics},
 			References: a.store}, nil
 }

@@ -19,6 +19,9 @@ import (
 	"github.com/vigilhq/vigil/dashboard"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
+	"github.com/vigilhq/vigil/explanation/serving"
+	"github.com/vigilhq/vigil/explanation/view"
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
@@ -325,6 +328,6 @@ func (s *server) model(token, name, version string) string {
 // allRoutes is the REST API's route table, for tests that walk it.
 func allRoutes() []web.Route {
 	return Routes(&identity.API{}, &registry.API{}, &drift.API{}, &bias.API{}, &ingest.API{}, &query.API{}, &risk.API{}, &trust.API{},
-		&workflow.API{}, &connection.API{}, &tracking.API{}, &automation.API{}, &webhook.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &explanation.API{}, &explanation.ServingAPI{}, &export.API{}, &toxicity.API{},
+		&workflow.API{}, &connection.API{}, &tracking.API{}, &automation.API{}, &webhook.API{}, &alerts.API{}, &dashboard.API{}, &review.API{}, &artifact.API{}, &explanation.API{}, &serving.API{}, &view.API{}, &export.API{}, &toxicity.API{},
 		&share.API{}, &reportschedule.API{}, &delivery.API{}, &pricing.API{}, &kserve.API{})
 }

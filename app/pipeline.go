@@ -13,7 +13,8 @@ import (
 	"github.com/vigilhq/vigil/eventlog"
 	"github.com/vigilhq/vigil/eventlog/embeddedlog"
 	"github.com/vigilhq/vigil/eventlog/kafka"
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/ingest"
 	"github.com/vigilhq/vigil/ingest/backlog"
 	"github.com/vigilhq/vigil/integrations/codehost/webhook"
@@ -196,18 +197,18 @@ func (a *App) initAutoExplain() {
 			rate = -1 // none: the explainer's zero is its default
 		}
 		s := &explaining.Service{Source: src, Refresh: ae.Refresh, Log: a.log,
-			Explain: &explanation.AutoExplainer{Store: a.store, DefaultRate: rate, PerSecond: float64(ae.PerSecond),
+			Explain: &autoexplain.Explainer{Store: a.store, DefaultRate: rate, PerSecond: float64(ae.PerSecond),
 				Clock: a.clock(), Log: a.log},
-			Coverage: &explanation.Coverer{Store: a.store, Logged: loggedCounts{a.analytics}, Clock: a.clock()}}
+			Coverage: &coverage.Coverer{Store: a.store, Logged: loggedCounts{a.analytics}, Clock: a.clock()}}
 		return s.Run(ctx)
 	}})
 }
 
 // loggedCounts adapts the analytical store's rollups to
-// explanation.LoggedCounts.
+// coverage.LoggedCounts.
 type loggedCounts struct{ analyticalStore }
 
-// LoggedCounts implements explanation.LoggedCounts.
+// LoggedCounts implements coverage.LoggedCounts.
 func (s loggedCounts) LoggedCounts(ctx context.Context, orgID string, modelIDs []string, from, to time.Time) (map[string]int64, error) {
 	return s.PredictionCounts(ctx, orgID, modelIDs, analytics.Range{From: from, To: to})
 }

@@ -358,7 +358,7 @@ func (s *explainSetup) predict(b *testing.B) {
 
 // lime times LIME on the first rows against lime's LimeTabularExplainer:
 // 5,000 samples drawn from the background's means and deviations, every
-// feature kept, as explanation.Artifact.Compute does for an uploaded tree
+// feature kept, as artifact.Artifact.Compute does for an uploaded tree
 // file: one sample and the model's outputs on it serve every row
 // (lime.WithInstance), each row adding its own output and fit. vigil-s
 // includes drawing and labelling the sample (a model's first

@@ -7,11 +7,12 @@ import (
 	"math"
 	"time"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/explanation/modelserver"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/platform/outbound"
 	"github.com/vigilhq/vigil/platform/secretbox"
 	"github.com/vigilhq/vigil/platform/web"
-	"github.com/vigilhq/vigil/stats/shap"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -28,18 +29,17 @@ const (
 // their logged predictions. The artifact, when there is one, always wins
 // (it is exact).
 //
-// A model without an artifact is
-// explained through its serving endpoint (ServingAPI: PUT, GET and DELETE
-// /models/{model_id}/serving; Kernel SHAP and LIME call it through
-// explanation/modelserver, batched, within a timeout and a request
-// budget, headers sealed; a V2 answer's output is read by name when the
+// A model without an artifact is explained through its serving endpoint
+// (explanation/serving: PUT, GET and DELETE /models/{model_id}/serving;
+// Kernel SHAP and LIME call it through explanation/modelserver, batched,
+// within a timeout and a request budget, headers sealed; a V2 answer's output is read by name when the
 // endpoint names one) or else through a Surrogate fitted on its logged
 // predictions (Logged, adapted in app) when the explanation runs: a
 // linear model and a regression tree (forest.FitCART), the one with the
 // higher held-out fidelity kept; every outcome states its model access
 // (artifact, served, surrogate) and a surrogate its kind and fidelity.
 type Access struct {
-	Servings ServingStore
+	Servings serving.Store
 	// Guard checks every connection to a served model; Box opens its
 	// sealed headers.
 	Guard *outbound.Guard
@@ -95,7 +95,7 @@ func (a *Access) surrogateFallbacks(ctx context.Context, sur *Surrogate) []fallb
 
 // execute computes e for a model without an artifact (its endpoint, else
 // its surrogate, as they are now): the outcome, or the reason it failed.
-func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Outcome, error) {
+func (a *Access) execute(ctx context.Context, e Explanation, rep *artifact.Reporter) (*Outcome, error) {
 	if a == nil {
 		return nil, errors.New("the model has no artifact any more")
 	}
@@ -115,12 +115,12 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 		return nil, fmt.Errorf("the request no longer fits the model's surrogate: %w", reason(err))
 	}
 	began := time.Now()
-	res, err := sur.Artifact.compute(p.row, p.algorithm, p.background, sampling(e), rep)
+	res, err := sur.Artifact.ComputeReporting(p.row, p.algorithm, p.background, sampling(e), rep)
 	if err != nil {
 		return nil, reason(err)
 	}
 	// Exact for the surrogate, approximate for the model.
-	res.Approximation = Approximate
+	res.Approximation = artifact.Approximate
 	o, err := newOutcome(res, began)
 	if err != nil {
 		return nil, err
@@ -135,10 +135,10 @@ func (a *Access) execute(ctx context.Context, e Explanation, rep *reporter) (*Ou
 // SHAP's absent features, LIME's sampling scale): without the request's,
 // the first of fallbacks with rows holding every feature as a number.
 // shap is Kernel SHAP.
-func servedPlan(s *Serving, req Request, method string, fallbacks []fallback) (plan, error) {
+func servedPlan(s *serving.Serving, req Request, method string, fallbacks []fallback) (plan, error) {
 	p := plan{algorithm: algorithmOf(method)}
 	if method == RequestSHAP {
-		p.algorithm = MethodKernelSHAP
+		p.algorithm = artifact.MethodKernelSHAP
 	}
 	err := p.read(req, s.Features, func(instance map[string]any, field string) ([]float64, error) {
 		return numericRow(s.Features, instance, field)
@@ -179,12 +179,12 @@ func numericRow(features []string, instance map[string]any, field string) ([]flo
 
 // served computes e through the model's endpoint: Kernel SHAP or LIME,
 // every call batched and counted against the endpoint's request budget.
-func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *reporter) (*Outcome, error) {
+func (a *Access) served(ctx context.Context, s *serving.Serving, e Explanation, rep *artifact.Reporter) (*Outcome, error) {
 	p, err := servedPlan(s, e.Request, e.Method, a.fallbacks(ctx, e.OrgID, e.ModelID))
 	if err != nil {
 		return nil, fmt.Errorf("the request no longer fits the model's serving endpoint: %w", reason(err))
 	}
-	end, err := s.endpoint(a.Box)
+	end, err := s.Endpoint(a.Box)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *rep
 	}
 	model := func(rows [][]float64) ([]float64, error) { return client.Predict(ctx, rows) }
 	began := time.Now()
-	res, err := agnostic(s.Features, p.row, p.algorithm, p.background, model, sampling(e), rep.served(s.MaxBatch))
+	res, err := artifact.Agnostic(s.Features, p.row, p.algorithm, p.background, model, sampling(e), rep.Served(s.MaxBatch))
 	if err != nil {
 		return nil, fmt.Errorf("after %d requests to the model server: %w", client.Requests(), reason(err))
 	}
@@ -207,29 +207,6 @@ func (a *Access) served(ctx context.Context, s *Serving, e Explanation, rep *rep
 	return o, nil
 }
 
-// agnostic explains x with Kernel SHAP or LIME through model, whose
-// features are named by features.
-func agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, s Sampling, rep *reporter) (Result, error) {
-	named := &Artifact{Features: features, NumFeatures: len(features)}
-	res := Result{Method: method, Approximation: Exact, OutputSpace: "value"}
-	if method == MethodLIME {
-		return named.lime(res, x, background, model, s, rep)
-	}
-	k, err := shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.size()}))
-	if err != nil {
-		return Result{}, invalidInput(err)
-	}
-	if !k.Exact {
-		res.Approximation = Approximate
-	}
-	res.BaseValue, res.Output = k.Base, k.Output
-	for i, w := range k.Values {
-		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: features[i], Value: x[i], Weight: w})
-	}
-	sortWeights(res.FeatureWeights)
-	return res, nil
-}
-
 // reason is err as a failure reason: a 422's message and details.
 func reason(err error) error {
 	var invalid *web.Error
@@ -240,7 +217,7 @@ func reason(err error) error {
 }
 
 // finite reports whether every figure of res is a finite number.
-func finite(res Result) bool {
+func finite(res artifact.Result) bool {
 	ok := !math.IsNaN(res.BaseValue+res.Output) && !math.IsInf(res.BaseValue+res.Output, 0)
 	for _, w := range res.FeatureWeights {
 		ok = ok && !math.IsNaN(w.Weight) && !math.IsInf(w.Weight, 0)

@@ -95,6 +95,6 @@ func (a *API) bulk(c *fiber.Ctx) error {
 		out.ExplanationIDs = append(out.ExplanationIDs, e.ID)
 		out.Results = append(out.Results, bulkResult{Index: i, ExplanationID: e.ID, Status: e.Status, Cached: e.Outcome != nil})
 	}
-	a.Runner.Wake()
+	a.wake()
 	return c.Status(http.StatusAccepted).JSON(out)
 }

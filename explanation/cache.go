@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/kvcache"
 )
 
@@ -26,7 +27,7 @@ import (
 // background rows (with their source when not the request's), seed and
 // num_samples, was computed within the model's cache_ttl_hours; the
 // explanation is then stored completed at once and says cached.
-func (p plan) cacheKey(art *Artifact, req Request, method string) string {
+func (p plan) cacheKey(art *artifact.Artifact, req Request, method string) string {
 	background, source := req.Background, ""
 	if p.source != BackgroundRequest && p.source != "" {
 		background, source = p.used, p.source

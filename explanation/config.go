@@ -7,9 +7,9 @@ import (
 
 // Config is one model's explanation configuration (spec 3). Enabled and
 // DefaultMethod are applied by POST /explanations/generate; AutoExplain
-// (with AutoExplainRate) by the processor role's AutoExplainer, which
+// (with AutoExplainRate) by the processor role's autoexplain.Explainer, which
 // explains a sampled share of the model's logged predictions;
-// CacheEnabled and CacheTTLHours by generate and the Runner: a request
+// CacheEnabled and CacheTTLHours by generate and explainjob.Runner: a request
 // with use_cache is answered from the cache, and a computed outcome kept
 // there for CacheTTLHours.
 type Config struct {
@@ -19,7 +19,7 @@ type Config struct {
 	DefaultMethod string
 	AutoExplain   bool
 	// AutoExplainRate is the share (0-1) of the logged predictions
-	// auto-explained; nil takes the AutoExplainer's default.
+	// auto-explained; nil takes the autoexplain.Explainer's default.
 	AutoExplainRate *float64
 	CacheEnabled    bool
 	// CacheTTLHours is 1 to MaxCacheTTLHours.

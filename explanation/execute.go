@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
@@ -34,33 +35,33 @@ type plan struct {
 // interventional) and needs one for a linear model (its mean);
 // kernel_shap and lime always need one: without the request's, the first
 // of fallbacks that has rows.
-func planFor(art *Artifact, req Request, method string, fallbacks []fallback) (plan, error) {
+func planFor(art *artifact.Artifact, req Request, method string, fallbacks []fallback) (plan, error) {
 	return planning(art, req, method, fallbacks, false)
 }
 
 // planning is planFor; with interventional, TreeSHAP also takes the
 // background of the first of fallbacks when req sends none (a tree
 // surrogate's: its training rows at the latest).
-func planning(art *Artifact, req Request, method string, fallbacks []fallback, interventional bool) (plan, error) {
+func planning(art *artifact.Artifact, req Request, method string, fallbacks []fallback, interventional bool) (plan, error) {
 	p := plan{algorithm: algorithmOf(method)}
 	if method == RequestSHAP {
-		p.algorithm = MethodTreeSHAP
-		if art.Kind == KindLinear {
-			p.algorithm = MethodLinearSHAP
+		p.algorithm = artifact.MethodTreeSHAP
+		if art.Kind == artifact.KindLinear {
+			p.algorithm = artifact.MethodLinearSHAP
 		}
 	}
 	var usable func([]float64) bool
-	if p.algorithm == MethodLIME {
+	if p.algorithm == artifact.MethodLIME {
 		usable = full
 	}
 	err := p.read(req, art.Features, func(instance map[string]any, field string) ([]float64, error) {
 		row, err := art.Instance(instance)
 		return row, renamed(err, "instance", field)
-	}, interventional || p.algorithm != MethodTreeSHAP, usable, fallbacks)
+	}, interventional || p.algorithm != artifact.MethodTreeSHAP, usable, fallbacks)
 	if err != nil {
 		return p, err
 	}
-	if p.algorithm == MethodLIME {
+	if p.algorithm == artifact.MethodLIME {
 		if err := complete(art, p.row, "instance"); err != nil {
 			return p, err
 		}
@@ -75,11 +76,11 @@ func planning(art *Artifact, req Request, method string, fallbacks []fallback, i
 
 // complete answers 422 naming field.NAME for a missing value of row:
 // LIME samples around numbers.
-func complete(art *Artifact, row []float64, field string) error {
+func complete(art *artifact.Artifact, row []float64, field string) error {
 	var v web.Problems
 	for i, x := range row {
 		if math.IsNaN(x) {
-			v.Add(field+"."+art.featureName(i), "is required for method lime: it samples around numbers")
+			v.Add(field+"."+art.FeatureName(i), "is required for method lime: it samples around numbers")
 		}
 	}
 	return v.Err()
@@ -89,7 +90,7 @@ func complete(art *Artifact, row []float64, field string) error {
 // (shap_kernel and its alias: kernel_shap); shap is resolved by the model.
 func algorithmOf(method string) string {
 	if CanonicalMethod(method) == RequestKernelSHAP {
-		return MethodKernelSHAP
+		return artifact.MethodKernelSHAP
 	}
 	return method
 }
@@ -103,10 +104,20 @@ func seed(id string) uint64 {
 	return h.Sum64()
 }
 
-// execute computes e with the model's current artifact, or through
+// Execute computes e with the model's current artifact, or through
 // access when it has none; an artifact's outcome is kept in c when e's
-// request asks for it.
-func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvcache.Cache, e Explanation, rep *reporter) (*Outcome, error) {
+// request asks for it. report, when set, is passed the computation's
+// Progress (a served model's work then split into whole batches).
+func Execute(ctx context.Context, artifacts artifact.Store, access *Access, c kvcache.Cache, e Explanation, report func(artifact.Progress)) (*Outcome, error) {
+	var rep *artifact.Reporter
+	if report != nil {
+		rep = &artifact.Reporter{Report: report}
+	}
+	return execute(ctx, artifacts, access, c, e, rep)
+}
+
+// execute is Execute reporting to rep.
+func execute(ctx context.Context, artifacts artifact.Store, access *Access, c kvcache.Cache, e Explanation, rep *artifact.Reporter) (*Outcome, error) {
 	art, err := artifacts.ModelArtifact(ctx, e.OrgID, e.ModelID)
 	if errors.Is(err, store.ErrNotFound) {
 		return access.execute(ctx, e, rep)
@@ -126,11 +137,23 @@ func execute(ctx context.Context, artifacts ArtifactStore, access *Access, c kvc
 	return o, err
 }
 
+// ExplainWithArtifact computes e with art alone: no background rows but
+// the request's, no progress reported, no cache (the auto-explainer's
+// computation). The error says why it failed: the request no longer
+// fits the artifact (a 422's fields within), or the computation failed.
+func ExplainWithArtifact(art *artifact.Artifact, e Explanation) (*Outcome, error) {
+	p, err := planFor(art, e.Request, e.Method, nil)
+	if err != nil {
+		return nil, fmt.Errorf("the request no longer fits the model's artifact: %w", err)
+	}
+	return explain(art, p, e, nil)
+}
+
 // explain computes e, planned as p, with the artifact art, reporting to
 // rep.
-func explain(art *Artifact, p plan, e Explanation, rep *reporter) (*Outcome, error) {
+func explain(art *artifact.Artifact, p plan, e Explanation, rep *artifact.Reporter) (*Outcome, error) {
 	began := time.Now()
-	res, err := art.compute(p.row, p.algorithm, p.background, sampling(e), rep)
+	res, err := art.ComputeReporting(p.row, p.algorithm, p.background, sampling(e), rep)
 	if err != nil {
 		return nil, reason(err)
 	}
@@ -145,7 +168,7 @@ func explain(art *Artifact, p plan, e Explanation, rep *reporter) (*Outcome, err
 
 // newOutcome is res as stored, computed since began; an error when a
 // figure is not a finite number.
-func newOutcome(res Result, began time.Time) (*Outcome, error) {
+func newOutcome(res artifact.Result, began time.Time) (*Outcome, error) {
 	if !finite(res) {
 		return nil, errors.New("the values overflow: the instance or background holds numbers too large for the model")
 	}

@@ -1,27 +1,23 @@
 package explanation
 
 import (
-	"errors"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
-	"github.com/vigilhq/vigil/store"
 )
 
-// API serves /models/{model_id}/artifact and /explanations.
+// API serves /explanations.
 type API struct {
 	Models    registry.Finder
-	Artifacts ArtifactStore
+	Artifacts artifact.Store
 	// Jobs keeps explanations; Runner, when set, is woken for each new
-	// one (without it they wait for a Runner of another replica).
+	// one (without it they wait for a runner of another replica).
 	Jobs   Store
-	Runner *Runner
+	Runner Waker
 	// Predictions reads logged predictions for {prediction_id}
 	// requests; without it they are 404.
 	Predictions Predictions
@@ -31,17 +27,28 @@ type API struct {
 	// Configs keeps per-model configurations.
 	Configs ConfigStore
 	// Cache, when set, answers requests with use_cache from the outcome
-	// of an identical one (the Runner keeps them in it).
+	// of an identical one (explainjob.Runner keeps them in it).
 	Cache kvcache.Cache
 	// Clock defaults to the system clock.
 	Clock clock.Clock
 }
 
+// A Waker is told of new pending explanations: explainjob.Runner.
+type Waker interface {
+	// Wake asks for the store's pending explanations to be read now.
+	Wake()
+}
+
+// wake tells a.Runner, when set, of a new pending explanation.
+func (a *API) wake() {
+	if a.Runner != nil {
+		a.Runner.Wake()
+	}
+}
+
 // Routes lists the operations of this package.
 func (a *API) Routes() []web.Route {
 	return []web.Route{
-		{Method: fiber.MethodPut, Path: "/models/:model_id/artifact", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.putArtifact},
-		{Method: fiber.MethodGet, Path: "/models/:model_id/artifact", Permission: "models:read", Handler: a.getArtifact},
 		{Method: fiber.MethodPost, Path: "/explanations/generate", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.generate},
 		{Method: fiber.MethodGet, Path: "/explanations", Permission: "models:read", Handler: a.listExplanations},
 		{Method: fiber.MethodGet, Path: "/explanations/stats", Permission: "models:read", Handler: a.stats},
@@ -49,86 +56,7 @@ func (a *API) Routes() []web.Route {
 		{Method: fiber.MethodPut, Path: "/explanations/config/:model_id", Permission: "models:write", Handler: a.putConfig},
 		{Method: fiber.MethodGet, Path: "/explanations/by-prediction/:prediction_id", Permission: "models:read", Handler: a.byPrediction},
 		{Method: fiber.MethodPost, Path: "/explanations/bulk", Permission: "models:write", Bucket: web.BucketBatch, Handler: a.bulk},
-		{Method: fiber.MethodPost, Path: "/explanations/compare", Permission: "models:read", Handler: a.compare},
-		{Method: fiber.MethodPost, Path: "/explanations/visualization", Permission: "models:read", Handler: a.visualizeMany},
-		{Method: fiber.MethodGet, Path: "/explanations/importance/:model_id", Permission: "models:read", Handler: a.globalImportance},
-		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id/visualization", Permission: "models:read", Handler: a.visualize},
 		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id", Permission: "models:read", Handler: a.getExplanation},
 		{Method: fiber.MethodPost, Path: "/explanations/:explanation_id/cancel", Permission: "models:write", Handler: a.cancel},
 	}
-}
-
-// artifactView is an artifact as the API answers it: what was uploaded
-// and what the parse found, without a tree model's content.
-type artifactView struct {
-	ModelID      string    `json:"model_id"`
-	Kind         string    `json:"kind"`
-	Link         string    `json:"link"`
-	Features     []string  `json:"features"`
-	NumFeatures  int       `json:"num_features"`
-	NumTrees     *int      `json:"num_trees"`
-	MaxDepth     *int      `json:"max_depth"`
-	Coefficients []float64 `json:"coefficients"`
-	Intercept    *float64  `json:"intercept"`
-	ContentBytes int       `json:"content_bytes"`
-	UploadedAt   time.Time `json:"uploaded_at"`
-}
-
-// view returns the answer for a.
-func view(a Artifact) artifactView {
-	v := artifactView{ModelID: a.ModelID, Kind: a.Kind, Link: a.Link, Features: a.Features, NumFeatures: a.NumFeatures,
-		ContentBytes: len(a.Content), UploadedAt: a.UploadedAt}
-	if v.Features == nil {
-		v.Features = []string{}
-	}
-	if a.Kind == KindLinear {
-		v.Coefficients, v.Intercept = a.Coefficients, &a.Intercept
-	} else {
-		v.NumTrees, v.MaxDepth = &a.NumTrees, &a.MaxDepth
-	}
-	return v
-}
-
-// putArtifact answers PUT /models/{model_id}/artifact: the model first
-// (404), then the body (422 naming the field; a tree model is parsed
-// here), then the artifact replaces the model's; 200 with its summary.
-func (a *API) putArtifact(c *fiber.Ctx) error {
-	orgID, modelID := identity.OrgID(c), c.Params("model_id")
-	if _, err := registry.Find(c.UserContext(), a.Models, orgID, modelID); err != nil {
-		return err
-	}
-	var body artifactBody
-	if err := web.Decode(c, &body); err != nil {
-		return err
-	}
-	art, err := parseArtifact(&body)
-	if err != nil {
-		return err
-	}
-	art.OrgID, art.ModelID, art.UploadedAt = orgID, modelID, a.Clock.Now()
-	err = a.Artifacts.PutModelArtifact(c.UserContext(), art)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("model")
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(view(art))
-}
-
-// getArtifact answers GET /models/{model_id}/artifact: 404 MODEL_NOT_FOUND
-// for no such model, NOT_FOUND when it has no artifact.
-func (a *API) getArtifact(c *fiber.Ctx) error {
-	orgID, modelID := identity.OrgID(c), c.Params("model_id")
-	if _, err := registry.Find(c.UserContext(), a.Models, orgID, modelID); err != nil {
-		return err
-	}
-	art, err := a.Artifacts.ModelArtifact(c.UserContext(), orgID, modelID)
-	if errors.Is(err, store.ErrNotFound) {
-		return web.NotFound("artifact")
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(view(art))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -22,13 +23,20 @@ const (
 // Statuses lists every status of an explanation.
 var Statuses = []string{StatusPending, StatusCompleted, StatusFailed, StatusCancelled}
 
+// Origins of an explanation: asked for through the API, or made by
+// explanation/autoexplain from a logged prediction.
+const (
+	OriginRequest = "request"
+	OriginAuto    = "auto"
+)
+
 // Methods a request names: shap is the exact method the model's artifact
 // allows (TreeSHAP for a tree ensemble, linear SHAP for a linear model);
 // shap_kernel (spec 3's name) and lime are model-agnostic.
 const (
 	RequestSHAP       = "shap"
 	RequestKernelSHAP = "shap_kernel"
-	RequestLIME       = MethodLIME
+	RequestLIME       = artifact.MethodLIME
 	// AliasKernelSHAP is shap_kernel's earlier name, still accepted
 	// wherever a method is named and read as shap_kernel.
 	AliasKernelSHAP = "kernel_shap"
@@ -69,7 +77,7 @@ type Explanation struct {
 	Status  string
 	Request Request
 	// Progress is how far the computation is while pending.
-	Progress Progress
+	Progress artifact.Progress
 	// Outcome is set when Status is completed; Error when failed.
 	Outcome     *Outcome
 	Error       string
@@ -77,21 +85,6 @@ type Explanation struct {
 	UpdatedAt   time.Time
 	CompletedAt *time.Time
 }
-
-// Progress is how far a pending explanation's computation is: Done of
-// Total units of work (0 of 0 until it reports).
-type Progress struct {
-	Done, Total int64
-	// Unit is ProgressCoalitions (Kernel SHAP) or ProgressRows (LIME's
-	// perturbation sample).
-	Unit string
-}
-
-// Units of Progress.
-const (
-	ProgressCoalitions = "coalitions"
-	ProgressRows       = "rows"
-)
 
 // Request is what an explanation explains: the instance and the
 // background rows, as sent (feature name to number or null).
@@ -192,7 +185,7 @@ type Store interface {
 	ExplanationStats(ctx context.Context, orgID, modelID string) (Stats, error)
 	// ExplanationProgress stores the progress of a pending explanation
 	// of the organization; nothing when it is no longer pending or gone.
-	ExplanationProgress(ctx context.Context, orgID, id string, p Progress) error
+	ExplanationProgress(ctx context.Context, orgID, id string, p artifact.Progress) error
 	// CancelExplanation cancels a pending explanation of the
 	// organization at at; store.ErrConflict when it is no longer
 	// pending, store.ErrNotFound when there is none.

@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/identity"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
@@ -146,7 +147,7 @@ func newExplanationView(e Explanation) explanationView {
 	s := sampling(e)
 	v := explanationView{ID: e.ID, ModelID: e.ModelID, PredictionID: optional(e.PredictionID), Method: CanonicalMethod(e.Method),
 		Status: e.Status, Instance: e.Request.Instance, FeatureWeights: map[string]float64{}, TopFeatures: []topFeature{},
-		Seed: s.Seed, NumSamples: s.size(), NumFeatures: cmp.Or(e.Request.NumFeatures, DefaultNumFeatures),
+		Seed: s.Seed, NumSamples: s.Size(), NumFeatures: cmp.Or(e.Request.NumFeatures, DefaultNumFeatures),
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, CompletedAt: e.CompletedAt}
 	if v.Instance == nil {
 		v.Instance = map[string]any{}
@@ -208,8 +209,8 @@ func (v *explanationView) outcome(o *Outcome, instance map[string]any) {
 // Explanations of spec 3: POST /explanations/generate checks an instance
 // (and background rows) against the model's artifact and stores a pending
 // Explanation; GET /explanations/{explanation_id} and GET /explanations
-// read them. A Runner in the API role computes pending explanations,
-// reading them from the Store, so that one accepted before a restart is
+// read them. explainjob.Runner computes pending explanations, reading
+// them from the Store, so that one accepted before a restart is
 // computed after it. Methods: shap (the exact method the artifact
 // allows), shap_kernel (spec 3's name; kernel_shap is read as it), lime.
 // A request takes spec 3's num_features (top_features' length),
@@ -276,7 +277,7 @@ func (a *API) generate(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	a.Runner.Wake()
+	a.wake()
 	c.Set(fiber.HeaderLocation, "/api/v1/explanations/"+e.ID)
 	msg := "explanation accepted; poll GET /explanations/{explanation_id} until status is not pending"
 	if e.Outcome != nil {
@@ -384,7 +385,13 @@ func (a *API) pathExplanation(c *fiber.Ctx) (Explanation, error) {
 // explanation reads one explanation of the organization: 404 when it has
 // none with the id.
 func (a *API) explanation(ctx context.Context, orgID, id string) (Explanation, error) {
-	e, err := a.Jobs.Explanation(ctx, orgID, id)
+	return Find(ctx, a.Jobs, orgID, id)
+}
+
+// Find reads one explanation of the organization from s: 404 when it has
+// none with the id (another organization's included).
+func Find(ctx context.Context, s Store, orgID, id string) (Explanation, error) {
+	e, err := s.Explanation(ctx, orgID, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return e, web.NotFound("explanation")
 	}
@@ -412,7 +419,7 @@ func (a *API) enabled(ctx context.Context, orgID, modelID string, method *string
 }
 
 // artifact reads the model's artifact: 422 on model_id when it has none.
-func (a *API) artifact(ctx context.Context, orgID, modelID string) (Artifact, error) {
+func (a *API) artifact(ctx context.Context, orgID, modelID string) (artifact.Artifact, error) {
 	art, err := a.Artifacts.ModelArtifact(ctx, orgID, modelID)
 	if errors.Is(err, store.ErrNotFound) {
 		return art, web.Invalid("model_id", "the model has no artifact: upload one at PUT /models/{model_id}/artifact")

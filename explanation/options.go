@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -15,7 +16,7 @@ import (
 const (
 	DefaultNumFeatures = 10
 	MaxNumFeatures     = 100
-	DefaultNumSamples  = 5000
+	DefaultNumSamples  = artifact.DefaultNumSamples
 	MinNumSamples      = 100
 	MaxNumSamples      = 50000
 	// MaxSeed is the largest seed: 2^53 - 1, the largest integer every
@@ -65,12 +66,12 @@ type optionsConfig struct {
 // 5000; seed 0 to MaxSeed, default DefaultSeed(modelID);
 // config.background_samples 1 to MaxBackground.
 func (o options) apply(v *web.Problems, modelID string, req *Request) {
-	req.NumFeatures = bounded(v, "num_features", o.NumFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
-	req.NumSamples = bounded(v, "num_samples", o.NumSamples, DefaultNumSamples, MinNumSamples, MaxNumSamples)
+	req.NumFeatures = v.Int("num_features", o.NumFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
+	req.NumSamples = v.Int("num_samples", o.NumSamples, DefaultNumSamples, MinNumSamples, MaxNumSamples)
 	if c := o.Config; c != nil {
-		req.BackgroundSamples = bounded(v, "config.background_samples", c.BackgroundSamples, 0, 1, MaxBackground)
+		req.BackgroundSamples = v.Int("config.background_samples", c.BackgroundSamples, 0, 1, MaxBackground)
 		if c.MaxFeatures != nil {
-			n := bounded(v, "config.max_features", c.MaxFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
+			n := v.Int("config.max_features", c.MaxFeatures, DefaultNumFeatures, 1, MaxNumFeatures)
 			if o.NumFeatures != nil && int(*o.NumFeatures) != n {
 				v.Add("config.max_features", "must equal num_features when both are sent: they name the same count")
 			}
@@ -98,28 +99,12 @@ func DefaultSeed(modelID string) uint64 {
 	return h.Sum64() & MaxSeed
 }
 
-// Sampling is how a sampled method samples: its seed and sample size
-// (Kernel SHAP's coalitions, LIME's perturbation rows; 0 takes
-// DefaultNumSamples).
-type Sampling struct {
-	Seed    uint64
-	Samples int
-}
-
 // sampling is the Sampling of e: its request's, or, for one stored
 // before requests carried it, its id's hash and the default size.
-func sampling(e Explanation) Sampling {
-	s := Sampling{Seed: seed(e.ID), Samples: e.Request.NumSamples}
+func sampling(e Explanation) artifact.Sampling {
+	s := artifact.Sampling{Seed: seed(e.ID), Samples: e.Request.NumSamples}
 	if e.Request.Seed != nil {
 		s.Seed = *e.Request.Seed
 	}
 	return s
-}
-
-// size is s's sample size, DefaultNumSamples when unset.
-func (s Sampling) size() int {
-	if s.Samples <= 0 {
-		return DefaultNumSamples
-	}
-	return s.Samples
 }

@@ -3,6 +3,7 @@ package explanation
 import (
 	"testing"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
@@ -10,11 +11,11 @@ import (
 // artifact allows, and a request that does not fit answers 422 naming
 // the field.
 func TestPlanFor(t *testing.T) {
-	lin := &Artifact{Kind: KindLinear, Features: []string{"a", "b"}, Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
-	tree := &Artifact{Kind: KindXGBoost, Features: []string{"a", "b"}, NumFeatures: 2}
+	lin := &artifact.Artifact{Kind: artifact.KindLinear, Features: []string{"a", "b"}, Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
+	tree := &artifact.Artifact{Kind: artifact.KindXGBoost, Features: []string{"a", "b"}, NumFeatures: 2}
 	row := map[string]any{"a": 1.0, "b": 2.0}
 	bg := []map[string]any{{"a": 0.0, "b": 0.0}}
-	f := func(art *Artifact, req Request, method, algorithm, field string) {
+	f := func(art *artifact.Artifact, req Request, method, algorithm, field string) {
 		t.Helper()
 		p, err := planFor(art, req, method, nil)
 		got := ""
@@ -32,11 +33,11 @@ func TestPlanFor(t *testing.T) {
 			t.Errorf("%s on %s: got algorithm %s, want %s", method, art.Kind, p.algorithm, algorithm)
 		}
 	}
-	f(tree, Request{Instance: map[string]any{"a": 1.0}}, RequestSHAP, MethodTreeSHAP, "")
-	f(lin, Request{Instance: row, Background: bg}, RequestSHAP, MethodLinearSHAP, "")
+	f(tree, Request{Instance: map[string]any{"a": 1.0}}, RequestSHAP, artifact.MethodTreeSHAP, "")
+	f(lin, Request{Instance: row, Background: bg}, RequestSHAP, artifact.MethodLinearSHAP, "")
 	f(lin, Request{Instance: row}, RequestSHAP, "", "background")
 	f(tree, Request{Instance: row}, RequestKernelSHAP, "", "background")
-	f(tree, Request{Instance: row, Background: bg}, RequestKernelSHAP, MethodKernelSHAP, "")
+	f(tree, Request{Instance: row, Background: bg}, RequestKernelSHAP, artifact.MethodKernelSHAP, "")
 	f(tree, Request{Instance: map[string]any{"a": 1.0}, Background: bg}, RequestLIME, "", "instance.b")
 	f(tree, Request{Instance: row, Background: []map[string]any{{"a": 0.0, "b": 0.0}, {"a": 1.0}}}, RequestLIME, "", "background[1].b")
 	f(tree, Request{Instance: row, Background: []map[string]any{{"a": 0.0, "zz": 0.0}}}, RequestKernelSHAP, "", "background[0].zz")
@@ -49,8 +50,8 @@ func TestPlanFor(t *testing.T) {
 // missing value, LIME's incomplete rows); its source and rows are stated
 // and the request's own rows always win; with none, 422 on background.
 func TestPlanFallbacks(t *testing.T) {
-	lin := &Artifact{Kind: KindLinear, Features: []string{"a", "b"}, Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
-	tree := &Artifact{Kind: KindXGBoost, Features: []string{"a", "b"}, NumFeatures: 2}
+	lin := &artifact.Artifact{Kind: artifact.KindLinear, Features: []string{"a", "b"}, Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
+	tree := &artifact.Artifact{Kind: artifact.KindXGBoost, Features: []string{"a", "b"}, NumFeatures: 2}
 	row := map[string]any{"a": 1.0, "b": 2.0}
 	from := func(source string, rows ...map[string]any) fallback {
 		return fallback{source: source, rows: func() ([]map[string]any, error) { return rows, nil }}
@@ -58,7 +59,7 @@ func TestPlanFallbacks(t *testing.T) {
 	reference := from(BackgroundDriftReference, map[string]any{"a": 3.0, "b": 4.0, "city": "Oslo"}, map[string]any{"a": 5.0},
 		map[string]any{"a": "x", "b": 1.0})
 	logged := from(BackgroundLogged, map[string]any{"a": 0.0, "b": 0.0})
-	f := func(art *Artifact, req Request, method string, fallbacks []fallback, source string, rows int) {
+	f := func(art *artifact.Artifact, req Request, method string, fallbacks []fallback, source string, rows int) {
 		t.Helper()
 		p, err := planFor(art, req, method, fallbacks)
 		if source == "" {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/vigilhq/vigil/explanation/artifact"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/solver"
 )
@@ -78,7 +80,7 @@ type Fidelity struct {
 type Surrogate struct {
 	// Artifact is the kept model as an artifact: linear, or a tree
 	// (KindTree).
-	Artifact Artifact
+	Artifact artifact.Artifact
 	Fidelity Fidelity
 	Choice   SurrogateChoice
 	// background is up to surrogateBackground training rows.
@@ -142,7 +144,7 @@ func FitSurrogate(logged []LoggedPrediction) (*Surrogate, int) {
 		}
 	}
 	coef, intercept := leastSquares(xs, ys, train)
-	s := &Surrogate{Artifact: Artifact{Kind: KindLinear, Features: features, Coefficients: coef, Intercept: intercept,
+	s := &Surrogate{Artifact: artifact.Artifact{Kind: artifact.KindLinear, Features: features, Coefficients: coef, Intercept: intercept,
 		Link: "identity", NumFeatures: len(features)}}
 	s.Fidelity = fidelity(ys, hold, func(i int) float64 {
 		p := intercept
@@ -157,8 +159,7 @@ func FitSurrogate(logged []LoggedPrediction) (*Surrogate, int) {
 		s.Choice.Fidelities[SurrogateTree] = f.Value
 		if f.Value > s.Fidelity.Value {
 			tree.Features = features
-			s.Artifact = Artifact{Kind: KindTree, Features: features, Link: "identity", NumFeatures: len(features),
-				NumTrees: 1, MaxDepth: tree.MaxDepth(), ensemble: tree}
+			s.Artifact = artifact.FittedTree(features, tree)
 			s.Fidelity, s.Choice.Kind = f, SurrogateTree
 		}
 	}
@@ -179,7 +180,7 @@ func numericFields(raw json.RawMessage) []string {
 	_ = json.Unmarshal(raw, &in)
 	out := []string{}
 	for k, v := range in {
-		if _, ok := v.(float64); ok && len(k) <= maxFeatureName && k != "" {
+		if _, ok := v.(float64); ok && len(k) <= serving.MaxFeatureName && k != "" {
 			out = append(out, k)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/vigilhq/vigil/explanation/artifact"
 )
 
 // logged builds n logged predictions (newest first) of out(a, b), with a
@@ -119,7 +121,7 @@ func TestSurrogateKind(t *testing.T) {
 	f("linear", random(2000, func(x1, x2, x3 float64) any { return 3*x1 - x2 + 0.5*x3 + 2 }), SurrogateLinear, "r2", 1-1e-9)
 
 	a := &rule.Artifact
-	if a.Kind != KindTree || a.NumTrees != 1 || a.MaxDepth > surrogateDepth || a.ensemble == nil {
+	if a.Kind != artifact.KindTree || a.NumTrees != 1 || a.MaxDepth > surrogateDepth {
 		t.Fatalf("got artifact %+v, want one tree of depth at most %d", a, surrogateDepth)
 	}
 	req := Request{Instance: map[string]any{"x1": 0.9, "x2": 0.1, "x3": 0.5}}
@@ -129,7 +131,7 @@ func TestSurrogateKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := a.Compute(p.row, p.algorithm, p.background, Sampling{Seed: 1})
+	res, err := a.Compute(p.row, p.algorithm, p.background, artifact.Sampling{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func TestSurrogateKind(t *testing.T) {
 	for _, w := range res.FeatureWeights {
 		sum += w.Weight
 	}
-	if res.Method != MethodTreeSHAP || res.Perturbation != "interventional" || res.Approximation != Exact ||
+	if res.Method != artifact.MethodTreeSHAP || res.Perturbation != "interventional" || res.Approximation != artifact.Exact ||
 		math.Abs(sum-res.Output) > 1e-9 || res.Output < 0.9 {
 		t.Errorf("got %+v, want exact interventional TreeSHAP adding up to an output near 1", res)
 	}

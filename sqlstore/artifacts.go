@@ -3,11 +3,11 @@ package sqlstore
 import (
 	"context"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/store"
 )
 
-var _ explanation.ArtifactStore = (*DB)(nil)
+var _ artifact.Store = (*DB)(nil)
 
 // artifactSpec is the spec column of model_artifacts.
 type artifactSpec struct {
@@ -20,10 +20,10 @@ type artifactSpec struct {
 	MaxDepth     int       `json:"max_depth"`
 }
 
-// PutModelArtifact implements explanation.ArtifactStore: one statement
+// PutModelArtifact implements artifact.Store: one statement
 // inserts or replaces the artifact when the organization has the model,
 // so another organization's model id is store.ErrNotFound.
-func (s *DB) PutModelArtifact(ctx context.Context, a explanation.Artifact) error {
+func (s *DB) PutModelArtifact(ctx context.Context, a artifact.Artifact) error {
 	spec, err := toJSON(artifactSpec{Features: a.Features, Coefficients: a.Coefficients, Intercept: a.Intercept,
 		Link: a.Link, NumFeatures: a.NumFeatures, NumTrees: a.NumTrees, MaxDepth: a.MaxDepth})
 	if err != nil {
@@ -40,9 +40,9 @@ func (s *DB) PutModelArtifact(ctx context.Context, a explanation.Artifact) error
 	return err
 }
 
-// ModelArtifact implements explanation.ArtifactStore.
-func (s *DB) ModelArtifact(ctx context.Context, orgID, modelID string) (explanation.Artifact, error) {
-	a := explanation.Artifact{OrgID: orgID, ModelID: modelID}
+// ModelArtifact implements artifact.Store.
+func (s *DB) ModelArtifact(ctx context.Context, orgID, modelID string) (artifact.Artifact, error) {
+	a := artifact.Artifact{OrgID: orgID, ModelID: modelID}
 	var spec string
 	var at int64
 	err := s.db.QueryRowContext(ctx, s.q(`SELECT kind, spec, content, uploaded_at FROM model_artifacts

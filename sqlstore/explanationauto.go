@@ -8,15 +8,17 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/governance/trust"
 )
 
 var (
-	_ explanation.AutoStore     = (*DB)(nil)
-	_ explanation.CoverageStore = (*DB)(nil)
+	_ autoexplain.Store = (*DB)(nil)
+	_ coverage.Store    = (*DB)(nil)
 )
 
-// AutoExplained implements explanation.AutoStore.
+// AutoExplained implements autoexplain.Store.
 func (s *DB) AutoExplained(ctx context.Context, orgID, modelID string, predictionIDs []string) (map[string]bool, error) {
 	out := make(map[string]bool, len(predictionIDs))
 	for start := 0; start < len(predictionIDs); start += 500 {
@@ -44,7 +46,7 @@ func (s *DB) AutoExplained(ctx context.Context, orgID, modelID string, predictio
 	return out, nil
 }
 
-// RecordAutoExplanation implements explanation.AutoStore: one statement
+// RecordAutoExplanation implements autoexplain.Store: one statement
 // inserts the finished explanation when the organization has the model
 // (store.ErrNotFound otherwise) and the prediction has no auto
 // explanation (the unique index explanations_auto; false otherwise).
@@ -75,7 +77,7 @@ func (s *DB) RecordAutoExplanation(ctx context.Context, e explanation.Explanatio
 	return false, nil
 }
 
-// CoverageModels implements explanation.CoverageStore.
+// CoverageModels implements coverage.Store.
 func (s *DB) CoverageModels(ctx context.Context) ([][2]string, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT org_id, model_id FROM explanation_configs WHERE auto_explain AND enabled
 		UNION SELECT org_id, model_id FROM explanation_coverage ORDER BY 1, 2`)
@@ -88,7 +90,7 @@ func (s *DB) CoverageModels(ctx context.Context) ([][2]string, error) {
 	})
 }
 
-// ExplainedCounts implements explanation.CoverageStore: one grouped read
+// ExplainedCounts implements coverage.Store: one grouped read
 // (by the index explanations_explained).
 func (s *DB) ExplainedCounts(ctx context.Context, orgID string, modelIDs []string, from, to time.Time) (map[string]int64, error) {
 	out := map[string]int64{}
@@ -123,11 +125,11 @@ func (s *DB) counts(rows *sql.Rows, err error, out map[string]int64) (map[string
 	return out, s.wrap(rows.Err())
 }
 
-// PutExplanationCoverage implements explanation.CoverageStore: the upsert
+// PutExplanationCoverage implements coverage.Store: the upsert
 // changes the row only when the ratio differs and says so by returning
 // it; the trust snapshot then follows in the same transaction. A model
 // gone meanwhile stores nothing (false).
-func (s *DB) PutExplanationCoverage(ctx context.Context, c explanation.Coverage, at time.Time) (bool, error) {
+func (s *DB) PutExplanationCoverage(ctx context.Context, c coverage.Coverage, at time.Time) (bool, error) {
 	changed := false
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO explanation_coverage (model_id, org_id, explained, logged, ratio,

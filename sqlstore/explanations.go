@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -119,7 +120,7 @@ func (s *DB) FinishExplanation(ctx context.Context, e explanation.Explanation) e
 
 // ExplanationProgress implements explanation.Store: only a pending
 // explanation's progress is written.
-func (s *DB) ExplanationProgress(ctx context.Context, orgID, id string, p explanation.Progress) error {
+func (s *DB) ExplanationProgress(ctx context.Context, orgID, id string, p artifact.Progress) error {
 	_, err := s.exec(ctx, s.db, `UPDATE explanations SET progress_done = ?, progress_total = ?, progress_unit = ?
 		WHERE org_id = ? AND id = ? AND status = 'pending'`, p.Done, p.Total, p.Unit, orgID, id)
 	return err

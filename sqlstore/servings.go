@@ -3,11 +3,11 @@ package sqlstore
 import (
 	"context"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/store"
 )
 
-var _ explanation.ServingStore = (*DB)(nil)
+var _ serving.Store = (*DB)(nil)
 
 // servingSpec is the spec column of model_servings.
 type servingSpec struct {
@@ -21,9 +21,9 @@ type servingSpec struct {
 	HeaderNames   []string `json:"header_names"`
 }
 
-// PutModelServing implements explanation.ServingStore: one statement
+// PutModelServing implements serving.Store: one statement
 // inserts or replaces the endpoint when the organization has the model.
-func (s *DB) PutModelServing(ctx context.Context, v explanation.Serving) error {
+func (s *DB) PutModelServing(ctx context.Context, v serving.Serving) error {
 	spec, err := toJSON(servingSpec{ModelName: v.ModelName, Features: v.Features, OutputIndex: v.OutputIndex,
 		OutputName: v.OutputName, TimeoutMS: v.TimeoutMS, MaxBatch: v.MaxBatch, RequestBudget: v.RequestBudget, HeaderNames: v.HeaderNames})
 	if err != nil {
@@ -40,9 +40,9 @@ func (s *DB) PutModelServing(ctx context.Context, v explanation.Serving) error {
 	return err
 }
 
-// ModelServing implements explanation.ServingStore.
-func (s *DB) ModelServing(ctx context.Context, orgID, modelID string) (explanation.Serving, error) {
-	v := explanation.Serving{OrgID: orgID, ModelID: modelID}
+// ModelServing implements serving.Store.
+func (s *DB) ModelServing(ctx context.Context, orgID, modelID string) (serving.Serving, error) {
+	v := serving.Serving{OrgID: orgID, ModelID: modelID}
 	var spec string
 	var at int64
 	err := s.db.QueryRowContext(ctx, s.q(`SELECT protocol, url, spec, headers, updated_at FROM model_servings
@@ -59,7 +59,7 @@ func (s *DB) ModelServing(ctx context.Context, orgID, modelID string) (explanati
 	return v, nil
 }
 
-// DeleteModelServing implements explanation.ServingStore.
+// DeleteModelServing implements serving.Store.
 func (s *DB) DeleteModelServing(ctx context.Context, orgID, modelID string) error {
 	n, err := s.exec(ctx, s.db, `DELETE FROM model_servings WHERE org_id = ? AND model_id = ?`, orgID, modelID)
 	if err == nil && n == 0 {

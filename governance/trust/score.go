@@ -70,7 +70,7 @@ type Inputs struct {
 	Drift []DriftReading
 	// ExplainedRatio is explained_predictions_ratio (0-1): the share of
 	// the model's logged predictions that carry a completed explanation
-	// over the trailing window (explanation.Coverage, kept by the
+	// over the trailing window (coverage.Coverage, kept by the
 	// processor role's auto-explainer); nil while none is kept (the input
 	// is unavailable).
 	ExplainedRatio *float64
@@ -121,7 +121,7 @@ type Result struct {
 // explained_predictions_ratio is the share of the model's logged
 // predictions of the last 7 days that have a completed explanation; the
 // processor role keeps it for the models with auto_explain on
-// (explanation.Coverer) and the store snapshots the score when it
+// (coverage.Coverer) and the store snapshots the score when it
 // changes. Before a ratio is kept, explainability is unavailable. The weights
 // answered with a score are renormalized over the available inputs (they
 // sum to 1); trust_score is null when no input with a positive weight

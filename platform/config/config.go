@@ -198,7 +198,7 @@ type Config struct {
 	Bias     Bias
 	Toxicity Toxicity
 	// ExplainWorkers is how many explanations the API role computes at a
-	// time (explanation.Runner; 0: 2). Negative runs none in this
+	// time (explainjob.Runner; 0: 2). Negative runs none in this
 	// process: its explanations wait, pending, for a replica that does.
 	ExplainWorkers int
 	// AutoExplain bounds the processor role's auto-explainer.

@@ -86,6 +86,18 @@ func (p *Problems) Time(field string, s *string) time.Time {
 	return t.UTC()
 }
 
+// Int returns *n, the value of field, and records a problem when it is
+// not in [lo, hi]; a nil n (the field absent) is def and no problem.
+func (p *Problems) Int(field string, n *Int, def, lo, hi int) int {
+	if n == nil {
+		return def
+	}
+	if int(*n) < lo || int(*n) > hi {
+		p.Add(field, fmt.Sprintf("must be between %d and %d", lo, hi))
+	}
+	return int(*n)
+}
+
 // UUID records a problem when s, the value of field, is set and is not a
 // UUID in its canonical form (the document's format uuid): 36 characters,
 // hexadecimal digits in groups of 8-4-4-4-12 separated by hyphens.

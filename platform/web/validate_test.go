@@ -62,6 +62,27 @@ func TestProblemsUUID(t *testing.T) {
 	f("admin", false)
 }
 
+func TestProblemsInt(t *testing.T) {
+	f := func(n *Int, want int, ok bool) {
+		t.Helper()
+		var p Problems
+		got := p.Int("max_batch", n, 256, 1, 10000)
+		if gotOK := p["max_batch"] == nil; got != want || gotOK != ok {
+			t.Errorf("Int(%v): got %d and problem %v, want %d and ok %v", n, got, p["max_batch"], want, ok)
+		}
+	}
+	n := func(v int) *Int { i := Int(v); return &i }
+	f(nil, 256, true)
+	f(n(1), 1, true)
+	f(n(10000), 10000, true)
+	f(n(0), 0, false)
+	f(n(10001), 10001, false)
+	var p Problems
+	if p.Int("max_batch", n(-1), 256, 1, 10000); p["max_batch"] != "must be between 1 and 10000" {
+		t.Errorf("Int(-1): got problem %v, want %q", p["max_batch"], "must be between 1 and 10000")
+	}
+}
+
 func TestInt(t *testing.T) {
 	type body struct {
 		Days *Int `json:"expires_in_days"`

@@ -2,18 +2,18 @@
 // logged predictions (issue 16 point 4): it reads the prediction events
 // with a consumer group of its own (Group), so that it neither waits for
 // nor holds back the analytical writes and their offsets, hands each
-// polled batch to explanation.AutoExplainer (sampling, the budget of work
+// polled batch to autoexplain.Explainer (sampling, the budget of work
 // per second, one explanation per prediction) and commits the batch's
 // offsets once the explanations are stored. A store failure is retried
 // with a growing pause and the batch is not committed meanwhile; a replay
 // explains nothing twice (the store keeps one auto explanation per
 // prediction). Beside it, every Refresh and after each batch that stored
-// explanations, explanation.Coverer recomputes explained_predictions_ratio
+// explanations, coverage.Coverer recomputes explained_predictions_ratio
 // for the trust score.
 //
-// It imports the eventlog contract, explanation, the platform and the
-// store errors; it must not import an engine, the API packages or the
-// analytical store.
+// It imports the eventlog contract, explanation/autoexplain and
+// explanation/coverage, the platform and the store errors; it must not
+// import an engine, the API packages or the analytical store.
 package explaining
 
 import (
@@ -22,7 +22,8 @@ import (
 	"time"
 
 	"github.com/vigilhq/vigil/eventlog"
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/platform/clock"
 )
 
@@ -36,8 +37,8 @@ const DefaultRefresh = time.Minute
 // Service runs the auto-explainer over Source and keeps the ratios.
 type Service struct {
 	Source   eventlog.Source
-	Explain  *explanation.AutoExplainer
-	Coverage *explanation.Coverer
+	Explain  *autoexplain.Explainer
+	Coverage *coverage.Coverer
 	// Refresh is how often the ratios are recomputed (DefaultRefresh).
 	Refresh time.Duration
 	Log     *slog.Logger
@@ -102,7 +103,7 @@ func (s *Service) explained(ctx context.Context, msgs []eventlog.Message) []even
 
 // batch explains ps, retrying while the store fails; false when ctx ended
 // first.
-func (s *Service) batch(ctx context.Context, ps []explanation.Logged) bool {
+func (s *Service) batch(ctx context.Context, ps []autoexplain.Logged) bool {
 	if len(ps) == 0 {
 		return true
 	}
@@ -160,8 +161,8 @@ func (s *Service) refresh(ctx context.Context) {
 // Logged reads the prediction events of msgs; another kind is skipped,
 // and an event that does not decode is logged and skipped (the analytical
 // processor sets it aside).
-func Logged(log *slog.Logger, msgs []eventlog.Message) []explanation.Logged {
-	var out []explanation.Logged
+func Logged(log *slog.Logger, msgs []eventlog.Message) []autoexplain.Logged {
+	var out []autoexplain.Logged
 	for _, m := range msgs {
 		if m.Kind != eventlog.KindPrediction {
 			continue
@@ -171,7 +172,7 @@ func Logged(log *slog.Logger, msgs []eventlog.Message) []explanation.Logged {
 			log.Warn("auto-explain: skipping an undecodable prediction", "partition", m.Partition, "offset", m.Offset, "err", err)
 			continue
 		}
-		out = append(out, explanation.Logged{OrgID: e.OrgID, ModelID: e.ModelID, PredictionID: e.PredictionID, Input: e.InputData})
+		out = append(out, autoexplain.Logged{OrgID: e.OrgID, ModelID: e.ModelID, PredictionID: e.PredictionID, Input: e.InputData})
 	}
 	return out
 }

@@ -3,7 +3,7 @@ package storetest
 import (
 	"testing"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -21,7 +21,7 @@ func testArtifactPutReplace(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
 	_, err := s.ModelArtifact(ctx(t), a.ID, m.ID)
 	wantErr(t, err, store.ErrNotFound, "ModelArtifact before any upload")
-	lin := explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindLinear, Features: []string{"age", "income"},
+	lin := artifact.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: artifact.KindLinear, Features: []string{"age", "income"},
 		Coefficients: []float64{0.1, -2.5e-7}, Intercept: -1.0 / 3, Link: "logit", NumFeatures: 2, UploadedAt: at(10)}
 	must(t, s.PutModelArtifact(ctx(t), lin), "PutModelArtifact (linear)")
 	got, err := s.ModelArtifact(ctx(t), a.ID, m.ID)
@@ -29,7 +29,7 @@ func testArtifactPutReplace(t *testing.T, s Store) {
 	lin.UploadedAt = stored(lin.UploadedAt)
 	equal(t, "stored linear artifact", got, lin)
 
-	tree := explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindLightGBM, Content: "tree\nversion=v4\n",
+	tree := artifact.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: artifact.KindLightGBM, Content: "tree\nversion=v4\n",
 		Link: "identity", NumFeatures: 5, NumTrees: 30, MaxDepth: 6, UploadedAt: at(20)}
 	must(t, s.PutModelArtifact(ctx(t), tree), "PutModelArtifact (tree)")
 	got, err = s.ModelArtifact(ctx(t), a.ID, m.ID)
@@ -48,7 +48,7 @@ func testArtifactOtherOrg(t *testing.T, s Store) {
 	a, b := newOrg(t, s), newOrg(t, s)
 	m := newModel(a.ID, "fraud", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
-	art := explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindLinear, Features: []string{"x"},
+	art := artifact.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: artifact.KindLinear, Features: []string{"x"},
 		Coefficients: []float64{1}, Link: "identity", NumFeatures: 1, UploadedAt: at(1)}
 	must(t, s.PutModelArtifact(ctx(t), art), "PutModelArtifact")
 	other := art

@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
 	"github.com/vigilhq/vigil/governance/trust"
 	"github.com/vigilhq/vigil/store"
 )
@@ -16,7 +19,7 @@ func autoExplanation(orgID, modelID, id, pid string, n int) explanation.Explanat
 	e := newExplanation(orgID, modelID, id, explanation.RequestSHAP, n)
 	done := at(n)
 	e.PredictionID, e.Status, e.CompletedAt = pid, explanation.StatusCompleted, &done
-	e.Outcome = &explanation.Outcome{Algorithm: explanation.MethodTreeSHAP, Exactness: explanation.Exact, BaseValue: 0.5,
+	e.Outcome = &explanation.Outcome{Algorithm: artifact.MethodTreeSHAP, Exactness: artifact.Exact, BaseValue: 0.5,
 		PredictedValue: 1, OutputSpace: "margin", FeatureWeights: map[string]float64{"age": 0.5}, Ranking: []string{"age"}}
 	return e
 }
@@ -100,7 +103,7 @@ func testExplanationCoverage(t *testing.T, s Store) {
 		t.Errorf("CoverageModels: got %v, want it to name %v", models, want)
 	}
 
-	cov := explanation.Coverage{OrgID: a.ID, ModelID: m.ID, Explained: 3, Logged: 4, Ratio: 0.75, From: at(0), To: at(20)}
+	cov := coverage.Coverage{OrgID: a.ID, ModelID: m.ID, Explained: 3, Logged: 4, Ratio: 0.75, From: at(0), To: at(20)}
 	changed, err := s.PutExplanationCoverage(ctx(t), cov, at(20))
 	must(t, err, "PutExplanationCoverage")
 	if !changed {
@@ -128,7 +131,7 @@ func testExplanationCoverage(t *testing.T, s Store) {
 		t.Errorf("new ratio: got changed %v, snapshot %d with ratio %v, want true, %d, 1", changed, newer.Seq, newer.ExplainedRatio, latest.Seq+1)
 	}
 	must(t, s.DeleteModel(ctx(t), a.ID, quiet.ID), "DeleteModel")
-	changed, err = s.PutExplanationCoverage(ctx(t), explanation.Coverage{OrgID: a.ID, ModelID: quiet.ID, Logged: 1}, at(23))
+	changed, err = s.PutExplanationCoverage(ctx(t), coverage.Coverage{OrgID: a.ID, ModelID: quiet.ID, Logged: 1}, at(23))
 	if err != nil || changed {
 		t.Errorf("coverage of a deleted model: got %v, %v, want false, nil", changed, err)
 	}
@@ -169,22 +172,22 @@ func testAutoReplicas(t *testing.T, s Store) {
 	a := newOrg(t, s)
 	m := newModel(a.ID, "tenure", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
-	must(t, s.PutModelArtifact(ctx(t), explanation.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: explanation.KindSklearn,
+	must(t, s.PutModelArtifact(ctx(t), artifact.Artifact{OrgID: a.ID, ModelID: m.ID, Kind: artifact.KindSklearn,
 		Features: []string{"age", "tenure"}, Content: readmeTree, NumFeatures: 2, NumTrees: 1, MaxDepth: 2, UploadedAt: at(1)}), "PutModelArtifact")
 	cfg := explanation.DefaultConfig(a.ID, m.ID)
 	rate := 1.0
 	cfg.AutoExplain, cfg.AutoExplainRate, cfg.UpdatedAt = true, &rate, at(1)
 	must(t, s.PutExplanationConfig(ctx(t), cfg), "PutExplanationConfig")
-	var ps []explanation.Logged
+	var ps []autoexplain.Logged
 	for i := range 20 {
-		ps = append(ps, explanation.Logged{OrgID: a.ID, ModelID: m.ID, PredictionID: fmt.Sprintf("p-%d", i),
+		ps = append(ps, autoexplain.Logged{OrgID: a.ID, ModelID: m.ID, PredictionID: fmt.Sprintf("p-%d", i),
 			Input: []byte(fmt.Sprintf(`{"age": %d, "tenure": %d}`, 20+2*i, i))})
 	}
-	tallies := make([]explanation.AutoTally, 2)
+	tallies := make([]autoexplain.Tally, 2)
 	var wg sync.WaitGroup
 	for r := range tallies {
 		wg.Go(func() {
-			x := &explanation.AutoExplainer{Store: s, PerSecond: 1000}
+			x := &autoexplain.Explainer{Store: s, PerSecond: 1000}
 			var err error
 			if tallies[r], err = x.Explain(ctx(t), ps); err != nil {
 				t.Errorf("replica %d: Explain: %v", r, err)
@@ -195,7 +198,7 @@ func testAutoReplicas(t *testing.T, s Store) {
 	if got := tallies[0].Explained + tallies[1].Explained; got != len(ps) {
 		t.Errorf("got %d and %d explained by the replicas, want %d between them", tallies[0].Explained, tallies[1].Explained, len(ps))
 	}
-	again, err := (&explanation.AutoExplainer{Store: s, PerSecond: 1000}).Explain(ctx(t), ps)
+	again, err := (&autoexplain.Explainer{Store: s, PerSecond: 1000}).Explain(ctx(t), ps)
 	must(t, err, "Explain again")
 	if again.Explained != 0 || again.Skipped != len(ps) {
 		t.Errorf("a replay: got %d explained, %d skipped, want 0, %d", again.Explained, again.Skipped, len(ps))
@@ -206,7 +209,7 @@ func testAutoReplicas(t *testing.T, s Store) {
 		t.Fatalf("got %d completed explanations, want %d", total, len(ps))
 	}
 	for _, e := range list {
-		if e.Outcome.Algorithm != explanation.MethodTreeSHAP || e.Outcome.Exactness != explanation.Exact {
+		if e.Outcome.Algorithm != artifact.MethodTreeSHAP || e.Outcome.Exactness != artifact.Exact {
 			t.Errorf("%s: got %s %s, want exact tree_shap", e.PredictionID, e.Outcome.Algorithm, e.Outcome.Exactness)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -184,9 +185,9 @@ func testExplanationProgress(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
 	e := newExplanation(a.ID, m.ID, "0190c000-0000-7000-8000-000000000001", "kernel_shap", 1)
 	must(t, s.CreateExplanation(ctx(t), e), "CreateExplanation")
-	p := explanation.Progress{Done: 640, Total: 1024, Unit: explanation.ProgressCoalitions}
+	p := artifact.Progress{Done: 640, Total: 1024, Unit: artifact.ProgressCoalitions}
 	must(t, s.ExplanationProgress(ctx(t), a.ID, e.ID, p), "ExplanationProgress")
-	must(t, s.ExplanationProgress(ctx(t), b.ID, e.ID, explanation.Progress{Done: 1, Total: 2, Unit: "rows"}), "ExplanationProgress of another organization")
+	must(t, s.ExplanationProgress(ctx(t), b.ID, e.ID, artifact.Progress{Done: 1, Total: 2, Unit: "rows"}), "ExplanationProgress of another organization")
 	got, err := s.Explanation(ctx(t), a.ID, e.ID)
 	must(t, err, "Explanation")
 	equal(t, "progress", got.Progress, p)
@@ -203,7 +204,7 @@ func testExplanationProgress(t *testing.T, s Store) {
 	done := at(2)
 	e.Status, e.UpdatedAt, e.CompletedAt, e.Error = explanation.StatusFailed, done, &done, "gone"
 	must(t, s.FinishExplanation(ctx(t), e), "FinishExplanation")
-	must(t, s.ExplanationProgress(ctx(t), a.ID, e.ID, explanation.Progress{Done: 1024, Total: 1024, Unit: "coalitions"}), "ExplanationProgress after the finish")
+	must(t, s.ExplanationProgress(ctx(t), a.ID, e.ID, artifact.Progress{Done: 1024, Total: 1024, Unit: "coalitions"}), "ExplanationProgress after the finish")
 	got, err = s.Explanation(ctx(t), a.ID, e.ID)
 	must(t, err, "Explanation")
 	equal(t, "progress after the finish", got.Progress, p)

@@ -3,7 +3,7 @@ package storetest
 import (
 	"testing"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/store"
 )
 
@@ -21,7 +21,7 @@ func testServingPutReplaceDelete(t *testing.T, s Store) {
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
 	_, err := s.ModelServing(ctx(t), a.ID, m.ID)
 	wantErr(t, err, store.ErrNotFound, "ModelServing before any put")
-	v := explanation.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "kserve_v2", URL: "https://models.example.com/",
+	v := serving.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "kserve_v2", URL: "https://models.example.com/",
 		ModelName: "fraud", Features: []string{"age", "income"}, OutputIndex: 1, OutputName: "predict_proba", TimeoutMS: 2500, MaxBatch: 128,
 		RequestBudget: 40, SealedHeaders: "sealed:k1:abc", HeaderNames: []string{"Authorization"}, UpdatedAt: at(10)}
 	must(t, s.PutModelServing(ctx(t), v), "PutModelServing")
@@ -30,7 +30,7 @@ func testServingPutReplaceDelete(t *testing.T, s Store) {
 	v.UpdatedAt = stored(v.UpdatedAt)
 	equal(t, "stored serving", got, v)
 
-	w := explanation.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "mlflow", URL: "http://10.1.2.3:5000",
+	w := serving.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "mlflow", URL: "http://10.1.2.3:5000",
 		Features: []string{"x"}, TimeoutMS: 5000, MaxBatch: 256, RequestBudget: 64, UpdatedAt: at(20)}
 	must(t, s.PutModelServing(ctx(t), w), "PutModelServing (replace)")
 	got, err = s.ModelServing(ctx(t), a.ID, m.ID)
@@ -52,7 +52,7 @@ func testServingOtherOrg(t *testing.T, s Store) {
 	a, b := newOrg(t, s), newOrg(t, s)
 	m := newModel(a.ID, "fraud", "1", 1)
 	must(t, s.CreateModel(ctx(t), m), "CreateModel")
-	v := explanation.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "kserve_v1", URL: "https://m.example.com",
+	v := serving.Serving{OrgID: a.ID, ModelID: m.ID, Protocol: "kserve_v1", URL: "https://m.example.com",
 		ModelName: "m", Features: []string{"x"}, TimeoutMS: 1, MaxBatch: 1, RequestBudget: 1, UpdatedAt: at(1)}
 	must(t, s.PutModelServing(ctx(t), v), "PutModelServing")
 	other := v

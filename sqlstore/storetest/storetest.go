@@ -21,6 +21,10 @@ import (
 	"github.com/vigilhq/vigil/bias"
 	"github.com/vigilhq/vigil/drift"
 	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
+	"github.com/vigilhq/vigil/explanation/autoexplain"
+	"github.com/vigilhq/vigil/explanation/coverage"
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/export"
 	"github.com/vigilhq/vigil/export/delivery"
 	"github.com/vigilhq/vigil/export/reportschedule"
@@ -86,12 +90,12 @@ type Store interface {
 	TrustHistory(ctx context.Context, orgID, modelID string, from time.Time, limit int) ([]trust.Snapshot, error)
 	workflow.Store
 	codehost.Store
-	explanation.ArtifactStore
-	explanation.ServingStore
+	artifact.Store
+	serving.Store
 	explanation.Store
 	explanation.ConfigStore
-	explanation.AutoStore
-	explanation.CoverageStore
+	autoexplain.Store
+	coverage.Store
 	explanation.ReferenceSample
 	export.Store
 	export.JobStore

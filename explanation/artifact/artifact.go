@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/vigilhq/vigil/explanation/serving"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/stats/forest"
 	"github.com/vigilhq/vigil/stats/shap"
@@ -32,28 +32,12 @@ var Kinds = []string{KindLinear, KindXGBoost, KindLightGBM, KindSklearn}
 // Links of a linear model.
 var Links = []string{"identity", "logit"}
 
-// MaxContentBytes caps a tree ensemble's content (8 MiB); MaxFeatures caps
-// the features of any artifact.
-const (
-	MaxContentBytes = 8 << 20
-	MaxFeatures     = 10000
-	maxFeatureName  = 200
-)
+// MaxContentBytes caps a tree ensemble's content (8 MiB); its features
+// follow serving.CheckFeatures, as a serving endpoint's do.
+const MaxContentBytes = 8 << 20
 
-// An Artifact is a model's uploaded form, one per model.
-//
-// The artifacts (spec
-// 3, issue 16): model access by uploaded artifact, PUT and GET
-// /models/{model_id}/artifact. A linear model is its features,
-// coefficients, intercept and link; a tree ensemble is an XGBoost JSON
-// model, a LightGBM text model or scikit-learn trees in the export of
-// stats/forest/testdata/export_sklearn.py. An artifact is validated when
-// it is uploaded (the tree ensemble is parsed: 422 naming the field when
-// it cannot be), capped in size, and kept in the transactional store, one
-// per model; a new upload replaces it. Artifact.Compute explains one
-// instance (Artifact.Instance reads it from JSON) with TreeSHAP, linear
-// SHAP, Kernel SHAP or LIME and says whether the result is exact; the
-// maths lives in stats/shap and stats/lime.
+// An Artifact is a model's uploaded form, one per model, or a
+// surrogate's fitted in memory (FittedTree).
 type Artifact struct {
 	OrgID   string
 	ModelID string
@@ -76,8 +60,15 @@ type Artifact struct {
 	ensemble *forest.Ensemble
 }
 
-// ArtifactStore keeps artifacts; the transactional store is one.
-type ArtifactStore interface {
+// FittedTree is the artifact of a regression tree fitted in memory (a
+// surrogate's), which has no file: KindTree over features, identity link.
+func FittedTree(features []string, tree *forest.Ensemble) Artifact {
+	return Artifact{Kind: KindTree, Features: features, Link: "identity", NumFeatures: len(features),
+		NumTrees: 1, MaxDepth: tree.MaxDepth(), ensemble: tree}
+}
+
+// Store keeps artifacts; the transactional store is one.
+type Store interface {
 	// PutModelArtifact stores a in place of the model's artifact;
 	// store.ErrNotFound when the organization has no such model.
 	PutModelArtifact(ctx context.Context, a Artifact) error
@@ -106,7 +97,7 @@ func parseArtifact(b *artifactBody) (Artifact, error) {
 		return Artifact{}, err
 	}
 	a := Artifact{Kind: b.Kind, Features: b.Features}
-	checkFeatures(&v, b.Features)
+	serving.CheckFeatures(&v, b.Features)
 	if b.Kind == KindLinear {
 		linearArtifact(&v, b, &a)
 		return a, v.Err()
@@ -166,27 +157,6 @@ func linearArtifact(v *web.Problems, b *artifactBody, a *Artifact) {
 	a.Coefficients, a.Link, a.NumFeatures = b.Coefficients, b.Link, len(b.Features)
 	if b.Intercept != nil {
 		a.Intercept = *b.Intercept
-	}
-}
-
-// checkFeatures checks feature names: at most MaxFeatures, each non-blank,
-// short and unique.
-func checkFeatures(v *web.Problems, names []string) {
-	if len(names) > MaxFeatures {
-		v.Add("features", fmt.Sprintf("must name at most %d features", MaxFeatures))
-		return
-	}
-	seen := map[string]bool{}
-	for _, n := range names {
-		switch {
-		case n == "":
-			v.Add("features", "must not hold an empty name")
-		case utf8.RuneCountInString(n) > maxFeatureName:
-			v.Add("features", fmt.Sprintf("names must be at most %d characters", maxFeatureName))
-		case seen[n]:
-			v.Add("features", fmt.Sprintf("names %q twice", n))
-		}
-		seen[n] = true
 	}
 }
 

@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"encoding/binary"
@@ -50,9 +50,9 @@ type limeSample struct {
 // the one shared by a's explanations of the same sampling when a is an
 // uploaded file (limeSamples), else one drawn for this explanation; the
 // same numbers either way.
-func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, s Sampling, rep *reporter) (*limeSample, error) {
+func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, s Sampling, rep *Reporter) (*limeSample, error) {
 	draw := func() (*limeSample, error) {
-		rows, scaled, err := lime.Sample(mean, mean, scale, s.size(), false, s.Seed)
+		rows, scaled, err := lime.Sample(mean, mean, scale, s.Size(), false, s.Seed)
 		if err != nil {
 			return nil, invalidInput(err)
 		}
@@ -62,7 +62,7 @@ func (a *Artifact) limeDraw(mean, scale []float64, model shap.Model, s Sampling,
 		}
 		return &limeSample{scaled: scaled, labels: labels}, nil
 	}
-	if a.Content == "" || a.OrgID == "" || s.size()*len(mean) > limeShareMax {
+	if a.Content == "" || a.OrgID == "" || s.Size()*len(mean) > limeShareMax {
 		return draw()
 	}
 	return limeSamples.Get(a.limeKey(mean, scale, s), time.Now(), draw)
@@ -79,7 +79,7 @@ func (a *Artifact) limeKey(mean, scale []float64, s Sampling) string {
 			h.Write(b[:])
 		}
 	}
-	return fmt.Sprintf("%s/lime/%d/%d/%016x", a.contentKey(), s.size(), s.Seed, h.Sum64())
+	return fmt.Sprintf("%s/lime/%d/%d/%016x", a.contentKey(), s.Size(), s.Seed, h.Sum64())
 }
 
 // limeScale returns the background's column means and standard

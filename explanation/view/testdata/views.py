@@ -13,7 +13,7 @@ script with numpy and scipy:
 Run with the venv of stats/shap/testdata/generate.py (numpy 2.4.6, scipy
 1.17.1):
 
-    /root/.cache/vigil-engines/explain/bin/python explanation/testdata/views.py
+    /root/.cache/vigil-engines/explain/bin/python explanation/view/testdata/views.py
 """
 import json
 import os

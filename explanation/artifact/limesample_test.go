@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"math"
@@ -16,7 +16,7 @@ import (
 // and a linear artifact draws per explanation, the same numbers for the
 // same seed.
 func TestLimeSampleShared(t *testing.T) {
-	content, err := os.ReadFile("../stats/forest/testdata/models/xgb_reg.json")
+	content, err := os.ReadFile("../../stats/forest/testdata/models/xgb_reg.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func TestLimeSampleShared(t *testing.T) {
 	explain := func(a *Artifact, row []float64, seed uint64) (Result, int64) {
 		t.Helper()
 		var labelled int64
-		rep := &reporter{report: func(p Progress) {
+		rep := &Reporter{Report: func(p Progress) {
 			if p.Unit == ProgressRows {
 				labelled = p.Done
 			}
 		}}
-		r, err := a.compute(row, MethodLIME, bg, Sampling{Seed: seed}, rep)
+		r, err := a.ComputeReporting(row, MethodLIME, bg, Sampling{Seed: seed}, rep)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package explanation
+package view
 
 import (
 	"context"
@@ -8,10 +8,32 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/identity"
+	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/registry"
 )
+
+// API serves the views of completed explanations: comparisons, plot data
+// and a model's global importance.
+type API struct {
+	Models registry.Finder
+	Jobs   explanation.Store
+	// Clock defaults to the system clock.
+	Clock clock.Clock
+}
+
+// Routes lists the operations of this package.
+func (a *API) Routes() []web.Route {
+	return []web.Route{
+		{Method: fiber.MethodPost, Path: "/explanations/compare", Permission: "models:read", Handler: a.compare},
+		{Method: fiber.MethodPost, Path: "/explanations/visualization", Permission: "models:read", Handler: a.visualizeMany},
+		{Method: fiber.MethodGet, Path: "/explanations/importance/:model_id", Permission: "models:read", Handler: a.globalImportance},
+		{Method: fiber.MethodGet, Path: "/explanations/:explanation_id/visualization", Permission: "models:read", Handler: a.visualize},
+	}
+}
 
 // Comparison types of POST /explanations/compare.
 var ComparisonTypes = []string{"feature_importance", "instance_similarity", "method_agreement"}
@@ -27,23 +49,23 @@ const (
 
 // shapAlgorithms are the algorithms whose weights are SHAP values (LIME's
 // are a surrogate's coefficients, not summed into global importance).
-var shapAlgorithms = map[string]bool{MethodTreeSHAP: true, MethodLinearSHAP: true, MethodKernelSHAP: true}
+var shapAlgorithms = map[string]bool{artifact.MethodTreeSHAP: true, artifact.MethodLinearSHAP: true, artifact.MethodKernelSHAP: true}
 
 // completedSet reads the explanations ids of the organization: 422 on
 // explanation_ids unless there are lo to hi of them or when they explain
 // more than one model, 404 for one the organization does not have, 422
 // naming explanation_ids[i] for one not completed.
-func (a *API) completedSet(ctx context.Context, orgID string, ids []string, lo, hi int) ([]Explanation, error) {
+func (a *API) completedSet(ctx context.Context, orgID string, ids []string, lo, hi int) ([]explanation.Explanation, error) {
 	if len(ids) < lo || len(ids) > hi {
 		return nil, web.Invalid("explanation_ids", fmt.Sprintf("must hold %d to %d explanation ids", lo, hi))
 	}
-	out := make([]Explanation, 0, len(ids))
+	out := make([]explanation.Explanation, 0, len(ids))
 	for i, id := range ids {
-		e, err := a.explanation(ctx, orgID, id)
+		e, err := explanation.Find(ctx, a.Jobs, orgID, id)
 		if err != nil {
 			return nil, err
 		}
-		if e.Status != StatusCompleted || e.Outcome == nil {
+		if e.Status != explanation.StatusCompleted || e.Outcome == nil {
 			return nil, web.Invalid(fmt.Sprintf("explanation_ids[%d]", i), "is "+e.Status+": only completed explanations have weights")
 		}
 		if len(out) > 0 && e.ModelID != out[0].ModelID {
@@ -93,19 +115,6 @@ type comparison struct {
 
 // compare answers POST /explanations/compare: 2 to 20 completed
 // explanations of one model compared by comparison_type.
-//
-// Bulk and views: POST /explanations/bulk (up to 100 instances, checked
-// all before any is stored), POST /explanations/compare (2-20:
-// feature_importance, instance_similarity, method_agreement), plot data
-// of one explanation (GET /explanations/{explanation_id}/visualization:
-// waterfall, force, feature_importance) and of several (POST
-// /explanations/visualization: summary, decision, dependence), and a
-// model's global importance (GET /explanations/importance/{model_id}:
-// spec 3's feature_importance, mean |SHAP| over its completed SHAP
-// explanations, or LIME's with ?method=lime); the maths is in
-// views.go and plots.go. Jobs: POST
-// /explanations/{explanation_id}/cancel cancels a pending one; progress is
-// 0 while pending, 1 once final.
 func (a *API) compare(c *fiber.Ctx) error {
 	var b compareBody
 	if err := web.Decode(c, &b); err != nil {
@@ -170,7 +179,11 @@ func (a *API) compare(c *fiber.Ctx) error {
 func (a *API) visualize(c *fiber.Ctx) error {
 	// The explanation first: another organization's is a 404 whatever
 	// the query.
-	e, err := a.pathExplanation(c)
+	id, err := web.PathParam(c, "explanation_id")
+	if err != nil {
+		return err
+	}
+	e, err := explanation.Find(c.UserContext(), a.Jobs, identity.OrgID(c), id)
 	if err != nil {
 		return err
 	}
@@ -184,7 +197,7 @@ func (a *API) visualize(c *fiber.Ctx) error {
 	if err := v.Err(); err != nil {
 		return err
 	}
-	if e.Status != StatusCompleted || e.Outcome == nil {
+	if e.Status != explanation.StatusCompleted || e.Outcome == nil {
 		return web.Conflict("the explanation is " + e.Status + ": only a completed one has weights to plot")
 	}
 	out := PlotOf(e, plot, max)
@@ -246,7 +259,7 @@ func (a *API) visualizeMany(c *fiber.Ctx) error {
 // shap_kernel those requested as shap_kernel, lime LIME's.
 func (a *API) globalImportance(c *fiber.Ctx) error {
 	var v web.Problems
-	method := CanonicalMethod(v.EnumQuery(c, "method", RequestSHAP, slices.Concat(RequestMethods, []string{AliasKernelSHAP})...))
+	method := explanation.CanonicalMethod(v.EnumQuery(c, "method", explanation.RequestSHAP, slices.Concat(explanation.RequestMethods, []string{explanation.AliasKernelSHAP})...))
 	if err := v.Err(); err != nil {
 		return err
 	}
@@ -254,8 +267,8 @@ func (a *API) globalImportance(c *fiber.Ctx) error {
 	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
 		return err
 	}
-	f := Filter{ModelID: modelID, Status: StatusCompleted, Limit: 500}
-	if method != RequestSHAP {
+	f := explanation.Filter{ModelID: modelID, Status: explanation.StatusCompleted, Limit: 500}
+	if method != explanation.RequestSHAP {
 		f.Method = method
 	}
 	var ws []map[string]float64
@@ -265,7 +278,7 @@ func (a *API) globalImportance(c *fiber.Ctx) error {
 			return err
 		}
 		for _, e := range page {
-			if e.Outcome != nil && shapAlgorithms[e.Outcome.Algorithm] == (method != RequestLIME) && len(ws) < MaxImportance {
+			if e.Outcome != nil && shapAlgorithms[e.Outcome.Algorithm] == (method != explanation.RequestLIME) && len(ws) < MaxImportance {
 				ws = append(ws, e.Outcome.FeatureWeights)
 			}
 		}

@@ -1,4 +1,4 @@
-package explanation
+package autoexplain
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func TestSampled(t *testing.T) {
 // PerSecond and never beyond a second's worth.
 func TestTake(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	x := &AutoExplainer{PerSecond: 5, Clock: func() time.Time { return now }}
+	x := &Explainer{PerSecond: 5, Clock: func() time.Time { return now }}
 	f := func(want int) {
 		t.Helper()
 		got := 0

@@ -1,4 +1,4 @@
-package explanation
+package coverage
 
 import (
 	"context"
@@ -28,8 +28,8 @@ type Coverage struct {
 	From, To time.Time
 }
 
-// CoverageStore keeps coverages; the transactional store is one.
-type CoverageStore interface {
+// Store keeps coverages; the transactional store is one.
+type Store interface {
 	// CoverageModels lists, as [org_id, model_id], the models of every
 	// organization whose ratio is kept: auto_explain (and enabled) on, or
 	// a coverage stored before.
@@ -59,7 +59,7 @@ type LoggedCounts interface {
 // explained one (the rollups may lag the explanations); a model with no
 // logged prediction in the window keeps its last ratio.
 type Coverer struct {
-	Store  CoverageStore
+	Store  Store
 	Logged LoggedCounts
 	// Window defaults to RatioWindow.
 	Window time.Duration

@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"fmt"

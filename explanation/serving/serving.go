@@ -1,4 +1,4 @@
-package explanation
+package serving
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -60,8 +61,8 @@ type Serving struct {
 	UpdatedAt     time.Time
 }
 
-// ServingStore keeps serving endpoints; the transactional store is one.
-type ServingStore interface {
+// Store keeps serving endpoints; the transactional store is one.
+type Store interface {
 	// PutModelServing stores s in place of the model's endpoint;
 	// store.ErrNotFound when the organization has no such model.
 	PutModelServing(ctx context.Context, s Serving) error
@@ -73,10 +74,10 @@ type ServingStore interface {
 	DeleteModelServing(ctx context.Context, orgID, modelID string) error
 }
 
-// ServingAPI serves /models/{model_id}/serving.
-type ServingAPI struct {
+// API serves /models/{model_id}/serving.
+type API struct {
 	Models   registry.Finder
-	Servings ServingStore
+	Servings Store
 	// Guard checks the URL (F19); Box seals the headers.
 	Guard *outbound.Guard
 	Box   *secretbox.Keyring
@@ -84,11 +85,40 @@ type ServingAPI struct {
 }
 
 // Routes lists the operations of the serving endpoint.
-func (a *ServingAPI) Routes() []web.Route {
+func (a *API) Routes() []web.Route {
 	return []web.Route{
 		{Method: fiber.MethodPut, Path: "/models/:model_id/serving", Permission: "models:write", Handler: a.put},
 		{Method: fiber.MethodGet, Path: "/models/:model_id/serving", Permission: "models:read", Handler: a.get},
 		{Method: fiber.MethodDelete, Path: "/models/:model_id/serving", Permission: "models:write", Handler: a.remove},
+	}
+}
+
+// MaxFeatures caps the features a model names (a serving endpoint's, an
+// artifact's), MaxFeatureName the length of each name.
+const (
+	MaxFeatures    = 10000
+	MaxFeatureName = 200
+)
+
+// CheckFeatures checks a model's feature names (a serving endpoint's, an
+// artifact's): at most MaxFeatures, each non-blank, at most
+// MaxFeatureName characters and unique.
+func CheckFeatures(v *web.Problems, names []string) {
+	if len(names) > MaxFeatures {
+		v.Add("features", fmt.Sprintf("must name at most %d features", MaxFeatures))
+		return
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		switch {
+		case n == "":
+			v.Add("features", "must not hold an empty name")
+		case utf8.RuneCountInString(n) > MaxFeatureName:
+			v.Add("features", fmt.Sprintf("names must be at most %d characters", MaxFeatureName))
+		case seen[n]:
+			v.Add("features", fmt.Sprintf("names %q twice", n))
+		}
+		seen[n] = true
 	}
 }
 
@@ -122,7 +152,15 @@ type servingView struct {
 	UpdatedAt     time.Time         `json:"updated_at"`
 }
 
+// newServingView is s as answered: headers masked, a name left empty
+// null.
 func newServingView(s Serving) servingView {
+	optional := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
 	v := servingView{ModelID: s.ModelID, Protocol: s.Protocol, URL: s.URL, ModelName: optional(s.ModelName), Features: s.Features,
 		OutputIndex: s.OutputIndex, OutputName: optional(s.OutputName), TimeoutMS: s.TimeoutMS, MaxBatch: s.MaxBatch,
 		RequestBudget: s.RequestBudget, Headers: map[string]string{}, UpdatedAt: s.UpdatedAt}
@@ -132,19 +170,8 @@ func newServingView(s Serving) servingView {
 	return v
 }
 
-// bounded reads an optional integer field in [lo, hi], def when absent.
-func bounded(v *web.Problems, field string, p *web.Int, def, lo, hi int) int {
-	if p == nil {
-		return def
-	}
-	if int(*p) < lo || int(*p) > hi {
-		v.Add(field, fmt.Sprintf("must be between %d and %d", lo, hi))
-	}
-	return int(*p)
-}
-
 // parseServing checks a body: 422 naming the first field at fault.
-func (a *ServingAPI) parseServing(b *servingBody) (Serving, error) {
+func (a *API) parseServing(b *servingBody) (Serving, error) {
 	var v web.Problems
 	v.Required("protocol", b.Protocol)
 	v.OneOf("protocol", b.Protocol, modelserver.Protocols...)
@@ -166,12 +193,12 @@ func (a *ServingAPI) parseServing(b *servingBody) (Serving, error) {
 	if len(b.Features) == 0 {
 		v.Add("features", "is required: the inputs in the order the model reads them")
 	}
-	checkFeatures(&v, b.Features)
+	CheckFeatures(&v, b.Features)
 	s := Serving{Protocol: b.Protocol, URL: b.URL, ModelName: b.ModelName, Features: b.Features, OutputName: outputName(&v, b),
-		OutputIndex:   bounded(&v, "output_index", b.OutputIndex, 0, 0, 1000),
-		TimeoutMS:     bounded(&v, "timeout_ms", b.TimeoutMS, DefaultTimeoutMS, 1, MaxTimeoutMS),
-		MaxBatch:      bounded(&v, "max_batch", b.MaxBatch, DefaultMaxBatch, 1, MaxBatchRows),
-		RequestBudget: bounded(&v, "request_budget", b.RequestBudget, DefaultRequestBudget, 1, MaxRequestBudget)}
+		OutputIndex:   v.Int("output_index", b.OutputIndex, 0, 0, 1000),
+		TimeoutMS:     v.Int("timeout_ms", b.TimeoutMS, DefaultTimeoutMS, 1, MaxTimeoutMS),
+		MaxBatch:      v.Int("max_batch", b.MaxBatch, DefaultMaxBatch, 1, MaxBatchRows),
+		RequestBudget: v.Int("request_budget", b.RequestBudget, DefaultRequestBudget, 1, MaxRequestBudget)}
 	if len(b.Headers) > maxHeaders {
 		v.Add("headers", fmt.Sprintf("must hold at most %d headers", maxHeaders))
 	}
@@ -229,7 +256,7 @@ func openHeaders(box *secretbox.Keyring, s Serving) (map[string]string, error) {
 // (422 naming the field; the URL passes the outbound guard), the headers
 // sealed (a value sent back as the mask keeps the stored one); 200 with
 // the endpoint, headers masked.
-func (a *ServingAPI) put(c *fiber.Ctx) error {
+func (a *API) put(c *fiber.Ctx) error {
 	ctx, orgID, modelID := c.UserContext(), identity.OrgID(c), c.Params("model_id")
 	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
 		return err
@@ -286,7 +313,7 @@ func (a *ServingAPI) put(c *fiber.Ctx) error {
 
 // get answers GET /models/{model_id}/serving: 404 MODEL_NOT_FOUND for no
 // such model, NOT_FOUND when it has no endpoint.
-func (a *ServingAPI) get(c *fiber.Ctx) error {
+func (a *API) get(c *fiber.Ctx) error {
 	ctx, orgID, modelID := c.UserContext(), identity.OrgID(c), c.Params("model_id")
 	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
 		return err
@@ -301,7 +328,7 @@ func (a *ServingAPI) get(c *fiber.Ctx) error {
 }
 
 // remove answers DELETE /models/{model_id}/serving: 204, or 404 as get.
-func (a *ServingAPI) remove(c *fiber.Ctx) error {
+func (a *API) remove(c *fiber.Ctx) error {
 	ctx, orgID, modelID := c.UserContext(), identity.OrgID(c), c.Params("model_id")
 	if _, err := registry.Find(ctx, a.Models, orgID, modelID); err != nil {
 		return err
@@ -314,8 +341,9 @@ func (a *ServingAPI) remove(c *fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// endpoint returns s as the Endpoint a Client calls, headers opened.
-func (s Serving) endpoint(box *secretbox.Keyring) (modelserver.Endpoint, error) {
+// Endpoint returns s as the modelserver.Endpoint a Client calls,
+// headers opened by box.
+func (s Serving) Endpoint(box *secretbox.Keyring) (modelserver.Endpoint, error) {
 	headers, err := openHeaders(box, s)
 	if err != nil {
 		return modelserver.Endpoint{}, err

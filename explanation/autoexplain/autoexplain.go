@@ -1,4 +1,4 @@
-package explanation
+package autoexplain
 
 import (
 	"context"
@@ -13,30 +13,25 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/web"
 	"github.com/vigilhq/vigil/store"
 )
 
-// Origins of an explanation: asked for through the API, or made by the
-// AutoExplainer from a logged prediction.
+// Defaults of an Explainer's zero fields.
 const (
-	OriginRequest = "request"
-	OriginAuto    = "auto"
-)
-
-// Defaults of an AutoExplainer's zero fields.
-const (
-	// DefaultAutoExplainRate is the share of a model's logged predictions
+	// DefaultRate is the share of a model's logged predictions
 	// explained when its configuration names none.
-	DefaultAutoExplainRate = 0.1
-	// DefaultAutoExplainPerSecond bounds the explanations computed per
-	// second by one AutoExplainer.
-	DefaultAutoExplainPerSecond = 20
-	defaultConfigTTL            = 30 * time.Second
+	DefaultRate = 0.1
+	// DefaultPerSecond bounds the explanations computed per
+	// second by one Explainer.
+	DefaultPerSecond = 20
+	defaultConfigTTL = 30 * time.Second
 )
 
-// A Logged prediction is what the AutoExplainer reads of one prediction
+// A Logged prediction is what the Explainer reads of one prediction
 // on the event log.
 type Logged struct {
 	OrgID, ModelID, PredictionID string
@@ -44,20 +39,20 @@ type Logged struct {
 	Input json.RawMessage
 }
 
-// AutoStore is what auto-explaining needs of the transactional store.
-type AutoStore interface {
-	ConfigStore
-	ArtifactStore
+// Store is what auto-explaining needs of the transactional store.
+type Store interface {
+	explanation.ConfigStore
+	artifact.Store
 	// AutoExplained says which of the model's predictions have an auto
 	// explanation already.
 	AutoExplained(ctx context.Context, orgID, modelID string, predictionIDs []string) (map[string]bool, error)
 	// RecordAutoExplanation stores e, a finished explanation of origin
 	// auto, unless its prediction has one already (then false): one per
 	// logged prediction, however many replicas or replays explain it.
-	RecordAutoExplanation(ctx context.Context, e Explanation) (bool, error)
+	RecordAutoExplanation(ctx context.Context, e explanation.Explanation) (bool, error)
 }
 
-// AutoExplainer explains a sampled share of the logged predictions of the
+// Explainer explains a sampled share of the logged predictions of the
 // models whose configuration has auto_explain (and enabled) on, with the
 // exact method of the model's artifact (shap: TreeSHAP on a tree model).
 // It is the processor role's: a consumer group of its own on the event
@@ -72,24 +67,13 @@ type AutoStore interface {
 // the shortfall). A prediction is explained at most once: those with an
 // auto explanation are skipped, and the store keeps one per prediction
 // should two replicas race.
-//
-// Auto-explain (issue 16 point 4): the AutoExplainer, run by the
-// processor role over a consumer group of its own
-// (processors/explaining), explains a sampled share of the logged
-// predictions of each model with auto_explain on (Config.AutoExplainRate,
-// chosen by a hash of the prediction id), within a budget of work per
-// second, one explanation per prediction (origin auto). The Coverer
-// keeps each such model's explained_predictions_ratio, explained
-// predictions (the explanations in the transactional store) over logged
-// ones (the analytical rollups, through LoggedCounts) over RatioWindow,
-// which the trust score reads as its explainability input.
-type AutoExplainer struct {
-	Store AutoStore
+type Explainer struct {
+	Store Store
 	// DefaultRate applies to a model whose configuration names no
-	// auto_explain_rate (0: DefaultAutoExplainRate; negative: none).
+	// auto_explain_rate (0: DefaultRate; negative: none).
 	DefaultRate float64
 	// PerSecond bounds the explanations computed a second (0:
-	// DefaultAutoExplainPerSecond).
+	// DefaultPerSecond).
 	PerSecond float64
 	// ConfigTTL is how long a model's configuration and artifact are
 	// trusted before they are read again (0: 30 s).
@@ -105,13 +89,13 @@ type AutoExplainer struct {
 
 // autoModel is a model's configuration and artifact as last read.
 type autoModel struct {
-	cfg  Config
-	art  *Artifact // nil when the model has none
+	cfg  explanation.Config
+	art  *artifact.Artifact // nil when the model has none
 	read time.Time
 }
 
-// AutoTally counts what one call of Explain did.
-type AutoTally struct {
+// Tally counts what one call of Explain did.
+type Tally struct {
 	// Sampled predictions of auto-explained models, of which Explained
 	// were stored (completed or failed), Skipped had an explanation
 	// already and Shed were over the budget.
@@ -142,7 +126,7 @@ func Sampled(predictionID string, rate float64) bool {
 	return float64(z>>11)/(1<<53) < rate
 }
 
-func (x *AutoExplainer) log() *slog.Logger {
+func (x *Explainer) log() *slog.Logger {
 	if x.Log == nil {
 		return slog.Default()
 	}
@@ -154,8 +138,8 @@ func (x *AutoExplainer) log() *slog.Logger {
 // stored is skipped then); a prediction that cannot be explained (its
 // input does not fit the artifact) is stored as a failed explanation
 // saying why.
-func (x *AutoExplainer) Explain(ctx context.Context, ps []Logged) (AutoTally, error) {
-	var t AutoTally
+func (x *Explainer) Explain(ctx context.Context, ps []Logged) (Tally, error) {
+	var t Tally
 	byModel := map[[2]string][]Logged{}
 	var order [][2]string
 	for _, p := range ps {
@@ -186,7 +170,7 @@ func (x *AutoExplainer) Explain(ctx context.Context, ps []Logged) (AutoTally, er
 
 // explainModel explains the sampled predictions of one model; it answers
 // how many it stored.
-func (x *AutoExplainer) explainModel(ctx context.Context, m *autoModel, ps []Logged, t *AutoTally) (int, error) {
+func (x *Explainer) explainModel(ctx context.Context, m *autoModel, ps []Logged, t *Tally) (int, error) {
 	rate := x.rate(m.cfg)
 	var sampled []Logged
 	var ids []string
@@ -236,29 +220,24 @@ func (x *AutoExplainer) explainModel(ctx context.Context, m *autoModel, ps []Log
 
 // explainOne computes one prediction's explanation: completed, or failed
 // with the reason.
-func (x *AutoExplainer) explainOne(m *autoModel, p Logged) (Explanation, error) {
+func (x *Explainer) explainOne(m *autoModel, p Logged) (explanation.Explanation, error) {
 	id, err := uuid.NewV7()
 	if err != nil {
-		return Explanation{}, err
+		return explanation.Explanation{}, err
 	}
 	now := x.Clock.Now()
-	e := Explanation{ID: id.String(), OrgID: p.OrgID, ModelID: p.ModelID, PredictionID: p.PredictionID, Method: RequestSHAP,
-		Status: StatusCompleted, CreatedAt: now, UpdatedAt: now, CompletedAt: &now}
+	e := explanation.Explanation{ID: id.String(), OrgID: p.OrgID, ModelID: p.ModelID, PredictionID: p.PredictionID, Method: explanation.RequestSHAP,
+		Status: explanation.StatusCompleted, CreatedAt: now, UpdatedAt: now, CompletedAt: &now}
 	var instance map[string]any
 	if err := json.Unmarshal(p.Input, &instance); err != nil || instance == nil {
-		e.Status, e.Error = StatusFailed, "the logged prediction's input_data is not an object of feature values"
+		e.Status, e.Error = explanation.StatusFailed, "the logged prediction's input_data is not an object of feature values"
 		return e, nil
 	}
-	seed := DefaultSeed(p.ModelID)
+	seed := explanation.DefaultSeed(p.ModelID)
 	e.Request.Instance, e.Request.Seed = instance, &seed
-	pl, err := planFor(m.art, e.Request, e.Method, nil)
+	out, err := explanation.ExplainWithArtifact(m.art, e)
 	if err != nil {
-		e.Status, e.Error = StatusFailed, failure(fmt.Errorf("the request no longer fits the model's artifact: %w", err))
-		return e, nil
-	}
-	out, err := explain(m.art, pl, e, nil)
-	if err != nil {
-		e.Status, e.Error = StatusFailed, failure(err)
+		e.Status, e.Error = explanation.StatusFailed, failure(err)
 		return e, nil
 	}
 	e.Outcome = out
@@ -276,21 +255,21 @@ func failure(err error) string {
 }
 
 // rate is the share of the model's predictions to explain.
-func (x *AutoExplainer) rate(c Config) float64 {
+func (x *Explainer) rate(c explanation.Config) float64 {
 	if c.AutoExplainRate != nil {
 		return *c.AutoExplainRate
 	}
 	if x.DefaultRate == 0 {
-		return DefaultAutoExplainRate
+		return DefaultRate
 	}
 	return x.DefaultRate
 }
 
 // take spends one token of the budget; false when none is left.
-func (x *AutoExplainer) take() bool {
+func (x *Explainer) take() bool {
 	per := x.PerSecond
 	if per <= 0 {
-		per = DefaultAutoExplainPerSecond
+		per = DefaultPerSecond
 	}
 	capacity := math.Max(per, 1)
 	now := x.Clock.Now()
@@ -315,12 +294,12 @@ func (x *AutoExplainer) take() bool {
 // Explains says whether the model's predictions are auto-explained (its
 // configuration, as Explain reads it): a caller may leave the others
 // undecoded. It answers an error only when the store fails.
-func (x *AutoExplainer) Explains(ctx context.Context, orgID, modelID string) (bool, error) {
+func (x *Explainer) Explains(ctx context.Context, orgID, modelID string) (bool, error) {
 	m, err := x.model(ctx, [2]string{orgID, modelID})
 	return m != nil, err
 }
 
-func (x *AutoExplainer) model(ctx context.Context, k [2]string) (*autoModel, error) {
+func (x *Explainer) model(ctx context.Context, k [2]string) (*autoModel, error) {
 	ttl := x.ConfigTTL
 	if ttl <= 0 {
 		ttl = defaultConfigTTL
@@ -349,12 +328,12 @@ func (x *AutoExplainer) model(ctx context.Context, k [2]string) (*autoModel, err
 
 // read reads the model's configuration and, when auto-explained, its
 // artifact.
-func (x *AutoExplainer) read(ctx context.Context, k [2]string, now time.Time) (*autoModel, error) {
+func (x *Explainer) read(ctx context.Context, k [2]string, now time.Time) (*autoModel, error) {
 	m := &autoModel{read: now}
 	cfg, err := x.Store.ExplanationConfig(ctx, k[0], k[1])
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		m.cfg = DefaultConfig(k[0], k[1])
+		m.cfg = explanation.DefaultConfig(k[0], k[1])
 		return m, nil
 	case err != nil:
 		return nil, fmt.Errorf("explanation config of model %s: %w", k[1], err)

@@ -1,16 +1,16 @@
-package explanation_test
+package artifact_test
 
 import (
 	"math"
 	"os"
 	"testing"
 
-	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/web"
 )
 
 // weights maps a result's feature weights by name.
-func weights(r explanation.Result) map[string]float64 {
+func weights(r artifact.Result) map[string]float64 {
 	m := map[string]float64{}
 	for _, w := range r.FeatureWeights {
 		m[w.Feature] = w.Weight
@@ -37,24 +37,24 @@ func field(err error) string {
 func TestComputeAgrees(t *testing.T) {
 	bg := [][]float64{{0, 1, 2, -1, 0.5}, {1, -1, 0, 2, -0.5}, {-2, 0.5, 1, 0, 1}, {0.3, 0.3, -1, 1, 0}}
 	x := []float64{0.7, -0.2, 1.5, 0.1, -1}
-	lin := explanation.Artifact{Kind: explanation.KindLinear, Features: []string{"a", "b", "c", "d", "e"},
+	lin := artifact.Artifact{Kind: artifact.KindLinear, Features: []string{"a", "b", "c", "d", "e"},
 		Coefficients: []float64{1, -2, 0.5, 0, 3}, Intercept: 0.25, Link: "logit", NumFeatures: 5}
-	content, err := os.ReadFile("../stats/forest/testdata/models/xgb_reg.json")
+	content, err := os.ReadFile("../../stats/forest/testdata/models/xgb_reg.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree := explanation.Artifact{Kind: explanation.KindXGBoost, Content: string(content), Features: lin.Features, NumFeatures: 5, Link: "identity"}
-	f := func(name string, a explanation.Artifact, exact, kernel string) {
+	tree := artifact.Artifact{Kind: artifact.KindXGBoost, Content: string(content), Features: lin.Features, NumFeatures: 5, Link: "identity"}
+	f := func(name string, a artifact.Artifact, exact, kernel string) {
 		t.Helper()
-		want, err := a.Compute(x, exact, bg, explanation.Sampling{Seed: 1})
+		want, err := a.Compute(x, exact, bg, artifact.Sampling{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, exact, err)
 		}
-		got, err := a.Compute(x, kernel, bg, explanation.Sampling{Seed: 1})
+		got, err := a.Compute(x, kernel, bg, artifact.Sampling{Seed: 1})
 		if err != nil {
 			t.Fatalf("%s %s: %v", name, kernel, err)
 		}
-		if got.Approximation != explanation.Exact || math.Abs(got.BaseValue-want.BaseValue) > 1e-9 {
+		if got.Approximation != artifact.Exact || math.Abs(got.BaseValue-want.BaseValue) > 1e-9 {
 			t.Errorf("%s: got %s base %v, want exact base %v", name, got.Approximation, got.BaseValue, want.BaseValue)
 		}
 		gw, ww := weights(got), weights(want)
@@ -63,7 +63,7 @@ func TestComputeAgrees(t *testing.T) {
 				t.Errorf("%s feature %s: got %v, want %v", name, k, gw[k], w)
 			}
 		}
-		for _, r := range []explanation.Result{got, want} {
+		for _, r := range []artifact.Result{got, want} {
 			s := r.BaseValue
 			for _, w := range r.FeatureWeights {
 				s += w.Weight
@@ -73,15 +73,15 @@ func TestComputeAgrees(t *testing.T) {
 			}
 		}
 	}
-	f("linear", lin, explanation.MethodLinearSHAP, explanation.MethodKernelSHAP)
-	f("xgboost", tree, explanation.MethodTreeSHAP, explanation.MethodKernelSHAP)
+	f("linear", lin, artifact.MethodLinearSHAP, artifact.MethodKernelSHAP)
+	f("xgboost", tree, artifact.MethodTreeSHAP, artifact.MethodKernelSHAP)
 
-	path, err := tree.Compute(x, explanation.MethodTreeSHAP, nil, explanation.Sampling{})
+	path, err := tree.Compute(x, artifact.MethodTreeSHAP, nil, artifact.Sampling{})
 	if err != nil || path.Perturbation != "tree_path_dependent" {
 		t.Errorf("got %v %v, want a path-dependent result", path.Perturbation, err)
 	}
-	l, err := lin.Compute(x, explanation.MethodLIME, bg, explanation.Sampling{Seed: 1})
-	if err != nil || l.Approximation != explanation.Approximate || len(l.FeatureWeights) != 5 {
+	l, err := lin.Compute(x, artifact.MethodLIME, bg, artifact.Sampling{Seed: 1})
+	if err != nil || l.Approximation != artifact.Approximate || len(l.FeatureWeights) != 5 {
 		t.Errorf("lime: got %+v %v, want an approximate result over 5 features", l, err)
 	}
 }
@@ -90,14 +90,14 @@ func TestComputeAgrees(t *testing.T) {
 // missing background, unknown and non-numeric instance values, a linear
 // model's missing value.
 func TestComputeRefuses(t *testing.T) {
-	lin := explanation.Artifact{Kind: explanation.KindLinear, Features: []string{"a", "b"},
+	lin := artifact.Artifact{Kind: artifact.KindLinear, Features: []string{"a", "b"},
 		Coefficients: []float64{1, 2}, Link: "identity", NumFeatures: 2}
 	x := []float64{1, 2}
-	_, err := lin.Compute(x, explanation.MethodTreeSHAP, nil, explanation.Sampling{})
+	_, err := lin.Compute(x, artifact.MethodTreeSHAP, nil, artifact.Sampling{})
 	if got := field(err); got != "method" {
 		t.Errorf("tree_shap on a linear model: got %v, want 422 method", err)
 	}
-	_, err = lin.Compute(x, explanation.MethodLinearSHAP, nil, explanation.Sampling{})
+	_, err = lin.Compute(x, artifact.MethodLinearSHAP, nil, artifact.Sampling{})
 	if got := field(err); got != "background" {
 		t.Errorf("linear_shap without background: got %v, want 422 background", err)
 	}

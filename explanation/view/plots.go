@@ -1,9 +1,11 @@
-package explanation
+package view
 
 import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/vigilhq/vigil/explanation"
 )
 
 // Plot types of one explanation and of several.
@@ -58,7 +60,7 @@ func number(v any) *float64 {
 
 // ranked is the contributions of e by decreasing |weight| (ties by name),
 // the first max of them and what the others add up to.
-func ranked(e Explanation, max int) ([]Contribution, Rest) {
+func ranked(e explanation.Explanation, max int) ([]Contribution, Rest) {
 	o := e.Outcome
 	fs := union(o.FeatureWeights)
 	slices.SortStableFunc(fs, func(a, b string) int {
@@ -83,7 +85,7 @@ func ranked(e Explanation, max int) ([]Contribution, Rest) {
 //	waterfall          from base_value, one step per feature, the others as rest last
 //	force              the features pushing the output up (positive) and down (negative), largest first
 //	feature_importance the features with |weight| as importance
-func PlotOf(e Explanation, plotType string, max int) Plot {
+func PlotOf(e explanation.Explanation, plotType string, max int) Plot {
 	o := e.Outcome
 	top, rest := ranked(e, max)
 	p := Plot{PlotType: plotType, BaseValue: o.BaseValue, PredictedValue: o.PredictedValue, Rest: rest}
@@ -159,14 +161,14 @@ type MultiPlot struct {
 //	dependence one feature's (value, contribution) over the explanations, by value (missing last)
 //
 // feature names the dependence plot's feature ("" the most important).
-func MultiPlotOf(es []Explanation, plotType string, max int, feature string) MultiPlot {
+func MultiPlotOf(es []explanation.Explanation, plotType string, max int, feature string) MultiPlot {
 	ws := make([]map[string]float64, len(es))
 	for i, e := range es {
 		ws[i] = e.Outcome.FeatureWeights
 	}
 	imp := GlobalImportance(ws)
 	p := MultiPlot{PlotType: plotType}
-	point := func(e Explanation, f string) Point {
+	point := func(e explanation.Explanation, f string) Point {
 		return Point{ExplanationID: e.ID, Value: number(e.Request.Instance[f]), Contribution: e.Outcome.FeatureWeights[f]}
 	}
 	top := imp[:min(max, len(imp))]

@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"errors"
@@ -26,6 +26,26 @@ const (
 	Exact       = "exact"
 	Approximate = "approximate"
 )
+
+// DefaultNumSamples is a sampled method's sample size when Sampling names
+// none.
+const DefaultNumSamples = 5000
+
+// Sampling is how a sampled method samples: its seed and sample size
+// (Kernel SHAP's coalitions, LIME's perturbation rows; 0 takes
+// DefaultNumSamples).
+type Sampling struct {
+	Seed    uint64
+	Samples int
+}
+
+// Size is s's sample size, DefaultNumSamples when unset.
+func (s Sampling) Size() int {
+	if s.Samples <= 0 {
+		return DefaultNumSamples
+	}
+	return s.Samples
+}
 
 // A Result is one computed explanation of an artifact's model.
 type Result struct {
@@ -100,11 +120,11 @@ func (a *Artifact) Instance(instance map[string]any) ([]float64, error) {
 // the sampled ones (Kernel SHAP beyond 11 varying features, LIME) sample
 // as s says.
 func (a *Artifact) Compute(x []float64, method string, background [][]float64, s Sampling) (Result, error) {
-	return a.compute(x, method, background, s, nil)
+	return a.ComputeReporting(x, method, background, s, nil)
 }
 
-// compute is Compute reporting its progress to rep.
-func (a *Artifact) compute(x []float64, method string, background [][]float64, s Sampling, rep *reporter) (Result, error) {
+// ComputeReporting is Compute reporting its progress to rep (nil: none).
+func (a *Artifact) ComputeReporting(x []float64, method string, background [][]float64, s Sampling, rep *Reporter) (Result, error) {
 	var e *forest.Ensemble
 	var lin *shap.LinearModel
 	switch {
@@ -149,7 +169,7 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 		}
 	case method == MethodKernelSHAP:
 		var k shap.KernelResult
-		opt := rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.size()})
+		opt := rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.Size()})
 		if e != nil { // the same numbers as the hybrid rows, one walk per tree and coalition
 			k, err = shap.KernelTree(e, x, background, opt)
 		} else {
@@ -169,7 +189,7 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 	}
 	res.BaseValue, res.Output = r.Base, r.Output
 	for i, w := range r.Values {
-		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: a.featureName(i), Value: x[i], Weight: w})
+		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: a.FeatureName(i), Value: x[i], Weight: w})
 	}
 	sortWeights(res.FeatureWeights)
 	return res, nil
@@ -179,7 +199,7 @@ func (a *Artifact) compute(x []float64, method string, background [][]float64, s
 // standard deviations (lime's continuous sampling, s's rows and seed;
 // the kernel's width 0.75·√features), on a sample shared by the
 // explanations of an uploaded file with the same sampling (limeDraw).
-func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, s Sampling, rep *reporter) (Result, error) {
+func (a *Artifact) lime(res Result, x []float64, background [][]float64, model shap.Model, s Sampling, rep *Reporter) (Result, error) {
 	res.Approximation = Approximate
 	mean, scale, err := limeScale(background, len(x))
 	if err != nil {
@@ -205,17 +225,40 @@ func (a *Artifact) lime(res Result, x []float64, background [][]float64, model s
 	}
 	res.BaseValue, res.Output = ex.Intercept, out[0]
 	for _, w := range ex.Weights {
-		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: a.featureName(w.Feature), Value: x[w.Feature], Weight: w.Weight})
+		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: a.FeatureName(w.Feature), Value: x[w.Feature], Weight: w.Weight})
 	}
 	return res, nil
 }
 
-// featureName returns feature i's name, or f<i> when the artifact names none.
-func (a *Artifact) featureName(i int) string {
+// FeatureName returns feature i's name, or f<i> when the artifact names none.
+func (a *Artifact) FeatureName(i int) string {
 	if i < len(a.Features) {
 		return a.Features[i]
 	}
 	return fmt.Sprintf("f%d", i)
+}
+
+// Agnostic explains x with Kernel SHAP or LIME through model, whose
+// features are named by features.
+func Agnostic(features []string, x []float64, method string, background [][]float64, model shap.Model, s Sampling, rep *Reporter) (Result, error) {
+	named := &Artifact{Features: features, NumFeatures: len(features)}
+	res := Result{Method: method, Approximation: Exact, OutputSpace: "value"}
+	if method == MethodLIME {
+		return named.lime(res, x, background, model, s, rep)
+	}
+	k, err := shap.Kernel(model, x, background, rep.kernel(shap.KernelOptions{Seed: s.Seed, Samples: s.Size()}))
+	if err != nil {
+		return Result{}, invalidInput(err)
+	}
+	if !k.Exact {
+		res.Approximation = Approximate
+	}
+	res.BaseValue, res.Output = k.Base, k.Output
+	for i, w := range k.Values {
+		res.FeatureWeights = append(res.FeatureWeights, FeatureWeight{Feature: features[i], Value: x[i], Weight: w})
+	}
+	sortWeights(res.FeatureWeights)
+	return res, nil
 }
 
 // sortWeights orders weights by decreasing |weight|, then by name.

@@ -1,4 +1,4 @@
-package explanation
+package explainjob
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vigilhq/vigil/explanation"
+	"github.com/vigilhq/vigil/explanation/artifact"
 	"github.com/vigilhq/vigil/platform/clock"
 	"github.com/vigilhq/vigil/platform/kvcache"
 	"github.com/vigilhq/vigil/store"
@@ -27,10 +29,10 @@ const (
 // Two replicas may compute the same job; the first outcome stored wins,
 // and both are the same values (the sampling seed is the request's).
 type Runner struct {
-	Store     Store
-	Artifacts ArtifactStore
+	Store     explanation.Store
+	Artifacts artifact.Store
 	// Access explains the models without an artifact (served, surrogate).
-	Access *Access
+	Access *explanation.Access
 	// Cache, when set, keeps the outcomes of the requests that ask for it.
 	Cache kvcache.Cache
 	// Workers (default 2) explanations run at a time; Poll (default 5 s)
@@ -71,7 +73,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	if poll <= 0 {
 		poll = defaultPoll
 	}
-	jobs := make(chan Explanation)
+	jobs := make(chan explanation.Explanation)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -97,7 +99,7 @@ func (r *Runner) Run(ctx context.Context) error {
 
 // dispatch hands the oldest pending jobs this Runner is not running to
 // the workers, waiting for a free one each time.
-func (r *Runner) dispatch(ctx context.Context, jobs chan<- Explanation, workers int) {
+func (r *Runner) dispatch(ctx context.Context, jobs chan<- explanation.Explanation, workers int) {
 	pending, err := r.Store.PendingExplanations(ctx, 4*workers)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -128,12 +130,12 @@ func (r *Runner) dispatch(ctx context.Context, jobs chan<- Explanation, workers 
 // progressEvery is the least time between two progress writes of a job.
 const progressEvery = time.Second
 
-// reporter stores e's progress: the first report, then at most one per
+// progress stores e's progress: the first report, then at most one per
 // progressEvery, and the last (all done). A failed write is logged and
 // the computation goes on.
-func (r *Runner) reporter(ctx context.Context, e Explanation) *reporter {
+func (r *Runner) progress(ctx context.Context, e explanation.Explanation) func(artifact.Progress) {
 	var last time.Time
-	return &reporter{report: func(p Progress) {
+	return func(p artifact.Progress) {
 		now := r.Clock.Now()
 		if !last.IsZero() && now.Sub(last) < progressEvery && p.Done < p.Total {
 			return
@@ -142,7 +144,7 @@ func (r *Runner) reporter(ctx context.Context, e Explanation) *reporter {
 		if err := r.Store.ExplanationProgress(ctx, e.OrgID, e.ID, p); err != nil && ctx.Err() == nil {
 			r.log().Warn("storing an explanation's progress failed", "explanation_id", e.ID, "err", err)
 		}
-	}}
+	}
 }
 
 func (r *Runner) release(id string) {
@@ -153,19 +155,19 @@ func (r *Runner) release(id string) {
 
 // run computes one job and stores its outcome: completed, or failed with
 // the reason. Nothing is stored when ctx ended meanwhile.
-func (r *Runner) run(ctx context.Context, e Explanation) {
+func (r *Runner) run(ctx context.Context, e explanation.Explanation) {
 	defer r.Wake()
 	defer r.release(e.ID)
-	out, err := execute(ctx, r.Artifacts, r.Access, r.Cache, e, r.reporter(ctx, e))
+	out, err := explanation.Execute(ctx, r.Artifacts, r.Access, r.Cache, e, r.progress(ctx, e))
 	if ctx.Err() != nil {
 		return
 	}
 	now := r.Clock.Now()
 	e.UpdatedAt, e.CompletedAt = now, &now
 	if err != nil {
-		e.Status, e.Error = StatusFailed, err.Error()
+		e.Status, e.Error = explanation.StatusFailed, err.Error()
 	} else {
-		e.Status, e.Outcome = StatusCompleted, out
+		e.Status, e.Outcome = explanation.StatusCompleted, out
 	}
 	err = r.Store.FinishExplanation(ctx, e)
 	if err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrConflict) && ctx.Err() == nil {

@@ -1,4 +1,4 @@
-package explanation
+package view
 
 import (
 	"encoding/json"

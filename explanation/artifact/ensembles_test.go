@@ -1,4 +1,4 @@
-package explanation
+package artifact
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 // parsed ensemble; another upload (a new time or new content) of the same
 // model, or another model, is parsed anew.
 func TestParsedEnsembleShared(t *testing.T) {
-	content, err := os.ReadFile("../stats/forest/testdata/models/xgb_reg.json")
+	content, err := os.ReadFile("../../stats/forest/testdata/models/xgb_reg.json")
 	if err != nil {
 		t.Fatal(err)
 	}
